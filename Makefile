@@ -1,0 +1,35 @@
+# The two entry points of the README. Each one installs what it needs, configures and builds.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+RANKS ?= 4
+
+.PHONY: deps configure build demo test test-asan bench clean
+
+deps:
+	bash scripts/install-deps.sh
+
+$(BUILD)/build.ninja: CMakeLists.txt | deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release
+
+configure: $(BUILD)/build.ninja
+
+build: deps configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	bash scripts/demo.sh $(BUILD) $(RANKS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The same unit and golden tests under AddressSanitizer + UndefinedBehaviorSanitizer (Debug).
+test-asan: deps
+	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPTODIST_SANITIZE=ON
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ctest --output-on-failure -j $(JOBS) -L 'unit|golden'
+
+bench: build
+	bash bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) build-asan

@@ -1,0 +1,64 @@
+// IR types: scalars, GM tensors, distributed (window-backed) tensors, tiles and the handle types of the
+// communication ops. Types are immutable and shared.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptodist/ir/dtype.h"
+
+namespace ptodist::ir {
+
+struct ExprNode;
+using Expr = std::shared_ptr<const ExprNode>;
+
+enum class TypeKind {
+  Scalar,        // pl.Scalar[dtype]; Python ints are Scalar[INT64], comparisons Scalar[BOOL]
+  Tensor,        // pl.Tensor[shape, dtype]: a GM tensor
+  DistTensor,    // pld.DistributedTensor[shape, dtype]: a view of a symmetric window buffer
+  Tile,          // pl.Tile[shape, dtype, memory]: an on-chip buffer
+  WindowBuffer,  // result of pld.alloc_window_buffer in the host orchestrator
+  AsyncSession,  // pld.AsyncSession
+  AsyncEvent,    // pld.AsyncEvent
+  TaskId,        // pl.TaskId, second result of pl.spmd_submit
+  CommCtx,       // pld.CommCtx
+  Tuple,         // several results (spmd_submit, multi-value returns)
+  None,          // statements-as-calls that produce nothing
+};
+
+struct TypeNode;
+using Type = std::shared_ptr<const TypeNode>;
+
+// One node for every kind; fields that do not apply to a kind stay empty.
+struct TypeNode {
+  TypeKind kind = TypeKind::None;
+  DType dtype = DType::FP32;   // Scalar, Tensor, DistTensor, Tile, WindowBuffer
+  std::vector<Expr> shape;     // Tensor, DistTensor, Tile, WindowBuffer: dims (IntImm once specialized)
+  Memory memory = Memory::Vec; // Tile
+  std::vector<Type> elements;  // Tuple
+
+  bool is_tensor_like() const { return kind == TypeKind::Tensor || kind == TypeKind::DistTensor; }
+  bool has_shape() const { return is_tensor_like() || kind == TypeKind::Tile || kind == TypeKind::WindowBuffer; }
+  // Every dim a constant integer (after specialize).
+  bool shape_is_static() const;
+  // Dims as integers when static.
+  std::optional<std::vector<long long>> static_shape() const;
+};
+
+Type scalar_type(DType t);
+Type tensor_type(std::vector<Expr> shape, DType t);
+Type dist_tensor_type(std::vector<Expr> shape, DType t);
+Type tile_type(std::vector<Expr> shape, DType t, Memory m);
+Type window_buffer_type(std::vector<Expr> shape, DType t);
+Type simple_type(TypeKind kind);  // AsyncSession, AsyncEvent, TaskId, CommCtx, None
+Type tuple_type(std::vector<Type> elements);
+
+// Structural equality (dims compared structurally).
+bool type_equal(const Type& a, const Type& b);
+
+// The PyPTO spelling: "pl.Tensor[[128, 256], pl.FP16]", "pl.Tile[[1, 256], pl.INT8, pl.Mem.Vec]".
+std::string type_str(const Type& t);
+
+}  // namespace ptodist::ir

@@ -1,0 +1,36 @@
+// A chip profile: core counts, on-chip memory sizes, DMA engines and timing parameters, kept as data
+// (profiles/<name>.json) so the compiler, the runtime and the timing model read the same figures.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace ptodist {
+
+struct ChipProfile {
+  std::string name = "a2a3";
+  int cube_cores = 24;            // AIC
+  int vector_cores = 48;          // AIV
+  long long ub_bytes = 188416;    // usable for Vec tiles, per vector core
+  long long l1_bytes = 524288;    // Mat
+  long long l0a_bytes = 65536;    // Left
+  long long l0b_bytes = 65536;    // Right
+  long long l0c_bytes = 131072;   // Acc
+  int dma_engines = 1;            // per chip
+  int dma_channel_groups = 8;     // sync_id range [0, 7]
+  long long alignment = 32;       // bytes, for on-chip tile placement
+  // Timing model parameters (used by `ptodist predict`).
+  double cube_flops_per_cycle = 4096;  // fp16 MACs*2 per cycle per cube core
+  double vector_bytes_per_cycle = 256;
+  double clock_ghz = 1.8;
+  double gm_bandwidth_gbps = 1600;
+  double link_bandwidth_gbps = 56;
+  double link_latency_us = 2.0;
+  double dma_setup_us = 1.0;
+};
+
+// Loads "<dir>/<name>.json" (or a path ending in .json). Returns nullopt and sets `error` to a one-line
+// reason on failure. The built-in default is the a2a3 figures above.
+std::optional<ChipProfile> load_profile(const std::string& name_or_path, std::string* error);
+
+}  // namespace ptodist

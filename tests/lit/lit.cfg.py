@@ -1,0 +1,15 @@
+# lit configuration for ptodist's golden text tests: each .py kernel file or .test file under tests/lit
+# carries its own RUN lines.
+import os
+import lit.formats
+
+config.name = "ptodist"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".py", ".test"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ptodist_bin_dir, "tests", "lit-out")
+config.environment["PATH"] = os.pathsep.join(
+    [config.ptodist_bin_dir, config.filecheck_dir, config.environment.get("PATH", "/usr/bin:/bin")])
+config.substitutions.append(("%examples", os.path.join(config.ptodist_src_root, "examples")))
+config.substitutions.append(("%python", config.python))
