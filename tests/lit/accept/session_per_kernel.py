@@ -1,0 +1,37 @@
+# RUN: ptodist check %s
+# RUN: ptodist check --verify-diagnostics %s
+# Near miss: two kernels of one program each build their own single session.
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+SIZE = 256
+
+
+@pl.program
+class SessionPerKernel:
+    @pl.function(type=pl.FunctionType.InCore)
+    def first_kernel(
+        self,
+        x: pl.Tensor[[1, SIZE], pl.FP32],
+        dst: pld.DistributedTensor[[1, SIZE], pl.FP32],
+        signal: pld.DistributedTensor[[1, 1], pl.INT32],
+    ):
+        ctx = pld.get_comm_ctx(dst)
+        peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
+        sess = pld.system.async_session(sync_id=0)
+        evt = pld.tensor.put_async(dst, peer, x, sess)
+        pld.system.wait_async_event(evt, sess)
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def second_kernel(
+        self,
+        x: pl.Tensor[[1, SIZE], pl.FP32],
+        dst: pld.DistributedTensor[[1, SIZE], pl.FP32],
+        signal: pld.DistributedTensor[[1, 1], pl.INT32],
+    ):
+        ctx = pld.get_comm_ctx(dst)
+        peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
+        sess = pld.system.async_session(sync_id=1)
+        evt = pld.tensor.put_async(dst, peer, x, sess)
+        pld.system.wait_async_event(evt, sess)
+        pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
