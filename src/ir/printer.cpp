@@ -1,0 +1,237 @@
+// Prints modules, programs, functions and statements in the kernel language's own syntax, so that a dump
+// parses again to the same IR (print(parse(print(m))) == print(m)).
+#include "ptodist/ir/printer.h"
+
+#include "printer_internal.h"
+
+namespace ptodist::ir {
+
+namespace {
+
+using detail::ExprPrinter;
+using detail::kPrecIfExp;
+using detail::kPrecTop;
+
+std::string pad(int indent) { return std::string(4 * indent, ' '); }
+
+const char* loop_name(LoopKind k) {
+  switch (k) {
+    case LoopKind::Range: return "pl.range";
+    case LoopKind::Parallel: return "pl.parallel";
+    case LoopKind::Unroll: return "pl.unroll";
+    case LoopKind::Pipeline: return "pl.pipeline";
+  }
+  return "pl.range";
+}
+
+bool is_int(const Expr& e, long long v) {
+  auto c = e ? e->as<IntImm>() : nullptr;
+  return c && c->value == v;
+}
+
+class StmtPrinter {
+ public:
+  explicit StmtPrinter(const ExprPrinter& ep) : ep_(ep) {}
+
+  void block(const Block& b, int indent, std::string& out) const {
+    if (b.empty()) out += pad(indent) + "pass\n";
+    for (const Stmt& s : b) stmt(s, indent, out);
+  }
+
+  void stmt(const Stmt& s, int indent, std::string& out) const {
+    if (!s) return;
+    switch (s->kind) {
+      case StmtKind::Assign: out += pad(indent) + assign(*s->as<Assign>()) + "\n"; break;
+      case StmtKind::ExprStmt: out += pad(indent) + ep_.expr(s->as<ExprStmt>()->value) + "\n"; break;
+      case StmtKind::For: loop(*s->as<For>(), indent, out); break;
+      case StmtKind::If: if_chain(*s->as<If>(), indent, "if ", out); break;
+      case StmtKind::ManualScope:
+        out += pad(indent) + "with pl.manual_scope():\n";
+        block(s->as<ManualScope>()->body, indent + 1, out);
+        break;
+      case StmtKind::Return: out += pad(indent) + ret(*s->as<Return>()) + "\n"; break;
+      case StmtKind::Pass: out += pad(indent) + "pass\n"; break;
+    }
+  }
+
+ private:
+  std::string assign(const Assign& a) const {
+    std::string lhs;
+    for (size_t i = 0; i < a.targets.size(); ++i) lhs += (i ? ", " : "") + (a.targets[i] ? a.targets[i]->name : "_");
+    if (a.targets.empty()) lhs = "_";
+    if (a.annotation && a.targets.size() == 1) lhs += ": " + ep_.type(a.annotation);
+    return lhs + " = " + ep_.expr(a.value, kPrecTop);
+  }
+
+  std::string ret(const Return& r) const {
+    std::string out = "return";
+    for (size_t i = 0; i < r.values.size(); ++i) out += (i ? ", " : " ") + ep_.expr(r.values[i], kPrecIfExp);
+    return out;
+  }
+
+  // `pl.range(n)` when the loop starts at 0 with step 1, else the explicit start/stop[/step].
+  std::string loop_header(const For& f) const {
+    std::string args;
+    bool default_start = !f.start || is_int(f.start, 0);
+    bool default_step = !f.step || is_int(f.step, 1);
+    if (default_start && default_step) {
+      args = ep_.expr(f.stop, kPrecIfExp);
+    } else {
+      args = (f.start ? ep_.expr(f.start, kPrecIfExp) : std::string("0")) + ", " + ep_.expr(f.stop, kPrecIfExp);
+      if (!default_step) args += ", " + ep_.expr(f.step, kPrecIfExp);
+    }
+    if (f.stage) args += ", stage=" + ep_.expr(f.stage, kPrecIfExp);
+    return std::string(loop_name(f.loop_kind)) + "(" + args + ")";
+  }
+
+  void loop(const For& f, int indent, std::string& out) const {
+    std::string iv = f.iv ? f.iv->name : "_";
+    out += pad(indent) + "for " + iv + " in " + loop_header(f) + ":\n";
+    block(f.body, indent + 1, out);
+  }
+
+  // An If alone in an else block prints as `elif`, which is how the parser builds it back.
+  void if_chain(const If& s, int indent, const char* keyword, std::string& out) const {
+    out += pad(indent) + keyword + ep_.expr(s.cond, kPrecTop) + ":\n";
+    block(s.then_body, indent + 1, out);
+    if (s.else_body.empty()) return;
+    if (s.else_body.size() == 1 && s.else_body[0] && s.else_body[0]->isa<If>()) {
+      if_chain(*s.else_body[0]->as<If>(), indent, "elif ", out);
+      return;
+    }
+    out += pad(indent) + "else:\n";
+    block(s.else_body, indent + 1, out);
+  }
+
+  const ExprPrinter& ep_;
+};
+
+std::string docstring_literal(const std::string& doc) {
+  std::string body;
+  // Escapes only what would end or break the triple-quoted string.
+  for (size_t i = 0; i < doc.size(); ++i) {
+    if (doc[i] == '\\') body += "\\\\";
+    else if (doc.compare(i, 3, "\"\"\"") == 0) { body += "\\\"\"\""; i += 2; }
+    else body += doc[i];
+  }
+  if (!body.empty() && body.back() == '"') body.insert(body.size() - 1, "\\");
+  return "\"\"\"" + body + "\"\"\"";
+}
+
+std::string decorator(FunctionKind kind, ProgramStyle style) {
+  if (style == ProgramStyle::Jit) {
+    switch (kind) {
+      case FunctionKind::InCore: return "@pl.jit.incore";
+      case FunctionKind::AIC: return "@pl.jit.incore(type=pl.FunctionType.AIC)";
+      case FunctionKind::AIV: return "@pl.jit.incore(type=pl.FunctionType.AIV)";
+      case FunctionKind::Orchestration: return "@pl.jit";
+      case FunctionKind::Host: return "@pl.jit.host";
+    }
+  }
+  if (kind == FunctionKind::Host) return "@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)";
+  return "@pl.function(type=pl.FunctionType." + std::string(function_kind_name(kind)) + ")";
+}
+
+void function_text(const ExprPrinter& ep, const FunctionNode& f, ProgramStyle style, int indent,
+                   std::string& out) {
+  out += pad(indent) + decorator(f.kind, style) + "\n";
+  std::string sig = style == ProgramStyle::Class ? "self" : "";
+  for (const Param& p : f.params) {
+    if (!sig.empty()) sig += ", ";
+    sig += (p.var ? p.var->name : "_") + ": " + ep.annotated_param_type(p.var ? p.var->type : nullptr, p.direction);
+  }
+  out += pad(indent) + "def " + f.name + "(" + sig + ")";
+  if (!f.return_types.empty()) out += " -> " + ep.return_annotation(f.return_types);
+  out += ":\n";
+  if (!f.docstring.empty()) out += pad(indent + 1) + docstring_literal(f.docstring) + "\n";
+  StmtPrinter sp(ep);
+  if (f.docstring.empty() || !f.body.empty()) sp.block(f.body, indent + 1, out);
+}
+
+void constant_text(const ExprPrinter& ep, const Constant& c, int indent, std::string& out) {
+  out += pad(indent) + (c.var ? c.var->name : "_") + " = " + ep.expr(c.value) + "\n";
+}
+
+// The program's class or jit functions, at `indent` (1 inside a factory).
+void program_body(const ExprPrinter& ep, const ProgramNode& p, int indent, std::string& out) {
+  if (p.style == ProgramStyle::Class) {
+    out += pad(indent) + "@pl.program\n" + pad(indent) + "class " + p.name + ":\n";
+    if (p.functions.empty()) out += pad(indent + 1) + "pass\n";
+    for (size_t i = 0; i < p.functions.size(); ++i) {
+      if (i) out += "\n";
+      if (p.functions[i]) function_text(ep, *p.functions[i], p.style, indent + 1, out);
+    }
+    return;
+  }
+  const std::string gap = indent == 0 ? "\n\n" : "\n";
+  for (size_t i = 0; i < p.functions.size(); ++i) {
+    if (i) out += gap;
+    if (p.functions[i]) function_text(ep, *p.functions[i], p.style, indent, out);
+  }
+}
+
+void program_text(const ExprPrinter& ep, const ProgramNode& p, std::string& out) {
+  if (p.factory_name.empty()) {
+    program_body(ep, p, 0, out);
+    return;
+  }
+  std::string params;
+  for (const FactoryParam& fp : p.factory_params) {
+    if (!params.empty()) params += ", ";
+    params += fp.var ? fp.var->name : "_";
+    if (fp.default_value) params += "=" + ep.expr(fp.default_value, kPrecIfExp);
+  }
+  out += "def " + p.factory_name + "(" + params + "):\n";
+  for (const Constant& c : p.factory_constants) constant_text(ep, c, 1, out);
+  if (!p.factory_constants.empty()) out += "\n";
+  program_body(ep, p, 1, out);
+  out += "\n" + pad(1) + "return " + p.name + "\n";
+}
+
+ExprPrinter printer_for(const std::vector<Constant>& constants) {
+  ExprPrinter ep;
+  for (const Constant& c : constants) {
+    auto d = c.value ? c.value->as<Dynamic>() : nullptr;
+    if (d && c.var && c.var->name == d->name) ep.bind_dynamic_name(d->name);
+  }
+  return ep;
+}
+
+}  // namespace
+
+std::string print_module(const Module& m) {
+  std::string out = "import pypto.language as pl\nimport pypto.language.distributed as pld\n";
+  if (!m) return out;
+  ExprPrinter ep = printer_for(m->constants);
+  if (!m->constants.empty()) out += "\n";
+  for (const Constant& c : m->constants) constant_text(ep, c, 0, out);
+  for (const Program& p : m->programs) {
+    if (!p) continue;
+    out += "\n\n";
+    program_text(ep, *p, out);
+  }
+  return out;
+}
+
+std::string print_program(const Program& p) {
+  std::string out;
+  if (p) program_text(ExprPrinter(), *p, out);
+  return out;
+}
+
+std::string print_function(const Function& f) {
+  std::string out;
+  if (f) function_text(ExprPrinter(), *f, ProgramStyle::Class, 0, out);
+  return out;
+}
+
+std::string print_expr(const Expr& e) { return ExprPrinter().expr(e); }
+
+std::string print_stmt(const Stmt& s, int indent) {
+  std::string out;
+  ExprPrinter ep;
+  StmtPrinter(ep).stmt(s, indent, out);
+  return out;
+}
+
+}  // namespace ptodist::ir
