@@ -1,0 +1,98 @@
+// Element type facts and their NumPy spellings.
+#include "ptodist/kernels/tile.h"
+
+namespace ptodist::kernels {
+
+int elem_bytes(ElemType t) {
+  switch (t) {
+    case ElemType::F32:
+      return 4;
+    case ElemType::F16:
+      return 2;
+    case ElemType::BF16:
+      return 2;
+    case ElemType::I32:
+      return 4;
+    case ElemType::I16:
+      return 2;
+    case ElemType::I8:
+      return 1;
+    case ElemType::U8:
+      return 1;
+    case ElemType::I64:
+      return 8;
+    case ElemType::Bool:
+      return 1;
+  }
+  return 1;
+}
+
+bool elem_is_float(ElemType t) {
+  return t == ElemType::F32 || t == ElemType::F16 || t == ElemType::BF16;
+}
+
+std::string_view elem_name(ElemType t) {
+  switch (t) {
+    case ElemType::F32:
+      return "f32";
+    case ElemType::F16:
+      return "f16";
+    case ElemType::BF16:
+      return "bf16";
+    case ElemType::I32:
+      return "i32";
+    case ElemType::I16:
+      return "i16";
+    case ElemType::I8:
+      return "i8";
+    case ElemType::U8:
+      return "u8";
+    case ElemType::I64:
+      return "i64";
+    case ElemType::Bool:
+      return "bool";
+  }
+  return "?";
+}
+
+std::string_view npy_descr(ElemType t) {
+  switch (t) {
+    case ElemType::F32:
+      return "<f4";
+    case ElemType::F16:
+      return "<f2";
+    case ElemType::BF16:
+      return "<u2";
+    case ElemType::I32:
+      return "<i4";
+    case ElemType::I16:
+      return "<i2";
+    case ElemType::I8:
+      return "|i1";
+    case ElemType::U8:
+      return "|u1";
+    case ElemType::I64:
+      return "<i8";
+    case ElemType::Bool:
+      return "|b1";
+  }
+  return "";
+}
+
+std::optional<ElemType> elem_type_from_npy_descr(std::string_view d) {
+  // One-byte types have no byte order; numpy writes '|' but '<' and '=' also parse there.
+  if (d.size() == 3 && (d[0] == '<' || d[0] == '|' || d[0] == '=') && d[2] == '1') {
+    if (d[1] == 'i') return ElemType::I8;
+    if (d[1] == 'u') return ElemType::U8;
+    if (d[1] == 'b') return ElemType::Bool;
+  }
+  if (d == "<f4") return ElemType::F32;
+  if (d == "<f2") return ElemType::F16;
+  if (d == "<u2" || d == "<V2" || d == "|V2") return ElemType::BF16;
+  if (d == "<i4") return ElemType::I32;
+  if (d == "<i2") return ElemType::I16;
+  if (d == "<i8") return ElemType::I64;
+  return std::nullopt;
+}
+
+}  // namespace ptodist::kernels
