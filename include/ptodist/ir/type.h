@@ -37,6 +37,9 @@ struct TypeNode {
   DType dtype = DType::FP32;   // Scalar, Tensor, DistTensor, Tile, WindowBuffer
   std::vector<Expr> shape;     // Tensor, DistTensor, Tile, WindowBuffer: dims (IntImm once specialized)
   Memory memory = Memory::Vec; // Tile
+  // Tile: byte offset in its memory chosen by plan-memory, -1 until planned. Placement, not type:
+  // type_equal ignores it; type_str prints it as a trailing `addr=N` when set.
+  long long addr = -1;
   std::vector<Type> elements;  // Tuple
 
   bool is_tensor_like() const { return kind == TypeKind::Tensor || kind == TypeKind::DistTensor; }
@@ -60,5 +63,7 @@ bool type_equal(const Type& a, const Type& b);
 
 // The PyPTO spelling: "pl.Tensor[[128, 256], pl.FP16]", "pl.Tile[[1, 256], pl.INT8, pl.Mem.Vec]".
 std::string type_str(const Type& t);
+// A shape as written in a type: "[128, NR]" (dynamic dims and factory parameters by name).
+std::string shape_str(const std::vector<Expr>& shape);
 
 }  // namespace ptodist::ir

@@ -1,0 +1,34 @@
+// The pass registry: every pass the CLI can name with -p, with its flag and one-line summary.
+#include "ptodist/transforms/bind_async_scratch.h"
+#include "ptodist/transforms/check_async_events.h"
+#include "ptodist/transforms/convert_tensor_to_tile.h"
+#include "ptodist/transforms/insert_comm_fence.h"
+#include "ptodist/transforms/lower_collectives.h"
+#include "ptodist/transforms/pass.h"
+#include "ptodist/transforms/plan_memory.h"
+#include "ptodist/transforms/specialize.h"
+
+namespace ptodist::transforms {
+
+const std::vector<PassInfo>& registered_passes() {
+  static const std::vector<PassInfo> passes = {
+      {"specialize", specialize, "bind factory parameters and fold constants"},
+      {"lower-collectives", lower_collectives, "lower pld.tensor collectives into put/notify/wait"},
+      {"convert-tensor-to-tile", convert_tensor_to_tile,
+       "give transfers staging tiles and async sessions their scratch tile"},
+      {"bind-async-scratch", bind_async_scratch, "thread each session's scratch into its waits"},
+      {"check-async-events", check_async_events, "check that every async event is drained on every path"},
+      {"plan-memory", plan_memory, "place every tile in its on-chip memory, reusing dead ranges"},
+      {"insert-comm-fence", insert_comm_fence, "insert cache-invalidate and fence markers"},
+      {"print-async-events", print_async_events, "print the async-event dataflow facts of each kernel"},
+  };
+  return passes;
+}
+
+const PassInfo* find_pass(const std::string& flag) {
+  for (const PassInfo& p : registered_passes())
+    if (flag == p.flag) return &p;
+  return nullptr;
+}
+
+}  // namespace ptodist::transforms

@@ -1,0 +1,222 @@
+// Helpers the passes share to copy immutable IR nodes, make fresh variables and build op calls.
+#include "rewrite_util.h"
+
+#include <atomic>
+
+#include "ptodist/ir/op_table.h"
+
+namespace ptodist::transforms::detail {
+
+using namespace ir;
+
+std::shared_ptr<ExprNode> copy_expr(const ExprNode& e) {
+  switch (e.kind) {
+#define PTODIST_COPY(K) \
+  case ExprKind::K:     \
+    return std::make_shared<K>(static_cast<const K&>(e));
+    PTODIST_COPY(IntImm)
+    PTODIST_COPY(FloatImm)
+    PTODIST_COPY(BoolImm)
+    PTODIST_COPY(StrImm)
+    PTODIST_COPY(NoneImm)
+    PTODIST_COPY(DTypeImm)
+    PTODIST_COPY(EnumImm)
+    PTODIST_COPY(Dynamic)
+    PTODIST_COPY(VarRef)
+    PTODIST_COPY(Unary)
+    PTODIST_COPY(Binary)
+    PTODIST_COPY(Compare)
+    PTODIST_COPY(BoolOp)
+    PTODIST_COPY(IfExp)
+    PTODIST_COPY(List)
+    PTODIST_COPY(Tuple)
+    PTODIST_COPY(Subscript)
+    PTODIST_COPY(OpCall)
+    PTODIST_COPY(FuncCall)
+    PTODIST_COPY(FuncRef)
+#undef PTODIST_COPY
+  }
+  PTODIST_INTERNAL_ASSERT(false, "copy_expr: unknown expression kind");
+}
+
+std::shared_ptr<StmtNode> copy_stmt(const StmtNode& s) {
+  switch (s.kind) {
+    case StmtKind::Assign: return std::make_shared<Assign>(static_cast<const Assign&>(s));
+    case StmtKind::ExprStmt: return std::make_shared<ExprStmt>(static_cast<const ExprStmt&>(s));
+    case StmtKind::For: return std::make_shared<For>(static_cast<const For&>(s));
+    case StmtKind::If: return std::make_shared<If>(static_cast<const If&>(s));
+    case StmtKind::ManualScope: return std::make_shared<ManualScope>(static_cast<const ManualScope&>(s));
+    case StmtKind::Return: return std::make_shared<Return>(static_cast<const Return&>(s));
+    case StmtKind::Pass: return std::make_shared<Pass>(static_cast<const Pass&>(s));
+  }
+  PTODIST_INTERNAL_ASSERT(false, "copy_stmt: unknown statement kind");
+}
+
+Stmt make_assign(Var target, Expr value, SourceSpan span) {
+  auto a = std::make_shared<Assign>();
+  a->targets = {std::move(target)};
+  a->value = std::move(value);
+  a->span = span;
+  return a;
+}
+
+Stmt make_expr_stmt(Expr value, SourceSpan span) {
+  auto s = std::make_shared<ExprStmt>();
+  s->value = std::move(value);
+  s->span = span;
+  return s;
+}
+
+Stmt make_for(Var iv, Expr start, Expr stop, Expr step, Block body, SourceSpan span) {
+  auto f = std::make_shared<For>();
+  f->iv = std::move(iv);
+  f->start = std::move(start);
+  f->stop = std::move(stop);
+  f->step = std::move(step);
+  f->body = std::move(body);
+  f->span = span;
+  return f;
+}
+
+Stmt make_if(Expr cond, Block then_body, Block else_body, SourceSpan span) {
+  auto s = std::make_shared<If>();
+  s->cond = std::move(cond);
+  s->then_body = std::move(then_body);
+  s->else_body = std::move(else_body);
+  s->span = span;
+  return s;
+}
+
+const OpCall* as_op_call(const Expr& e) { return e ? e->as<OpCall>() : nullptr; }
+
+const OpCall* stmt_op_call(const Stmt& s) {
+  if (auto* a = s->as<Assign>()) return as_op_call(a->value);
+  if (auto* x = s->as<ExprStmt>()) return as_op_call(x->value);
+  return nullptr;
+}
+
+Var as_var(const Expr& e) {
+  auto* r = e ? e->as<VarRef>() : nullptr;
+  return r ? r->var : nullptr;
+}
+
+Block map_blocks(const Block& b, const StmtMap& fn) {
+  Block out;
+  for (const Stmt& s : b) {
+    Stmt cur = s;
+    if (auto* f = s->as<For>()) {
+      auto c = std::make_shared<For>(*f);
+      c->body = map_blocks(f->body, fn);
+      cur = c;
+    } else if (auto* i = s->as<If>()) {
+      auto c = std::make_shared<If>(*i);
+      c->then_body = map_blocks(i->then_body, fn);
+      c->else_body = map_blocks(i->else_body, fn);
+      cur = c;
+    } else if (auto* m = s->as<ManualScope>()) {
+      auto c = std::make_shared<ManualScope>(*m);
+      c->body = map_blocks(m->body, fn);
+      cur = c;
+    }
+    for (Stmt& r : fn(cur)) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Function with_body(const Function& f, Block body) {
+  auto c = std::make_shared<FunctionNode>(*f);
+  c->body = std::move(body);
+  return c;
+}
+
+Program map_kernels(const Program& p, const FunctionMap& fn) {
+  auto out = std::make_shared<ProgramNode>(*p);
+  bool ok = true;
+  for (Function& f : out->functions) {
+    if (!is_kernel(f->kind)) continue;
+    Function r = fn(f);
+    if (!r) ok = false;
+    else f = r;
+  }
+  return ok ? out : nullptr;
+}
+
+namespace {
+
+// Ids of variables made by passes: above every id the parser gives, unique across passes and threads.
+std::atomic<int> g_next_pass_var_id{1 << 24};
+
+class NameCollector {
+ public:
+  std::set<std::string> names;
+  void block(const Block& b) {
+    for (const Stmt& s : b) stmt(s);
+  }
+  void stmt(const Stmt& s) {
+    if (auto* a = s->as<Assign>()) {
+      for (const Var& v : a->targets)
+        if (v) names.insert(v->name);
+    } else if (auto* f = s->as<For>()) {
+      if (f->iv) names.insert(f->iv->name);
+      block(f->body);
+    } else if (auto* i = s->as<If>()) {
+      block(i->then_body);
+      block(i->else_body);
+    } else if (auto* m = s->as<ManualScope>()) {
+      block(m->body);
+    }
+  }
+};
+
+}  // namespace
+
+VarFactory::VarFactory(const Program& p, const Function& f) {
+  NameCollector c;
+  for (const Param& prm : f->params) c.names.insert(prm.var->name);
+  for (const FactoryParam& fp : p->factory_params) c.names.insert(fp.var->name);
+  for (const Constant& k : p->factory_constants) c.names.insert(k.var->name);
+  for (const Function& g : p->functions) c.names.insert(g->name);
+  c.block(f->body);
+  names_ = std::move(c.names);
+}
+
+Var VarFactory::make(const std::string& base, Type type, SourceSpan span) {
+  std::string name = base;
+  for (int n = 1; names_.count(name); ++n) name = base + "_" + std::to_string(n);
+  names_.insert(name);
+  auto v = std::make_shared<VarNode>();
+  v->name = name;
+  v->type = std::move(type);
+  v->span = span;
+  v->id = g_next_pass_var_id++;
+  return v;
+}
+
+OpMaker::OpMaker(DiagnosticEngine& diags, const Program& p, const Function& f) : builder_(diags) {
+  scope_.function_kind = f->kind;
+  scope_.function_name = f->name;
+  scope_.functions = &p->functions;
+}
+
+Expr OpMaker::call(OpId id, std::initializer_list<std::pair<const char*, Expr>> args, SourceSpan span) {
+  const OpInfo& op = op_info(id);
+  std::vector<Expr> slots(op.params.size());
+  for (const auto& [name, value] : args) {
+    int idx = op.param_index(name);
+    PTODIST_INTERNAL_ASSERT(idx >= 0, "OpMaker: " + op.spelling + " has no parameter " + name);
+    slots[idx] = value;
+  }
+  return builder_.op_call_slots(op, std::move(slots), {}, scope_, span);
+}
+
+Expr OpMaker::ints(const std::vector<long long>& vs, SourceSpan span) {
+  std::vector<Expr> es;
+  for (long long v : vs) es.push_back(builder_.int_imm(v, span));
+  return builder_.list(std::move(es), span);
+}
+
+SourceSpan end_span(const Function& f) {
+  return f->body.empty() ? f->span : f->body.back()->span;
+}
+
+}  // namespace ptodist::transforms::detail
