@@ -24,13 +24,18 @@ struct ContractContext {
 #include "ptodist/ir/ops.def"
 #undef PTODIST_OP
 
+// Runs the contract of `cx.call.op` (dispatch over ops.def). The verifier re-runs contracts on existing
+// calls through this; contracts are pure functions of the call, the scope and the diagnostics.
+Type check_op(const ContractContext& cx);
+
 }  // namespace ptodist::ir
 
 namespace ptodist::ir {
 
-// Function-level contracts that no single op can check: at most one async session per kernel; sessions
-// only in InCore/AIV kernels; no session beside an async prefetch (they share the DMA channel group).
-// Reports located errors; returns true when there is none.
+// Function-level contracts that no single op can check: at most one async session per kernel (error at
+// the second, note at the first); no session beside an async prefetch (they share the DMA channel
+// group; error at the prefetch, note at the session). Sessions only in InCore/AIV kernels is checked by
+// check_AsyncSession, from the scope's function kind. Reports located errors; true when there is none.
 bool check_function_contracts(const FunctionNode& f, DiagnosticEngine& diags);
 
 }  // namespace ptodist::ir

@@ -29,8 +29,12 @@ struct ChipProfile {
   double dma_setup_us = 1.0;
 };
 
-// Loads "<dir>/<name>.json" (or a path ending in .json). Returns nullopt and sets `error` to a one-line
-// reason on failure. The built-in default is the a2a3 figures above.
-std::optional<ChipProfile> load_profile(const std::string& name_or_path, std::string* error);
+// Loads "<dir>/<name>.json" (or a path ending in .json). The directory is `dir` when given, else the
+// environment variable PTODIST_PROFILE_DIR (the runtime passes its PTODIST_PROFILE_DIR compile
+// definition, the repository's profiles/). When no file is found, "a2a3" (and "") yield the built-in
+// figures above. Keys are the field names; unknown keys are errors. Returns nullopt and sets `error`
+// to a one-line reason on failure.
+std::optional<ChipProfile> load_profile(const std::string& name_or_path, std::string* error,
+                                        const std::string& dir = "");
 
 }  // namespace ptodist

@@ -1,0 +1,248 @@
+// Builder: calls of table ops (arguments bound to signature slots, level and contract checked), calls
+// of program functions, and subscripts.
+#include <algorithm>
+
+#include "call_check.h"
+#include "ptodist/ir/builder.h"
+#include "ptodist/ir/contracts.h"
+
+namespace ptodist::ir {
+
+namespace {
+
+uint32_t level_bit(FunctionKind k) {
+  if (is_kernel(k)) return kInKernel;
+  return k == FunctionKind::Orchestration ? kInOrchestration : kInHost;
+}
+
+std::string_view level_phrase(FunctionKind k) {
+  if (is_kernel(k)) return "a kernel";
+  return k == FunctionKind::Orchestration ? "an orchestration function" : "a host orchestrator";
+}
+
+std::string allowed_levels(uint32_t levels) {
+  std::vector<std::string> parts;
+  if (levels & kInKernel) parts.push_back("kernels (InCore, AIC, AIV)");
+  if (levels & kInOrchestration) parts.push_back("orchestration functions");
+  if (levels & kInHost) parts.push_back("the host orchestrator");
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? (i + 1 == parts.size() ? " and " : ", ") : "") + parts[i];
+  return out;
+}
+
+struct Bound {
+  std::vector<Expr> slots;
+  std::vector<Expr> varargs;
+  std::vector<SourceSpan> spans;  // per slot, where the argument was written
+};
+
+// Python's binding rules, restricted to what ops.def can express.
+bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, SourceSpan span, DiagnosticEngine& diags) {
+  b.slots.assign(op.params.size(), nullptr);
+  b.spans.assign(op.params.size(), SourceSpan{});
+  std::vector<bool> given(op.params.size(), false);
+  size_t positional_limit = op.varargs_at >= 0 ? static_cast<size_t>(op.varargs_at) : op.params.size();
+  size_t next = 0;
+  size_t positional_count = 0;
+  for (const CallArg& a : args) positional_count += a.keyword.empty() ? 1 : 0;
+  bool ok = true;
+  for (const CallArg& a : args) {
+    if (!a.keyword.empty()) continue;
+    if (next < positional_limit) {
+      b.slots[next] = a.value;
+      b.spans[next] = a.span;
+      given[next++] = true;
+    } else if (op.varargs_at >= 0) {
+      b.varargs.push_back(a.value);
+    } else {
+      diags.error(a.span.valid() ? a.span : span, op.spelling + ": takes at most " + std::to_string(op.params.size()) +
+                                                      " argument" + (op.params.size() == 1 ? "" : "s") + ", got " +
+                                                      std::to_string(positional_count));
+      return false;
+    }
+  }
+  for (const CallArg& a : args) {
+    if (a.keyword.empty()) continue;
+    int i = op.param_index(a.keyword);
+    SourceSpan at = a.span.valid() ? a.span : span;
+    if (i < 0) {
+      diags.error(at, op.spelling + ": unexpected keyword argument '" + a.keyword + "'");
+      ok = false;
+    } else if (given[i]) {
+      diags.error(at, op.spelling + ": got multiple values for argument '" + a.keyword + "'");
+      ok = false;
+    } else {
+      b.slots[i] = a.value;
+      b.spans[i] = a.span;
+      given[i] = true;
+    }
+  }
+  for (size_t i = 0; ok && i < op.params.size(); ++i) {
+    if (given[i] || !op.params[i].required) continue;
+    diags.error(span, op.spelling + ": missing required argument '" + op.params[i].name + "'");
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+Expr Builder::op_call(const OpInfo& op, const std::vector<CallArg>& args, const BuildScope& scope, SourceSpan span) {
+  Bound b;
+  if (!bind_args(op, args, b, span, diags_)) return nullptr;
+  // An argument that failed to build was reported already; a contract on it would only repeat that.
+  for (const CallArg& a : args)
+    if (!a.value) return nullptr;
+  return op_call_slots(op, std::move(b.slots), std::move(b.varargs), scope, span);
+}
+
+Expr Builder::op_call_slots(const OpInfo& op, std::vector<Expr> slots, std::vector<Expr> varargs,
+                            const BuildScope& scope, SourceSpan span) {
+  PTODIST_INTERNAL_ASSERT(slots.size() == op.params.size(), op.spelling + ": wrong number of slots");
+  if (!(op.levels & level_bit(scope.function_kind))) {
+    diags_.error(span, op.spelling + ": not allowed in " + std::string(level_phrase(scope.function_kind)) +
+                           "; it may only be called from " + allowed_levels(op.levels));
+    return nullptr;
+  }
+  auto call = std::make_shared<OpCall>();
+  call->span = span;
+  call->op = &op;
+  call->args = std::move(slots);
+  call->varargs = std::move(varargs);
+  Type t = check_op(ContractContext{*call, scope, diags_});
+  if (!t) return nullptr;
+  call->type = std::move(t);
+  return call;
+}
+
+Expr Builder::func_call(const std::string& callee, bool via_self, const std::vector<CallArg>& args,
+                        const BuildScope& scope, SourceSpan span) {
+  std::string who = "call of '" + callee + "'";
+  Function fn = find_function(scope.functions, callee);
+  if (!fn) {
+    diags_.error(span, who + ": no function '" + callee + "' in this program");
+    return nullptr;
+  }
+  Expr device;
+  std::vector<BoundArg> bound(fn->params.size());
+  size_t positional = 0;
+  bool ok = true;
+  for (const CallArg& a : args) {
+    SourceSpan at = a.span.valid() ? a.span : span;
+    if (a.keyword == "device") {
+      if (scope.function_kind != FunctionKind::Host) {
+        diags_.error(at, who + ": 'device=' is only allowed in the host orchestrator, not in " +
+                             std::string(level_phrase(scope.function_kind)));
+        ok = false;
+      }
+      device = a.value;
+      continue;
+    }
+    if (a.keyword.empty()) {
+      if (positional >= bound.size()) {
+        size_t count = 0;
+        for (const CallArg& x : args) count += x.keyword.empty() ? 1 : 0;
+        diags_.error(at, who + ": takes " + std::to_string(fn->params.size()) + " argument" +
+                             (fn->params.size() == 1 ? "" : "s") + ", got " + std::to_string(count));
+        return nullptr;
+      }
+      bound[positional++] = {a.value, a.span};
+      continue;
+    }
+    auto it = std::find_if(fn->params.begin(), fn->params.end(),
+                           [&](const Param& p) { return p.var && p.var->name == a.keyword; });
+    if (it == fn->params.end()) {
+      diags_.error(at, who + ": unexpected keyword argument '" + a.keyword + "'");
+      ok = false;
+      continue;
+    }
+    size_t i = static_cast<size_t>(it - fn->params.begin());
+    if (bound[i].value || i < positional) {
+      diags_.error(at, who + ": got multiple values for argument '" + a.keyword + "'");
+      ok = false;
+      continue;
+    }
+    bound[i] = {a.value, a.span};
+  }
+  for (size_t i = 0; ok && i < bound.size(); ++i) {
+    if (bound[i].value) continue;
+    diags_.error(span, who + ": missing argument '" + (fn->params[i].var ? fn->params[i].var->name : "?") + "'");
+    ok = false;
+  }
+  for (const CallArg& a : args) ok = ok && a.value != nullptr;
+  if (!ok || !check_call_arguments(*fn, bound, who, span, diags_)) return nullptr;
+  auto n = std::make_shared<FuncCall>();
+  n->span = span;
+  n->callee = callee;
+  n->via_self = via_self;
+  for (BoundArg& b : bound) n->args.push_back(b.value);
+  n->device = device;
+  n->type = call_result_type(*fn);
+  return n;
+}
+
+Expr Builder::func_ref(const std::string& callee, bool via_self, const BuildScope& scope, SourceSpan span) {
+  if (!find_function(scope.functions, callee)) {
+    diags_.error(span, "no function '" + callee + "' in this program");
+    return nullptr;
+  }
+  auto n = std::make_shared<FuncRef>();
+  n->span = span;
+  n->callee = callee;
+  n->via_self = via_self;
+  n->type = simple_type(TypeKind::None);
+  return n;
+}
+
+namespace {
+
+// `x[i]` of a tuple value (spmd_submit's results, several returns) with a constant index.
+Type tuple_element(const Type& t, const Expr& index) {
+  auto i = as_const_int(index);
+  if (!i) return nullptr;
+  long long n = static_cast<long long>(t->elements.size());
+  long long k = *i < 0 ? *i + n : *i;
+  if (k < 0 || k >= n) return nullptr;
+  return t->elements[k];
+}
+
+}  // namespace
+
+Expr Builder::subscript(Expr value, std::vector<Expr> indices, SourceSpan span) {
+  if (!value) return nullptr;
+  for (const Expr& i : indices)
+    if (!i) return nullptr;
+  const Type& t = value->type;
+  Type result;
+  if (t && t->kind == TypeKind::Tuple && indices.size() == 1) {
+    result = tuple_element(t, indices[0]);
+    if (!result) {
+      diags_.error(indices[0]->span.valid() ? indices[0]->span : span,
+                   "subscript of " + type_str(t) + " needs a constant index in range");
+      return nullptr;
+    }
+  } else if (t && t->is_tensor_like() && indices.size() < t->shape.size()) {
+    // The per-rank slice `x[r]` of a host tensor: the leading dims are indexed away.
+    for (const Expr& i : indices) {
+      if (i->type && i->type->kind == TypeKind::Scalar && !dtype_is_float(i->type->dtype)) continue;
+      diags_.error(i->span.valid() ? i->span : span, "tensor subscript expects an integer index, got " +
+                                                          type_str(i->type));
+      return nullptr;
+    }
+    std::vector<Expr> dims(t->shape.begin() + static_cast<long>(indices.size()), t->shape.end());
+    result = t->kind == TypeKind::Tensor ? tensor_type(std::move(dims), t->dtype)
+                                         : dist_tensor_type(std::move(dims), t->dtype);
+  } else {
+    diags_.error(span, "cannot subscript " + type_str(t) + " with " + std::to_string(indices.size()) +
+                           " index(es); subscripts select a rank's slice of a host tensor or an element of a tuple");
+    return nullptr;
+  }
+  auto n = std::make_shared<Subscript>();
+  n->span = span;
+  n->type = std::move(result);
+  n->value = std::move(value);
+  n->indices = std::move(indices);
+  return n;
+}
+
+}  // namespace ptodist::ir

@@ -1,0 +1,31 @@
+// ContractContext: operand access and located failure for the op contracts, and the dispatch from an
+// op id to its contract.
+#include "ptodist/ir/contracts.h"
+
+namespace ptodist::ir {
+
+Expr ContractContext::arg(std::string_view name) const { return call.arg(name); }
+
+SourceSpan ContractContext::span_of(std::string_view name) const {
+  Expr e = call.arg(name);
+  return e && e->span.valid() ? e->span : call.span;
+}
+
+Type ContractContext::fail(std::string_view operand, const std::string& message) const {
+  std::string spelling = call.op ? call.op->spelling : std::string("<op>");
+  diags.error(operand.empty() ? call.span : span_of(operand), spelling + ": " + message);
+  return nullptr;
+}
+
+Type check_op(const ContractContext& cx) {
+  PTODIST_INTERNAL_ASSERT(cx.call.op != nullptr, "check_op: call without an op");
+  switch (cx.call.op->id) {
+#define PTODIST_OP(Id, spelling, signature, effects, where) \
+  case OpId::Id: return check_##Id(cx);
+#include "ptodist/ir/ops.def"
+#undef PTODIST_OP
+  }
+  return nullptr;
+}
+
+}  // namespace ptodist::ir

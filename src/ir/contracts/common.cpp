@@ -1,0 +1,186 @@
+// Shared checks of the op contracts.
+#include "common.h"
+
+#include <algorithm>
+
+namespace ptodist::ir::contracts {
+
+const TypeNode* type_of(const ContractContext& cx, std::string_view name) {
+  Expr e = cx.arg(name);
+  return e && e->type ? e->type.get() : nullptr;
+}
+
+bool omitted(const ContractContext& cx, std::string_view name) {
+  Expr e = cx.arg(name);
+  return !e || e->isa<NoneImm>();
+}
+
+std::string dtype_str(DType t) { return "pl." + std::string(dtype_name(t)); }
+std::string quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
+
+std::string describe(const Expr& e) {
+  if (!e) return "nothing";
+  if (auto d = e->as<DTypeImm>()) return "the dtype " + dtype_str(d->value);
+  if (auto m = e->as<EnumImm>()) return "the enum member " + m->value;
+  if (e->isa<StrImm>()) return "a string";
+  if (e->isa<NoneImm>()) return "None";
+  if (e->isa<FuncRef>()) return "the function " + e->as<FuncRef>()->callee;
+  if (auto l = as_list(e)) return "a list of " + std::to_string(l->size()) + " element" + (l->size() == 1 ? "" : "s");
+  return type_str(e->type);
+}
+
+const TypeNode* need_kind(const ContractContext& cx, std::string_view name, TypeKind kind, std::string_view what) {
+  const TypeNode* t = type_of(cx, name);
+  if (t && t->kind == kind) return t;
+  cx.fail(name, quoted(name) + " must be " + std::string(what) + ", got " + describe(cx.arg(name)));
+  return nullptr;
+}
+
+const TypeNode* need_tile(const ContractContext& cx, std::string_view name) {
+  return need_kind(cx, name, TypeKind::Tile, "a tile");
+}
+
+const TypeNode* need_tensor_like(const ContractContext& cx, std::string_view name) {
+  const TypeNode* t = type_of(cx, name);
+  if (t && t->is_tensor_like()) return t;
+  cx.fail(name, quoted(name) + " must be a tensor in GM (pl.Tensor or pld.DistributedTensor), got " +
+                    describe(cx.arg(name)));
+  return nullptr;
+}
+
+const TypeNode* need_dist_tensor(const ContractContext& cx, std::string_view name, std::string_view why) {
+  const TypeNode* t = type_of(cx, name);
+  if (t && t->kind == TypeKind::DistTensor) return t;
+  cx.fail(name, quoted(name) + " must be a pld.DistributedTensor (" + std::string(why) + "), got " +
+                    describe(cx.arg(name)));
+  return nullptr;
+}
+
+bool need_int_scalar(const ContractContext& cx, std::string_view name) {
+  const TypeNode* t = type_of(cx, name);
+  Expr e = cx.arg(name);
+  if (t && t->kind == TypeKind::Scalar && (dtype_is_int(t->dtype)) && !e->isa<BoolImm>()) return true;
+  cx.fail(name, quoted(name) + " must be an integer scalar, got " + describe(e));
+  return false;
+}
+
+bool need_scalar(const ContractContext& cx, std::string_view name) {
+  const TypeNode* t = type_of(cx, name);
+  if (t && t->kind == TypeKind::Scalar) return true;
+  cx.fail(name, quoted(name) + " must be a scalar, got " + describe(cx.arg(name)));
+  return false;
+}
+
+std::optional<DType> need_dtype(const ContractContext& cx, std::string_view name) {
+  Expr e = cx.arg(name);
+  if (e)
+    if (auto d = e->as<DTypeImm>()) return d->value;
+  cx.fail(name, quoted(name) + " must be a dtype such as pl.FP32, got " + describe(e));
+  return std::nullopt;
+}
+
+std::optional<std::string> need_enum(const ContractContext& cx, std::string_view name, EnumKind kind,
+                                     const std::vector<std::string>& allowed, std::string_view spelled_prefix) {
+  Expr e = cx.arg(name);
+  const EnumImm* m = e ? e->as<EnumImm>() : nullptr;
+  bool ok = m && m->enum_kind == kind;
+  if (ok && !allowed.empty()) {
+    ok = false;
+    for (const std::string& a : allowed) ok |= a == m->value;
+  }
+  if (ok) return m->value;
+  std::string list;
+  for (size_t i = 0; i < allowed.size(); ++i)
+    list += (i ? (i + 1 == allowed.size() ? " or " : ", ") : "") + std::string(spelled_prefix) + allowed[i];
+  cx.fail(name, quoted(name) + " must be " + (list.empty() ? "a " + std::string(spelled_prefix) + "* member" : list) +
+                    ", got " + describe(e));
+  return std::nullopt;
+}
+
+std::optional<Memory> need_memory(const ContractContext& cx, std::string_view name) {
+  auto v = need_enum(cx, name, EnumKind::Memory, {"Vec", "Mat", "Left", "Right", "Acc"}, "pl.Mem.");
+  if (!v) return std::nullopt;
+  return memory_from_name(*v);
+}
+
+const std::vector<Expr>* need_int_list(const ContractContext& cx, std::string_view name, int rank,
+                                       std::string_view rank_of) {
+  Expr e = cx.arg(name);
+  const std::vector<Expr>* l = as_list(e);
+  std::string expect = "a list of " + (rank >= 0 ? std::to_string(rank) + " " : std::string()) + "integers" +
+                       (rank >= 0 && !rank_of.empty() ? " (the rank of " + quoted(rank_of) + ")" : "");
+  if (!l || (rank >= 0 && static_cast<int>(l->size()) != rank)) {
+    cx.fail(name, quoted(name) + " must be " + expect + ", got " + describe(e));
+    return nullptr;
+  }
+  for (const Expr& x : *l) {
+    const TypeNode* t = x ? x->type.get() : nullptr;
+    if (t && t->kind == TypeKind::Scalar && dtype_is_int(t->dtype)) continue;
+    cx.fail(name, quoted(name) + " must be " + expect + ", but an element is " + describe(x));
+    return nullptr;
+  }
+  return l;
+}
+
+std::optional<std::vector<long long>> const_values(const std::vector<Expr>& elements) {
+  std::vector<long long> out;
+  for (const Expr& e : elements) {
+    auto v = as_const_int(e);
+    if (!v) return std::nullopt;
+    out.push_back(*v);
+  }
+  return out;
+}
+
+bool check_positive_dims(const ContractContext& cx, std::string_view name, const std::vector<Expr>& dims) {
+  for (size_t i = 0; i < dims.size(); ++i) {
+    auto v = as_const_int(dims[i]);
+    if (!v || *v > 0) continue;
+    cx.fail(name, quoted(name) + " must have positive dims, but dim " + std::to_string(i) + " is " +
+                      std::to_string(*v));
+    return false;
+  }
+  return true;
+}
+
+bool check_in_bounds(const ContractContext& cx, std::string_view region_operand, const std::vector<Expr>& offsets,
+                     const std::vector<Expr>& shape, const std::vector<Expr>& bounds, std::string_view tensor_name) {
+  size_t n = std::min({offsets.size(), shape.size(), bounds.size()});
+  for (size_t i = 0; i < n; ++i) {
+    auto o = as_const_int(offsets[i]), s = as_const_int(shape[i]), b = as_const_int(bounds[i]);
+    if (o && *o < 0) {
+      cx.fail(region_operand, "offset " + std::to_string(*o) + " in dim " + std::to_string(i) + " of " +
+                                  quoted(tensor_name) + " is negative");
+      return false;
+    }
+    if (!o || !s || !b || *o + *s <= *b) continue;
+    cx.fail(region_operand, "region [" + std::to_string(*o) + ", " + std::to_string(*o + *s) + ") in dim " +
+                                std::to_string(i) + " is out of bounds of " + quoted(tensor_name) + " (size " +
+                                std::to_string(*b) + ")");
+    return false;
+  }
+  return true;
+}
+
+const TypeNode* need_signal(const ContractContext& cx, std::string_view name) {
+  const TypeNode* t = type_of(cx, name);
+  if (t && t->kind == TypeKind::DistTensor && t->dtype == DType::INT32) return t;
+  cx.fail(name, quoted(name) + " must be a pld.DistributedTensor of pl.INT32 (a signal array in a window), got " +
+                    describe(cx.arg(name)));
+  return nullptr;
+}
+
+// Atomic accumulation in GM is supported for these element types (Ascend atomic-add of the MTE3 store).
+bool check_atomic(const ContractContext& cx, DType dt) {
+  if (omitted(cx, "atomic")) return true;
+  auto v = need_enum(cx, "atomic", EnumKind::AtomicType, {"None_", "Add"}, "pld.AtomicType.");
+  if (!v) return false;
+  if (*v == "Add" && dt != DType::FP32 && dt != DType::FP16 && dt != DType::BF16 && dt != DType::INT32) {
+    cx.fail("atomic", "'atomic=pld.AtomicType.Add' supports pl.FP32, pl.FP16, pl.BF16 and pl.INT32, got " +
+                          dtype_str(dt));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ptodist::ir::contracts

@@ -1,0 +1,54 @@
+// Helpers shared by the op contracts: typed access to operands and the recurring checks (kinds, int
+// lists of a given rank, constant regions within bounds), each reporting a located error.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptodist/ir/contracts.h"
+
+namespace ptodist::ir::contracts {
+
+// The type of slot `name`, or null when the slot is empty or untyped.
+const TypeNode* type_of(const ContractContext& cx, std::string_view name);
+// How an operand reads in a message: its type, or what kind of literal it is.
+std::string describe(const Expr& e);
+// True when the slot holds an explicit None or nothing.
+bool omitted(const ContractContext& cx, std::string_view name);
+
+// Each `need_*` reports "<op>: '<name>' must be <what>, got <describe>" and returns null/false/nullopt
+// when the operand does not fit.
+const TypeNode* need_kind(const ContractContext& cx, std::string_view name, TypeKind kind, std::string_view what);
+const TypeNode* need_tile(const ContractContext& cx, std::string_view name);
+const TypeNode* need_tensor_like(const ContractContext& cx, std::string_view name);
+const TypeNode* need_dist_tensor(const ContractContext& cx, std::string_view name, std::string_view why);
+bool need_int_scalar(const ContractContext& cx, std::string_view name);
+bool need_scalar(const ContractContext& cx, std::string_view name);
+std::optional<DType> need_dtype(const ContractContext& cx, std::string_view name);
+// An enum member of `kind` among `allowed` (all members when empty).
+std::optional<std::string> need_enum(const ContractContext& cx, std::string_view name, EnumKind kind,
+                                     const std::vector<std::string>& allowed, std::string_view spelled_prefix);
+std::optional<Memory> need_memory(const ContractContext& cx, std::string_view name);
+
+// A list of integer scalars; when `rank` >= 0 its length must be `rank` (`rank_of` names whose rank).
+const std::vector<Expr>* need_int_list(const ContractContext& cx, std::string_view name, int rank,
+                                       std::string_view rank_of);
+// The constant values of a list when every element is constant.
+std::optional<std::vector<long long>> const_values(const std::vector<Expr>& elements);
+// Shape dims (constants, or symbolic dims skipped): each constant one must be positive.
+bool check_positive_dims(const ContractContext& cx, std::string_view name, const std::vector<Expr>& dims);
+// offsets + shape inside `bounds` for every dim where all three are constants.
+bool check_in_bounds(const ContractContext& cx, std::string_view region_operand, const std::vector<Expr>& offsets,
+                     const std::vector<Expr>& shape, const std::vector<Expr>& bounds, std::string_view tensor_name);
+
+// A signal array: a pld.DistributedTensor of pl.INT32.
+const TypeNode* need_signal(const ContractContext& cx, std::string_view name);
+
+// `atomic` (when given) is a pld.AtomicType member; Add only for dtypes the hardware accumulates.
+bool check_atomic(const ContractContext& cx, DType dt);
+
+std::string dtype_str(DType t);        // "pl.FP16"
+std::string quoted(std::string_view name);            // "'name'"
+
+}  // namespace ptodist::ir::contracts

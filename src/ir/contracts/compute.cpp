@@ -1,0 +1,184 @@
+// Contracts of the compute ops (pl.): matmul, elementwise, cast, move, tile creation, reductions.
+#include "common.h"
+
+namespace ptodist::ir {
+
+using namespace contracts;
+
+namespace {
+
+std::string mem_str(Memory m) { return "pl.Mem." + std::string(memory_name(m)); }
+
+// A tile operand that must live in `mem`; `fix` tells the user how to get it there.
+const TypeNode* need_tile_in(const ContractContext& cx, std::string_view name, Memory mem, const std::string& fix) {
+  const TypeNode* t = need_tile(cx, name);
+  if (!t) return nullptr;
+  if (t->memory == mem) return t;
+  cx.fail(name, quoted(name) + " must be a tile in " + mem_str(mem) + ", got " + type_str(cx.arg(name)->type) +
+                    (fix.empty() ? "" : "; " + fix));
+  return nullptr;
+}
+
+// Constant dims that differ; symbolic dims are rechecked after specialize.
+bool dims_differ(const Expr& a, const Expr& b) {
+  auto x = as_const_int(a), y = as_const_int(b);
+  return x && y && *x != *y;
+}
+
+bool shapes_differ(const std::vector<Expr>& a, const std::vector<Expr>& b) {
+  if (a.size() != b.size()) return true;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (dims_differ(a[i], b[i])) return true;
+  return false;
+}
+
+const TypeNode* need_2d(const ContractContext& cx, std::string_view name, const TypeNode* t) {
+  if (!t || t->shape.size() == 2) return t;
+  cx.fail(name, quoted(name) + " must be a 2-D tile, got " + type_str(cx.arg(name)->type));
+  return nullptr;
+}
+
+bool need_matmul_input(const ContractContext& cx, std::string_view name, const TypeNode* t) {
+  if (t->dtype == DType::FP16 || t->dtype == DType::BF16) return true;
+  cx.fail(name, quoted(name) + " must have dtype pl.FP16 or pl.BF16 (the cube unit's inputs), got " +
+                    dtype_str(t->dtype) + "; use pl.cast first");
+  return false;
+}
+
+// lhs [M, K] in Left and rhs [K, N] in Right; returns the [M, N] FP32 Acc result type.
+Type matmul_result(const ContractContext& cx) {
+  const TypeNode* l = need_2d(cx, "lhs", need_tile_in(cx, "lhs", Memory::Left,
+                                                       "use pl.move(x, target_memory=pl.Mem.Left)"));
+  if (!l) return nullptr;
+  const TypeNode* r = need_2d(cx, "rhs", need_tile_in(cx, "rhs", Memory::Right,
+                                                       "use pl.move(x, target_memory=pl.Mem.Right)"));
+  if (!r) return nullptr;
+  if (!need_matmul_input(cx, "lhs", l) || !need_matmul_input(cx, "rhs", r)) return nullptr;
+  if (l->dtype != r->dtype)
+    return cx.fail("rhs", "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " + dtype_str(l->dtype));
+  if (dims_differ(l->shape[1], r->shape[0]))
+    return cx.fail("rhs", "'rhs' shape " + shape_str(r->shape) + " does not fit 'lhs' shape " + shape_str(l->shape) +
+                              ": the K dims (lhs dim 1, rhs dim 0) must be equal");
+  return tile_type({l->shape[0], r->shape[1]}, DType::FP32, Memory::Acc);
+}
+
+// Two tiles of the same shape, dtype and memory (Vec: the vector unit computes elementwise ops).
+Type elementwise(const ContractContext& cx) {
+  const TypeNode* l = need_tile_in(cx, "lhs", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
+  if (!l) return nullptr;
+  const TypeNode* r = need_tile_in(cx, "rhs", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
+  if (!r) return nullptr;
+  if (l->dtype != r->dtype)
+    return cx.fail("rhs", "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " + dtype_str(l->dtype) +
+                              "; use pl.cast");
+  if (shapes_differ(l->shape, r->shape))
+    return cx.fail("rhs", "'rhs' shape " + shape_str(r->shape) + " must match 'lhs' shape " + shape_str(l->shape));
+  return cx.arg("lhs")->type;
+}
+
+Type tile_scalar(const ContractContext& cx) {
+  const TypeNode* t = need_tile_in(cx, "tile", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
+  if (!t || !need_scalar(cx, "scalar")) return nullptr;
+  return cx.arg("tile")->type;
+}
+
+Type row_reduce(const ContractContext& cx) {
+  const TypeNode* t = need_2d(cx, "tile", need_tile_in(cx, "tile", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)"));
+  if (!t) return nullptr;
+  auto one = std::make_shared<IntImm>();
+  one->value = 1;
+  one->type = scalar_type(DType::INT64);
+  return tile_type({t->shape[0], one}, t->dtype, t->memory);
+}
+
+// shape list, dtype imm and memory of pl.full / pl.zeros / pl.create_tile.
+Type new_tile(const ContractContext& cx) {
+  const std::vector<Expr>* shape = need_int_list(cx, "shape", -1, "");
+  if (!shape || !check_positive_dims(cx, "shape", *shape)) return nullptr;
+  if (shape->empty()) return cx.fail("shape", "'shape' must have at least one dim");
+  auto dt = need_dtype(cx, "dtype");
+  if (!dt) return nullptr;
+  Memory mem = Memory::Vec;
+  if (!omitted(cx, "target_memory")) {
+    auto m = need_memory(cx, "target_memory");
+    if (!m) return nullptr;
+    mem = *m;
+  }
+  return tile_type(*shape, *dt, mem);
+}
+
+}  // namespace
+
+Type check_Matmul(const ContractContext& cx) { return matmul_result(cx); }
+
+Type check_MatmulAcc(const ContractContext& cx) {
+  const TypeNode* a = need_tile_in(cx, "acc", Memory::Acc, "the accumulator comes from pl.matmul");
+  if (!a) return nullptr;
+  Type r = matmul_result(cx);
+  if (!r) return nullptr;
+  if (a->dtype != DType::FP32 || shapes_differ(a->shape, r->shape))
+    return cx.fail("acc", "'acc' must be " + type_str(r) + " (the product's type), got " + type_str(cx.arg("acc")->type));
+  return cx.arg("acc")->type;
+}
+
+Type check_Add(const ContractContext& cx) { return elementwise(cx); }
+Type check_Sub(const ContractContext& cx) { return elementwise(cx); }
+Type check_Mul(const ContractContext& cx) { return elementwise(cx); }
+Type check_Div(const ContractContext& cx) { return elementwise(cx); }
+Type check_Maximum(const ContractContext& cx) { return elementwise(cx); }
+Type check_Minimum(const ContractContext& cx) { return elementwise(cx); }
+Type check_Adds(const ContractContext& cx) { return tile_scalar(cx); }
+Type check_Muls(const ContractContext& cx) { return tile_scalar(cx); }
+
+Type check_Exp(const ContractContext& cx) {
+  const TypeNode* t = need_tile_in(cx, "tile", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
+  if (!t) return nullptr;
+  if (!dtype_is_float(t->dtype))
+    return cx.fail("tile", "'tile' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got " + dtype_str(t->dtype));
+  return cx.arg("tile")->type;
+}
+
+Type check_Cast(const ContractContext& cx) {
+  const TypeNode* t = need_tile(cx, "tile");
+  if (!t) return nullptr;
+  auto dt = need_dtype(cx, "target_type");
+  if (!dt) return nullptr;
+  return tile_type(t->shape, *dt, t->memory);
+}
+
+namespace {
+
+// The data paths between on-chip buffers (Ascend A2/A3: MTE1 moves L1 to L0A/L0B, FIXPIPE moves L0C
+// out to UB or L1, the vector unit copies within UB).
+bool move_supported(Memory from, Memory to) {
+  return (from == Memory::Mat && (to == Memory::Left || to == Memory::Right)) ||
+         (from == Memory::Acc && (to == Memory::Vec || to == Memory::Mat)) ||
+         (from == Memory::Vec && to == Memory::Vec);
+}
+
+}  // namespace
+
+Type check_Move(const ContractContext& cx) {
+  const TypeNode* t = need_tile(cx, "tile");
+  if (!t) return nullptr;
+  auto m = need_memory(cx, "target_memory");
+  if (!m) return nullptr;
+  if (!move_supported(t->memory, *m))
+    return cx.fail("target_memory", "cannot move a tile from " + mem_str(t->memory) + " to " + mem_str(*m) +
+                                        "; supported moves are Mat->Left, Mat->Right, Acc->Vec, Acc->Mat and Vec->Vec");
+  return tile_type(t->shape, t->dtype, *m);
+}
+
+Type check_Full(const ContractContext& cx) {
+  if (!need_scalar(cx, "value")) return nullptr;
+  return new_tile(cx);
+}
+
+Type check_Zeros(const ContractContext& cx) { return new_tile(cx); }
+Type check_CreateTile(const ContractContext& cx) { return new_tile(cx); }
+Type check_RowSum(const ContractContext& cx) { return row_reduce(cx); }
+Type check_RowMax(const ContractContext& cx) { return row_reduce(cx); }
+Type check_GetBlockIdx(const ContractContext&) { return scalar_type(DType::INT64); }
+Type check_GetBlockNum(const ContractContext&) { return scalar_type(DType::INT64); }
+
+}  // namespace ptodist::ir

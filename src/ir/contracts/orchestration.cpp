@@ -1,0 +1,60 @@
+// Contract of pl.spmd_submit: a kernel submitted on `core_num` cores, with its arguments checked like a
+// call and dependencies on earlier submits.
+#include "../call_check.h"
+#include "common.h"
+
+namespace ptodist::ir {
+
+using namespace contracts;
+
+namespace {
+
+Function submitted_kernel(const ContractContext& cx) {
+  Expr k = cx.arg("kernel");
+  const FuncRef* ref = k ? k->as<FuncRef>() : nullptr;
+  Function fn = ref ? find_function(cx.scope.functions, ref->callee) : nullptr;
+  if (!fn || !is_kernel(fn->kind)) {
+    std::string got = fn ? "the " + std::string(function_kind_name(fn->kind)) + " function '" + fn->name + "'"
+                         : describe(k);
+    cx.fail("kernel", "'kernel' must name a kernel function (InCore, AIC or AIV) such as self.my_kernel, got " + got);
+    return nullptr;
+  }
+  return fn;
+}
+
+bool check_deps(const ContractContext& cx) {
+  if (omitted(cx, "deps")) return true;
+  const std::vector<Expr>* deps = as_list(cx.arg("deps"));
+  if (!deps) {
+    cx.fail("deps", "'deps' must be a list of pl.TaskId (the second result of earlier submits), got " +
+                        describe(cx.arg("deps")));
+    return false;
+  }
+  for (const Expr& d : *deps) {
+    if (d && d->type && d->type->kind == TypeKind::TaskId) continue;
+    cx.fail("deps", "'deps' must be a list of pl.TaskId (the second result of earlier submits), but an element is " +
+                        describe(d));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Type check_SpmdSubmit(const ContractContext& cx) {
+  Function fn = submitted_kernel(cx);
+  if (!fn) return nullptr;
+  std::vector<BoundArg> args;
+  for (const Expr& a : cx.call.varargs) args.push_back({a, a ? a->span : SourceSpan{}});
+  if (!check_call_arguments(*fn, args, cx.call.op->spelling + ": kernel '" + fn->name + "'", cx.call.span, cx.diags))
+    return nullptr;
+  if (!omitted(cx, "core_num")) {
+    if (!need_int_scalar(cx, "core_num")) return nullptr;
+    auto n = as_const_int(cx.arg("core_num"));
+    if (n && *n <= 0) return cx.fail("core_num", "'core_num' must be positive, got " + std::to_string(*n));
+  }
+  if (!check_deps(cx)) return nullptr;
+  return tuple_type({call_result_type(*fn), simple_type(TypeKind::TaskId)});
+}
+
+}  // namespace ptodist::ir

@@ -1,0 +1,67 @@
+// Contracts of the signal ops: notify, wait, fence and cache invalidation.
+#include "common.h"
+
+namespace ptodist::ir {
+
+using namespace contracts;
+
+namespace {
+
+Expr unit_dim() {
+  auto e = std::make_shared<IntImm>();
+  e->value = 1;
+  e->type = scalar_type(DType::INT64);
+  return e;
+}
+
+// A signal is an INT32 cell of a window; its offsets name one cell.
+const std::vector<Expr>* signal_cell(const ContractContext& cx, std::string_view signal) {
+  const TypeNode* t = need_signal(cx, signal);
+  if (!t) return nullptr;
+  const std::vector<Expr>* offsets = need_int_list(cx, "offsets", static_cast<int>(t->shape.size()), signal);
+  if (!offsets) return nullptr;
+  std::vector<Expr> ones(offsets->size(), unit_dim());
+  if (!check_in_bounds(cx, "offsets", *offsets, ones, t->shape, signal)) return nullptr;
+  return offsets;
+}
+
+}  // namespace
+
+Type check_Notify(const ContractContext& cx) {
+  if (!signal_cell(cx, "target") || !need_int_scalar(cx, "peer") || !need_int_scalar(cx, "value")) return nullptr;
+  if (!omitted(cx, "op") && !need_enum(cx, "op", EnumKind::NotifyOp, {"AtomicAdd", "Set"}, "pld.NotifyOp."))
+    return nullptr;
+  return simple_type(TypeKind::None);
+}
+
+Type check_Wait(const ContractContext& cx) {
+  if (!signal_cell(cx, "signal") || !need_int_scalar(cx, "expected")) return nullptr;
+  if (!omitted(cx, "cmp") && !need_enum(cx, "cmp", EnumKind::WaitCmp, {"Eq", "Ge"}, "pld.WaitCmp.")) return nullptr;
+  return simple_type(TypeKind::None);
+}
+
+Type check_Fence(const ContractContext&) { return simple_type(TypeKind::None); }
+
+// With no target the whole data cache is invalidated; with a target, offsets and shape come together.
+Type check_CacheInvalid(const ContractContext& cx) {
+  bool has_offsets = !omitted(cx, "offsets"), has_shape = !omitted(cx, "shape");
+  if (omitted(cx, "target")) {
+    if (has_offsets || has_shape)
+      return cx.fail(has_offsets ? "offsets" : "shape", "a region needs 'target'");
+    return simple_type(TypeKind::None);
+  }
+  const TypeNode* t = need_tensor_like(cx, "target");
+  if (!t) return nullptr;
+  if (has_offsets != has_shape)
+    return cx.fail(has_offsets ? "offsets" : "shape", "'offsets' and 'shape' must be given together or not at all");
+  if (!has_offsets) return simple_type(TypeKind::None);
+  int rank = static_cast<int>(t->shape.size());
+  const std::vector<Expr>* offsets = need_int_list(cx, "offsets", rank, "target");
+  const std::vector<Expr>* shape = offsets ? need_int_list(cx, "shape", rank, "target") : nullptr;
+  if (!shape || !check_positive_dims(cx, "shape", *shape) ||
+      !check_in_bounds(cx, "shape", *offsets, *shape, t->shape, "target"))
+    return nullptr;
+  return simple_type(TypeKind::None);
+}
+
+}  // namespace ptodist::ir
