@@ -18,13 +18,21 @@ using detail::kBlock;
 void binary_f32(BinaryOp op, const float* a, const float* b, float* out, long n) {
   switch (op) {
     case BinaryOp::Add:
-      return detail::map2_f32(a, b, out, n, _mm256_add_ps, [](float x, float y) { return x + y; });
+      return detail::map2_f32(
+          a, b, out, n, [](__m256 x, __m256 y) { return _mm256_add_ps(x, y); },
+          [](float x, float y) { return x + y; });
     case BinaryOp::Sub:
-      return detail::map2_f32(a, b, out, n, _mm256_sub_ps, [](float x, float y) { return x - y; });
+      return detail::map2_f32(
+          a, b, out, n, [](__m256 x, __m256 y) { return _mm256_sub_ps(x, y); },
+          [](float x, float y) { return x - y; });
     case BinaryOp::Mul:
-      return detail::map2_f32(a, b, out, n, _mm256_mul_ps, [](float x, float y) { return x * y; });
+      return detail::map2_f32(
+          a, b, out, n, [](__m256 x, __m256 y) { return _mm256_mul_ps(x, y); },
+          [](float x, float y) { return x * y; });
     case BinaryOp::Div:
-      return detail::map2_f32(a, b, out, n, _mm256_div_ps, [](float x, float y) { return x / y; });
+      return detail::map2_f32(
+          a, b, out, n, [](__m256 x, __m256 y) { return _mm256_div_ps(x, y); },
+          [](float x, float y) { return x / y; });
     case BinaryOp::Maximum:
       return detail::map2_f32(
           a, b, out, n, [](__m256 x, __m256 y) { return detail::max_nan(x, y); },
