@@ -1,0 +1,60 @@
+// `ptodist check FILE`: parse, verify and run the checking passes; report diagnostics, or compare them
+// with the file's expected-diagnostic comments (--verify-diagnostics).
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "ptodist/ir/verifier.h"
+#include "ptodist/support/verify_diagnostics.h"
+
+namespace ptodist::cli {
+
+namespace {
+
+struct CheckOptions {
+  ProgramOptions program;
+  bool verify_diagnostics = false;
+  std::vector<std::string> no_pass;
+};
+
+void check_program(const ir::Program& p, LoadedFile& lf, const CheckOptions& o) {
+  transforms::PassContext cx = make_pass_context(lf.diags, lf.module, p, o.program, o.no_pass);
+  // The checking passes assume well-formed IR, so they only run on a program that verifies.
+  if (!ir::verify_program(p, lf.diags)) return;
+  transforms::run_checks(p, cx);
+}
+
+int run_check(const CheckOptions& o) {
+  parse_defines(o.program.defines);  // malformed -D values are usage errors before any parsing
+  std::unique_ptr<LoadedFile> lf = load_file(o.program.file);
+  if (lf->module) {
+    // With --verify-diagnostics and no --program, every program of the file is checked: negative test
+    // files hold one small program per expected error.
+    if (o.verify_diagnostics && o.program.program.empty()) {
+      for (const ir::Program& p : lf->module->programs)
+        if (p) check_program(p, *lf, o);
+    } else {
+      check_program(select_program(lf->module, o.program.program), *lf, o);
+    }
+  }
+  if (o.verify_diagnostics) return verify_diagnostics(*lf->file, lf->diags, std::cerr) ? 0 : kExitProgramError;
+  lf->diags.print(std::cerr);
+  return lf->diags.has_errors() ? kExitProgramError : 0;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app) {
+  auto o = std::make_shared<CheckOptions>();
+  CLI::App* sub = app.add_subcommand("check", "parse, verify and run the checking passes; report errors");
+  add_program_options(sub, o->program);
+  sub->add_flag("--verify-diagnostics", o->verify_diagnostics,
+                "compare diagnostics with the file's `# expected-error {{...}}` comments; exit 0 iff they match");
+  sub->add_option("--no-pass", o->no_pass, "skip the named pass (repeatable)")->allow_extra_args(false);
+  sub->callback([o] {
+    int code = run_check(*o);
+    if (code != 0) exit_with(code);
+  });
+}
+
+}  // namespace ptodist::cli

@@ -1,0 +1,144 @@
+// Shared CLI helpers: file loading, -D bindings, program choice, pass contexts and error conventions.
+#include "cli_common.h"
+
+#include <charconv>
+#include <iostream>
+
+#include "ptodist/frontend/parser.h"
+
+namespace ptodist::cli {
+
+namespace {
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+std::string program_names(const ir::Module& m) {
+  std::string out;
+  for (const ir::Program& p : m->programs)
+    if (p) out += (out.empty() ? "" : ", ") + p->name;
+  return out;
+}
+
+std::string factory_param_names(const ir::ProgramNode& p) {
+  std::string out;
+  for (const ir::FactoryParam& fp : p.factory_params)
+    if (fp.var) out += (out.empty() ? "" : ", ") + fp.var->name;
+  return out;
+}
+
+}  // namespace
+
+void usage_error(const std::string& message) {
+  std::cerr << "ptodist: error: " << one_line(message) << "\n";
+  exit_with(kExitUsage);
+}
+
+// CLI11 hands a RuntimeError's code back from app.exit() without printing anything.
+void exit_with(int code) { throw CLI::RuntimeError(code); }
+
+void add_program_options(CLI::App* sub, ProgramOptions& o) {
+  sub->add_option("file", o.file, "kernel file (.py, PyPTO syntax)")->required();
+  sub->add_option("--program", o.program, "program to use when the file defines several");
+  sub->add_option("-D", o.defines, "bind a factory parameter: -D name=value (integer)")
+      ->allow_extra_args(false)
+      ->type_name("NAME=VALUE");
+  sub->add_option("--ranks", o.ranks, "number of ranks; binds the factory parameter world_size")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
+std::unique_ptr<LoadedFile> load_file(const std::string& path) {
+  auto lf = std::make_unique<LoadedFile>();
+  std::string error;
+  lf->file = lf->sources.load(path, &error);
+  if (!lf->file) usage_error(error.empty() ? "cannot read '" + path + "'" : error);
+  lf->module = frontend::parse_module(*lf->file, lf->diags);
+  return lf;
+}
+
+std::map<std::string, long long> parse_defines(const std::vector<std::string>& defines) {
+  std::map<std::string, long long> out;
+  for (const std::string& d : defines) {
+    size_t eq = d.find('=');
+    if (eq == std::string::npos || eq == 0)
+      usage_error("bad -D '" + d + "': expected -D name=value, e.g. -D comm_cores=8");
+    std::string name = d.substr(0, eq), text = d.substr(eq + 1);
+    long long value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+      usage_error("bad -D '" + d + "': the value of '" + name + "' must be an integer");
+    out[name] = value;
+  }
+  return out;
+}
+
+ir::Program select_program(const ir::Module& m, const std::string& name) {
+  if (!m || m->programs.empty()) usage_error("the file defines no program (@pl.program class or @pl.jit functions)");
+  if (!name.empty()) {
+    ir::Program p = m->find(name);
+    if (!p) usage_error("no program named '" + name + "'; the file defines: " + program_names(m));
+    return p;
+  }
+  if (m->programs.size() > 1)
+    usage_error("the file defines several programs (" + program_names(m) + "); choose one with --program NAME");
+  return m->programs[0];
+}
+
+std::map<std::string, long long> bind_factory(const ir::Program& p, const std::map<std::string, long long>& defines,
+                                              int ranks) {
+  for (const auto& [name, value] : defines) {
+    bool known = false;
+    for (const ir::FactoryParam& fp : p->factory_params) known |= fp.var && fp.var->name == name;
+    if (known) continue;
+    if (p->factory_params.empty())
+      usage_error("-D " + name + ": program '" + p->name + "' is not built by a factory and takes no parameters");
+    usage_error("-D " + name + ": '" + name + "' is not a parameter of factory '" + p->factory_name +
+                "' (parameters: " + factory_param_names(*p) + ")");
+  }
+  std::map<std::string, long long> out = defines;
+  out.emplace("world_size", ranks);
+  return out;
+}
+
+void require_known_pass(const std::string& flag) {
+  if (transforms::find_pass(flag)) return;
+  std::string names;
+  for (const transforms::PassInfo& info : transforms::registered_passes())
+    names += (names.empty() ? "" : ", ") + std::string(info.flag);
+  usage_error("unknown pass '" + flag + "'; passes: " + names);
+}
+
+transforms::PassContext make_pass_context(DiagnosticEngine& diags, const ir::Module& m, const ir::Program& p,
+                                          const ProgramOptions& o, const std::vector<std::string>& disabled_passes) {
+  transforms::PassContext cx{.diags = diags,
+                             .profile = ChipProfile{},
+                             .bindings = bind_factory(p, parse_defines(o.defines), o.ranks),
+                             .disabled = {},
+                             .module = m};
+  for (const std::string& flag : disabled_passes) {
+    require_known_pass(flag);
+    cx.disabled.insert(flag);
+  }
+  return cx;
+}
+
+int run_cli(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+    return 0;
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {
+    // --help and friends are "errors" with exit code 0; CLI11 prints them as usual.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "ptodist: error: " << one_line(e.what()) << " (run 'ptodist --help' for usage)\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace ptodist::cli

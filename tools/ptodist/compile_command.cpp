@@ -1,0 +1,101 @@
+// `ptodist compile FILE --emit=ir|tile-ir|pto`: print the parsed IR, or the IR after the pipeline (or
+// the passes named with -p), or PTO text.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "ptodist/ir/printer.h"
+
+namespace ptodist::cli {
+
+namespace {
+
+struct CompileOptions {
+  ProgramOptions program;
+  std::string emit = "tile-ir";
+  std::vector<std::string> passes;
+  std::vector<std::string> no_pass;
+  bool print_after_all = false;
+  std::string out_dir;
+};
+
+// Writes `text` to stdout, or to DIR/<name> with -o DIR.
+void emit_text(const CompileOptions& o, const std::string& name, const std::string& text) {
+  if (o.out_dir.empty()) {
+    std::cout << text;
+    return;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(o.out_dir, ec);
+  std::filesystem::path path = std::filesystem::path(o.out_dir) / name;
+  std::ofstream out(path);
+  if (ec || !(out << text)) usage_error("cannot write '" + path.string() + "'");
+}
+
+// A module holding only `p`, with the file's imports and constants, so the dump parses again.
+ir::Module module_with(const ir::Module& m, const ir::Program& p) {
+  auto copy = std::make_shared<ir::ModuleNode>(*m);
+  copy->programs = {p};
+  return copy;
+}
+
+int emit_ir(const CompileOptions& o, LoadedFile& lf) {
+  if (!o.passes.empty()) usage_error("-p runs passes, which --emit=ir does not; use --emit=tile-ir");
+  ir::Module m = lf.module;
+  if (!o.program.program.empty()) m = module_with(m, select_program(m, o.program.program));
+  std::string stem = std::filesystem::path(o.program.file).stem().string();
+  emit_text(o, stem + ".ir.py", ir::print_module(m));
+  return 0;
+}
+
+int emit_tile_ir(const CompileOptions& o, LoadedFile& lf) {
+  ir::Program p = select_program(lf.module, o.program.program);
+  for (const std::string& flag : o.passes) require_known_pass(flag);
+  transforms::PassContext cx = make_pass_context(lf.diags, lf.module, p, o.program, o.no_pass);
+  if (o.print_after_all) cx.print_after_all = &std::cout;
+  ir::Program out = o.passes.empty() ? transforms::run_pipeline(p, cx) : transforms::run_passes(p, o.passes, cx);
+  lf.diags.print(std::cerr);
+  if (!out || lf.diags.has_errors()) return kExitProgramError;
+  emit_text(o, p->name + ".tile.py", ir::print_module(module_with(lf.module, out)));
+  return 0;
+}
+
+int run_compile(const CompileOptions& o) {
+  parse_defines(o.program.defines);
+  if (o.emit == "pto") usage_error("--emit=pto is not available yet");
+  std::unique_ptr<LoadedFile> lf = load_file(o.program.file);
+  if (!lf->module) {
+    lf->diags.print(std::cerr);
+    return kExitProgramError;
+  }
+  if (o.emit == "ir") {
+    lf->diags.print(std::cerr);  // warnings of the parse
+    return emit_ir(o, *lf);
+  }
+  return emit_tile_ir(o, *lf);
+}
+
+}  // namespace
+
+void add_compile_command(CLI::App& app) {
+  auto o = std::make_shared<CompileOptions>();
+  CLI::App* sub = app.add_subcommand("compile", "lower a program and print IR or PTO");
+  add_program_options(sub, o->program);
+  sub->add_option("--emit", o->emit, "what to print: ir (as parsed), tile-ir (after the passes) or pto")
+      ->check(CLI::IsMember({"ir", "tile-ir", "pto"}))
+      ->capture_default_str();
+  sub->add_option("-p,--passes", o->passes, "run only these passes, in this order (comma-separated)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  sub->add_option("--no-pass", o->no_pass, "skip the named pass of the pipeline (repeatable)")->allow_extra_args(false);
+  sub->add_flag("--print-after-all", o->print_after_all, "print the program after every pass");
+  sub->add_option("-o", o->out_dir, "write the output into this directory instead of stdout");
+  sub->callback([o] {
+    int code = run_compile(*o);
+    if (code != 0) exit_with(code);
+  });
+}
+
+}  // namespace ptodist::cli
