@@ -143,7 +143,7 @@ std::string type_str(const Type& t) {
       return "pld.DistributedTensor[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + "]";
     case TypeKind::Tile:
       return "pl.Tile[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + ", pl.Mem." +
-             std::string(memory_name(t->memory)) + "]";
+             std::string(memory_name(t->memory)) + (t->addr >= 0 ? ", addr=" + std::to_string(t->addr) : "") + "]";
     case TypeKind::WindowBuffer:
       return "pld.WindowBuffer[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + "]";
     case TypeKind::AsyncSession: return "pld.AsyncSession";
