@@ -1,0 +1,27 @@
+# RUN: ptodist check %s --verify-diagnostics
+# matmul: the K dims agree.
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+SIZE = 256
+
+
+@pl.program
+class Contract:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        x: pl.Tensor[[4, SIZE], pl.FP32],
+        h: pl.Tensor[[4, SIZE], pl.FP16],
+        dst: pld.DistributedTensor[[4, SIZE], pl.FP32],
+        signal: pld.DistributedTensor[[1, 4], pl.INT32],
+        flat: pl.Tensor[[SIZE], pl.FP32],
+        b8: pl.Tensor[[4, SIZE], pl.INT8],
+        w8: pld.DistributedTensor[[4, SIZE], pl.INT8],
+    ):
+        a = pl.load(h, [0, 0], [4, 16], target_memory=pl.Mem.Mat)
+        b = pl.load(h, [0, 0], [4, 8], target_memory=pl.Mem.Mat)
+        lhs = pl.move(a, target_memory=pl.Mem.Left)
+        rhs = pl.move(b, target_memory=pl.Mem.Right)
+        # expected-error@+1 {{pl.matmul: 'rhs' shape [4, 8] does not fit 'lhs' shape [4, 16]: the K dims (lhs dim 1, rhs dim 0) must be equal}}
+        c = pl.matmul(lhs, rhs)

@@ -1,0 +1,27 @@
+# RUN: ptodist check %s --verify-diagnostics
+# put_async: a computed tile is not a DMA source.
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+SIZE = 256
+
+
+@pl.program
+class Contract:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        x: pl.Tensor[[4, SIZE], pl.FP32],
+        h: pl.Tensor[[4, SIZE], pl.FP16],
+        dst: pld.DistributedTensor[[4, SIZE], pl.FP32],
+        signal: pld.DistributedTensor[[1, 4], pl.INT32],
+        flat: pl.Tensor[[SIZE], pl.FP32],
+        b8: pl.Tensor[[4, SIZE], pl.INT8],
+        w8: pld.DistributedTensor[[4, SIZE], pl.INT8],
+    ):
+        ctx = pld.get_comm_ctx(dst)
+        peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
+        sess = pld.system.async_session()
+        t = pl.load(x, [0, 0], [4, SIZE])
+        # expected-error@+1 {{pld.tensor.put_async: 'src' must be a tensor in GM, got a computed tile pl.Tile[[4, 256], pl.FP32, pl.Mem.Vec]; store it to a tensor first}}
+        evt = pld.tensor.put_async(dst, peer, t, sess)

@@ -1,0 +1,29 @@
+# RUN: ptodist check %s --verify-diagnostics
+# test_async_event: session is an AsyncSession.
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+SIZE = 256
+
+
+@pl.program
+class Contract:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        x: pl.Tensor[[4, SIZE], pl.FP32],
+        h: pl.Tensor[[4, SIZE], pl.FP16],
+        dst: pld.DistributedTensor[[4, SIZE], pl.FP32],
+        signal: pld.DistributedTensor[[1, 4], pl.INT32],
+        flat: pl.Tensor[[SIZE], pl.FP32],
+        b8: pl.Tensor[[4, SIZE], pl.INT8],
+        w8: pld.DistributedTensor[[4, SIZE], pl.INT8],
+    ):
+        ctx = pld.get_comm_ctx(dst)
+        peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
+
+        sess = pld.system.async_session()
+        evt = pld.tensor.put_async(dst, peer, x, sess)
+        # expected-error@+1 {{pld.system.test_async_event: 'session' must be a pld.AsyncSession}}
+        done = pld.system.test_async_event(evt, evt)
+        pld.system.wait_async_event(evt, sess)
