@@ -88,7 +88,7 @@ std::optional<ElemType> elem_type_from_npy_descr(std::string_view d) {
   }
   if (d == "<f4") return ElemType::F32;
   if (d == "<f2") return ElemType::F16;
-  if (d == "<u2" || d == "<V2" || d == "|V2") return ElemType::BF16;
+  if (d == "<u2") return ElemType::BF16;
   if (d == "<i4") return ElemType::I32;
   if (d == "<i2") return ElemType::I16;
   if (d == "<i8") return ElemType::I64;

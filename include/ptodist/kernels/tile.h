@@ -20,8 +20,8 @@ std::string_view elem_name(ElemType t);  // "f32", "bf16", ...
 // `(a.astype(np.uint32) << 16).view(np.float32)`). No other ptodist type uses "<u2", so the mapping
 // back is unambiguous.
 std::string_view npy_descr(ElemType t);
-// The inverse of npy_descr; also accepts "|V2"/"<V2" (how numpy saves an ml_dtypes bfloat16 array)
-// as BF16, and "<b1"/"|i1"-style variants of the one-byte types. nullopt when unsupported.
+// The inverse of npy_descr; also accepts '<' or '=' in place of '|' on the one-byte types. nullopt
+// when unsupported (big-endian, other widths, structured dtypes).
 std::optional<ElemType> elem_type_from_npy_descr(std::string_view descr);
 
 // A strided 2-D view. Inputs are only read through it; outputs are written. row_stride counts
