@@ -1,0 +1,392 @@
+// Lowering of expression syntax to IR: names through the scopes, attribute paths through the import
+// aliases to dtypes, enum members and ops, calls to ops or program functions, operators on scalars.
+#include <algorithm>
+
+#include "parser_impl.h"
+
+namespace ptodist::frontend {
+
+namespace {
+
+struct EnumSpec {
+  const char* prefix;
+  ir::EnumKind kind;
+  std::vector<std::string> members;  // empty: any member is accepted
+};
+
+const std::vector<EnumSpec>& enum_specs() {
+  static const std::vector<EnumSpec> specs = {
+      {"pl.Mem", ir::EnumKind::Memory, {"Vec", "Mat", "Left", "Right", "Acc"}},
+      {"pl.MemorySpace", ir::EnumKind::Memory, {"Vec", "Mat", "Left", "Right", "Acc"}},
+      {"pld.NotifyOp", ir::EnumKind::NotifyOp, {"AtomicAdd", "Set"}},
+      {"pld.WaitCmp", ir::EnumKind::WaitCmp, {"Eq", "Ne", "Gt", "Ge", "Lt", "Le"}},
+      {"pld.AtomicType", ir::EnumKind::AtomicType, {"None_", "Add"}},
+      {"pl.FunctionType", ir::EnumKind::FunctionType, {"InCore", "AIC", "AIV", "Orchestration", "Opaque"}},
+      {"pl.Level", ir::EnumKind::Level, {}},
+      {"pl.Role", ir::EnumKind::Role, {}},
+  };
+  return specs;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// Every value spelling the language knows, for suggestions.
+std::vector<std::string> known_value_paths() {
+  std::vector<std::string> out;
+  for (const char* d : {"FP32", "FP16", "BF16", "INT32", "INT16", "INT8", "UINT8", "INT64", "BOOL"})
+    out.push_back(std::string("pl.") + d);
+  for (const EnumSpec& s : enum_specs())
+    for (const std::string& m : s.members) out.push_back(std::string(s.prefix) + "." + m);
+  return out;
+}
+
+bool is_loop_path(const std::string& p) {
+  return p == "pl.range" || p == "pl.parallel" || p == "pl.unroll" || p == "pl.pipeline";
+}
+
+bool is_tile(const ir::Expr& e) { return e && e->type && e->type->kind == ir::TypeKind::Tile; }
+
+}  // namespace
+
+ir::Expr Parser::lower(const SynExpr& e, LowerCtx& cx) {
+  switch (e.kind) {
+    case SynKind::Int: return b_->int_imm(e.int_value, e.span);
+    case SynKind::Float: return b_->float_imm(e.float_value, e.span);
+    case SynKind::String: return b_->str_imm(e.text, e.span);
+    case SynKind::True: return b_->bool_imm(true, e.span);
+    case SynKind::False: return b_->bool_imm(false, e.span);
+    case SynKind::None: return b_->none_imm(e.span);
+    case SynKind::Name: return lower_name(e, cx);
+    case SynKind::Attr: return lower_attr(e, cx);
+    case SynKind::Call: return lower_call(e, cx);
+    case SynKind::Binary: return lower_binary(e, cx);
+    case SynKind::Compare: return lower_compare(e, cx);
+    case SynKind::Subscript: {
+      ir::Expr value = lower(*e.items[0], cx);
+      const SynExpr& index = *e.items[1];
+      std::vector<const SynExpr*> parts;
+      if (index.kind == SynKind::Tuple)
+        for (const SynExprP& it : index.items) parts.push_back(it.get());
+      else
+        parts.push_back(&index);
+      std::vector<ir::Expr> indices;
+      bool ok = value != nullptr;
+      for (const SynExpr* p : parts) {
+        if (p->kind == SynKind::Slice) {
+          error(p->span, "slices are not supported in subscripts; index with a single value");
+          ok = false;
+          continue;
+        }
+        ir::Expr i = lower(*p, cx);
+        ok = ok && i;
+        indices.push_back(i);
+      }
+      return ok ? b_->subscript(value, std::move(indices), e.span) : nullptr;
+    }
+    case SynKind::List:
+    case SynKind::Tuple: {
+      std::vector<ir::Expr> elems;
+      bool ok = true;
+      for (const SynExprP& it : e.items) {
+        ir::Expr v = lower(*it, cx);
+        ok = ok && v;
+        elems.push_back(v);
+      }
+      if (!ok) return nullptr;
+      return e.kind == SynKind::List ? b_->list(std::move(elems), e.span) : b_->tuple(std::move(elems), e.span);
+    }
+    case SynKind::Unary: {
+      ir::Expr operand = lower(*e.items[0], cx);
+      ir::UnaryOpKind op = e.text == "-"   ? ir::UnaryOpKind::Neg
+                           : e.text == "+" ? ir::UnaryOpKind::Pos
+                           : e.text == "~" ? ir::UnaryOpKind::Invert
+                                           : ir::UnaryOpKind::Not;
+      return b_->unary(op, operand, e.span);
+    }
+    case SynKind::BoolOp: {
+      ir::Expr lhs = lower(*e.items[0], cx);
+      ir::Expr rhs = lower(*e.items[1], cx);
+      return b_->bool_op(e.text == "and" ? ir::BoolOpKind::And : ir::BoolOpKind::Or, lhs, rhs, e.span);
+    }
+    case SynKind::IfExp: {
+      ir::Expr cond = lower(*e.items[0], cx);
+      ir::Expr then_value = lower(*e.items[1], cx);
+      ir::Expr else_value = lower(*e.items[2], cx);
+      return b_->if_exp(cond, then_value, else_value, e.span);
+    }
+    case SynKind::Slice: error(e.span, "slices are not supported"); return nullptr;
+    case SynKind::Star: error(e.span, "starred expressions are not supported"); return nullptr;
+    case SynKind::Dict: error(e.span, "dict literals are not supported"); return nullptr;
+    case SynKind::Set: error(e.span, "set literals are not supported"); return nullptr;
+    case SynKind::Ellipsis: error(e.span, "'...' is not supported in expressions"); return nullptr;
+    case SynKind::Lambda: error(e.span, "lambda expressions are not supported"); return nullptr;
+  }
+  return nullptr;
+}
+
+ir::Expr Parser::lower_name(const SynExpr& e, LowerCtx& cx) {
+  const std::string& name = e.text;
+  if (const Binding* b = lookup(cx, name)) return b->var ? b_->var_ref(b->var, e.span) : nullptr;
+  if (!cx.const_only && find_function(cx, name)) {
+    if (!cx.class_style) return b_->func_ref(name, false, cx.build, e.span);
+    error(e.span, "methods of a @pl.program class are named through self: 'self." + name + "'");
+    return nullptr;
+  }
+  if (name == "self") {
+    error(e.span, "'self' can only be used as 'self.<method>'");
+  } else if (is_module_alias(name)) {
+    error(e.span, "module '" + name + "' is not a value");
+  } else {
+    error(e.span, "undefined name '" + name + "'" + did_you_mean(name, visible_names(cx)));
+  }
+  return nullptr;
+}
+
+ir::Expr Parser::lower_enum_or_dtype(const std::string& path, const SourceSpan& span, bool* matched) {
+  *matched = true;
+  if (path.rfind("pl.", 0) == 0 && path.find('.', 3) == std::string::npos) {
+    if (auto dt = ir::dtype_from_name(path.substr(3))) return b_->dtype_imm(*dt, span);
+  }
+  size_t dot = path.rfind('.');
+  std::string prefix = path.substr(0, dot == std::string::npos ? 0 : dot);
+  std::string member = dot == std::string::npos ? path : path.substr(dot + 1);
+  for (const EnumSpec& s : enum_specs()) {
+    if (prefix != s.prefix) continue;
+    if (!s.members.empty() && std::find(s.members.begin(), s.members.end(), member) == s.members.end()) {
+      error(span, "unknown member '" + member + "' of " + s.prefix + "; expected one of " + join(s.members));
+      return nullptr;
+    }
+    return b_->enum_imm(s.kind, member, span);
+  }
+  *matched = false;
+  return nullptr;
+}
+
+ir::Expr Parser::lower_attr(const SynExpr& e, LowerCtx& cx) {
+  std::string path = dotted_path(e);
+  if (path.empty()) {
+    error(e.span, "attribute '." + e.text + "' of a computed value is not supported");
+    return nullptr;
+  }
+  std::string root = path.substr(0, path.find('.'));
+  if (root == "self" && !lookup(cx, root)) {
+    std::string member = path.substr(5);
+    if (!cx.class_style || cx.const_only) {
+      error(e.span, "'self' is only available in the methods of a @pl.program class");
+    } else if (member.find('.') == std::string::npos && find_function(cx, member)) {
+      return b_->func_ref(member, true, cx.build, e.span);
+    } else {
+      std::vector<std::string> names;
+      if (cx.build.functions)
+        for (const ir::Function& f : *cx.build.functions) names.push_back(f->name);
+      error(e.span, "program has no function '" + member + "'" + did_you_mean(member, names));
+    }
+    return nullptr;
+  }
+  if (lookup(cx, root)) {
+    error(e.span, "attribute access on '" + root + "' is not supported");
+    return nullptr;
+  }
+  std::optional<std::string> c = canonical(path);
+  if (!c) {
+    if (is_module_alias(root))
+      error(e.span, "'" + path + "' is not part of the kernel language (pypto.language)");
+    else
+      error(e.span, "undefined name '" + root + "'" + did_you_mean(root, visible_names(cx)));
+    return nullptr;
+  }
+  bool matched = false;
+  ir::Expr v = lower_enum_or_dtype(*c, e.span, &matched);
+  if (matched) return v;
+  if (ir::find_op(*c) || is_loop_path(*c))
+    error(e.span, "'" + *c + "' must be called: " + *c + "(...)");
+  else
+    error(e.span, "unknown name '" + *c + "'" + did_you_mean(*c, known_value_paths()));
+  return nullptr;
+}
+
+std::optional<ir::DType> Parser::dtype_of(const SynExpr& e, LowerCtx& cx) {
+  if (e.kind == SynKind::Name) {
+    const Binding* b = lookup(cx, e.text);
+    if (b && b->const_value)
+      if (auto d = b->const_value->as<ir::DTypeImm>()) return d->value;
+    if (b) return std::nullopt;
+  }
+  std::optional<std::string> c = canonical(e);
+  if (!c || c->rfind("pl.", 0) != 0) return std::nullopt;
+  return ir::dtype_from_name(c->substr(3));
+}
+
+std::optional<std::vector<ir::CallArg>> Parser::lower_args(const SynExpr& call, LowerCtx& cx) {
+  std::vector<ir::CallArg> args;
+  bool ok = true;
+  for (size_t i = 1; i < call.items.size(); ++i) {
+    const SynExpr& a = *call.items[i];
+    if (a.kind == SynKind::Star) {
+      error(a.span, "'" + a.text + "' arguments are not supported; pass each argument explicitly");
+      ok = false;
+      continue;
+    }
+    ir::Expr v = lower(a, cx);
+    ok = ok && v;
+    args.push_back(ir::CallArg{a.keyword, v, a.span});
+  }
+  if (!ok) return std::nullopt;
+  return args;
+}
+
+ir::Expr Parser::lower_call(const SynExpr& e, LowerCtx& cx) {
+  const SynExpr& callee = *e.items[0];
+  std::string path = dotted_path(callee);
+  if (path.empty()) {
+    error(callee.span, "calling a computed value is not supported");
+    return nullptr;
+  }
+  std::string root = path.substr(0, path.find('.'));
+  bool is_local = lookup(cx, root) != nullptr;
+  if (root == "self" && !is_local && callee.kind == SynKind::Attr && !cx.const_only && cx.class_style &&
+      path.find('.', 5) == std::string::npos) {
+    std::string member = callee.text;
+    if (!find_function(cx, member)) return lower_attr(callee, cx);  // reports the missing method
+    auto args = lower_args(e, cx);
+    return args ? b_->func_call(member, true, *args, cx.build, e.span) : nullptr;
+  }
+  if (callee.kind == SynKind::Name) {
+    if (is_local) {
+      error(callee.span, "'" + path + "' is not callable");
+      return nullptr;
+    }
+    if (!cx.const_only && find_function(cx, path)) {
+      if (cx.class_style) return lower_name(callee, cx);  // reports "name it through self"
+      auto args = lower_args(e, cx);
+      return args ? b_->func_call(path, false, *args, cx.build, e.span) : nullptr;
+    }
+    if (path == "range") {
+      error(callee.span, "'range' is only allowed as the iterable of a 'for' loop");
+      return nullptr;
+    }
+    std::vector<std::string> names;
+    if (cx.build.functions && !cx.class_style)
+      for (const ir::Function& f : *cx.build.functions) names.push_back(f->name);
+    error(callee.span, "call of unknown function '" + path + "'" + did_you_mean(path, names));
+    return nullptr;
+  }
+  // `DT.get_byte()` / `pl.FP32.get_byte()`: the dtype's size, folded here.
+  if (callee.text == "get_byte") {
+    if (auto dt = dtype_of(*callee.items[0], cx)) {
+      if (e.items.size() > 1) error(e.span, "get_byte() takes no arguments");
+      return b_->int_imm(ir::dtype_bytes(*dt), e.span);
+    }
+  }
+  if (is_local) {
+    error(callee.span, "method calls on values are not supported ('" + path + "(...)')");
+    return nullptr;
+  }
+  std::optional<std::string> c = canonical(path);
+  if (!c) return lower_attr(callee, cx);  // reports why the path is not a language name
+  return lower_path_call(e, *c, cx);
+}
+
+ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, LowerCtx& cx) {
+  const SourceSpan& callee_span = e.items[0]->span;
+  if (is_loop_path(path)) {
+    error(callee_span, "'" + path + "' is only allowed as the iterable of a 'for' loop");
+    return nullptr;
+  }
+  if (path == "pl.manual_scope") {
+    error(callee_span, "'pl.manual_scope()' is only allowed in 'with pl.manual_scope():'");
+    return nullptr;
+  }
+  if (path == "pl.dynamic") {
+    if (e.items.size() != 2 || e.items[1]->kind != SynKind::String || !e.items[1]->keyword.empty()) {
+      error(e.span, "pl.dynamic expects one string argument, e.g. pl.dynamic(\"NR\")");
+      return nullptr;
+    }
+    return b_->dynamic_dim(e.items[1]->text, e.span);
+  }
+  const ir::OpInfo* op = ir::find_op(path);
+  if (!op) {
+    std::vector<std::string> names;
+    for (const ir::OpInfo& info : ir::all_ops()) names.push_back(info.spelling);
+    error(callee_span, "unknown op '" + path + "'" + did_you_mean(path, names));
+    return nullptr;
+  }
+  if (cx.const_only) {
+    error(e.span, "op '" + path + "' is not allowed in a constant expression");
+    return nullptr;
+  }
+  auto args = lower_args(e, cx);
+  return args ? b_->op_call(*op, *args, cx.build, e.span) : nullptr;
+}
+
+ir::Expr Parser::lower_binary(const SynExpr& e, LowerCtx& cx) {
+  static const std::map<std::string, ir::BinaryOpKind> ops = {
+      {"+", ir::BinaryOpKind::Add},     {"-", ir::BinaryOpKind::Sub},     {"*", ir::BinaryOpKind::Mul},
+      {"/", ir::BinaryOpKind::Div},     {"//", ir::BinaryOpKind::FloorDiv}, {"%", ir::BinaryOpKind::Mod},
+      {"**", ir::BinaryOpKind::Pow},    {"&", ir::BinaryOpKind::BitAnd},  {"|", ir::BinaryOpKind::BitOr},
+      {"^", ir::BinaryOpKind::BitXor},  {"<<", ir::BinaryOpKind::Shl},    {">>", ir::BinaryOpKind::Shr}};
+  ir::Expr lhs = lower(*e.items[0], cx);
+  ir::Expr rhs = lower(*e.items[1], cx);
+  auto it = ops.find(e.text);
+  if (it == ops.end()) {
+    error(e.span, "operator '" + e.text + "' is not supported; use pl.matmul for matrix products");
+    return nullptr;
+  }
+  if (!lhs || !rhs) return nullptr;
+  if (is_tile(lhs) || is_tile(rhs)) return lower_tile_arith(e.text, lhs, rhs, e.span, cx);
+  return b_->binary(it->second, lhs, rhs, e.span);
+}
+
+// `a + b` on tiles is the matching pl.* op, as in PyPTO; tile-scalar `+`/`*` use pl.adds/pl.muls.
+ir::Expr Parser::lower_tile_arith(const std::string& op, ir::Expr lhs, ir::Expr rhs, const SourceSpan& span,
+                                  LowerCtx& cx) {
+  static const std::map<std::string, std::string> tile_ops = {
+      {"+", "pl.add"}, {"-", "pl.sub"}, {"*", "pl.mul"}, {"/", "pl.div"}};
+  static const std::map<std::string, std::string> scalar_ops = {{"+", "pl.adds"}, {"*", "pl.muls"}};
+  std::string spelling;
+  if (is_tile(lhs) && is_tile(rhs)) {
+    if (auto it = tile_ops.find(op); it != tile_ops.end()) spelling = it->second;
+  } else if (auto it = scalar_ops.find(op); it != scalar_ops.end()) {
+    spelling = it->second;
+    if (!is_tile(lhs)) std::swap(lhs, rhs);
+  }
+  if (spelling.empty()) {
+    error(span, "operator '" + op + "' is not supported on these tile operands; use the pl.* tile ops");
+    return nullptr;
+  }
+  std::vector<ir::CallArg> args{{"", lhs, lhs->span}, {"", rhs, rhs->span}};
+  return b_->op_call(*ir::find_op(spelling), args, cx.build, span);
+}
+
+ir::Expr Parser::lower_compare(const SynExpr& e, LowerCtx& cx) {
+  if (e.ops.size() > 1) {
+    error(e.span, "chained comparisons are not supported; combine two comparisons with 'and'");
+    return nullptr;
+  }
+  static const std::map<std::string, ir::CompareOpKind> ops = {
+      {"==", ir::CompareOpKind::Eq}, {"!=", ir::CompareOpKind::Ne}, {"<", ir::CompareOpKind::Lt},
+      {"<=", ir::CompareOpKind::Le}, {">", ir::CompareOpKind::Gt},  {">=", ir::CompareOpKind::Ge}};
+  auto it = ops.find(e.ops[0]);
+  if (it == ops.end()) {
+    error(e.span, "operator '" + e.ops[0] + "' is not supported");
+    return nullptr;
+  }
+  ir::Expr lhs = lower(*e.items[0], cx);
+  ir::Expr rhs = lower(*e.items[1], cx);
+  return b_->compare(it->second, lhs, rhs, e.span);
+}
+
+ir::Expr Parser::try_constant(const SynExpr& e, const Container& c) {
+  ir::Expr result;
+  LowerCtx cx;
+  cx.container = &c;
+  cx.const_only = true;
+  bool ok = speculate([&] { result = lower(e, cx); });
+  return ok ? result : nullptr;
+}
+
+}  // namespace ptodist::frontend

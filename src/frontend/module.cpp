@@ -1,0 +1,299 @@
+// Module-level scanning: imports, constants, @pl.program classes, @pl.jit functions and program
+// factories are recorded; everything else (host code, helpers, `if __name__ == "__main__":`) is
+// skipped by indentation without parsing its body.
+#include "parser_impl.h"
+
+namespace ptodist::frontend {
+
+namespace {
+
+bool is_jit_path(const std::string& p) { return p == "pl.jit" || p.rfind("pl.jit.", 0) == 0; }
+
+}  // namespace
+
+Container* Parser::new_container() {
+  containers_.push_back(std::make_unique<Container>());
+  return containers_.back().get();
+}
+
+void Parser::scan_module() {
+  Container* module = new_container();
+  while (peek().kind != TokenKind::End) {
+    size_t start = pos_;
+    try {
+      scan_statement(*module);
+    } catch (const SyntaxAbort&) {
+      skip_statement();
+    }
+    if (pos_ == start) advance();
+  }
+}
+
+// One statement of the module or of a factory body (c.parent is set for a factory).
+void Parser::scan_statement(Container& c) {
+  const Token& t = peek();
+  bool in_factory = c.parent != nullptr;
+  if (t.kind == TokenKind::Newline || t.kind == TokenKind::Dedent) {
+    advance();
+  } else if (t.kind == TokenKind::Indent) {
+    error(t.span, "unexpected indent");
+    skip_block();
+  } else if (at_keyword("import")) {
+    scan_import();
+  } else if (at_keyword("from")) {
+    scan_from_import();
+  } else if (at_op("@")) {
+    scan_decorated(c);
+  } else if (at_keyword("def") && !in_factory) {
+    scan_factory(c);
+  } else if (t.kind == TokenKind::Name && !is_keyword(t.text) && (at_op("=", 1) || at_op(":", 1))) {
+    try_constant_assignment(c, c.constants);
+  } else {
+    skip_statement();
+  }
+}
+
+std::string Parser::scan_dotted_name(const std::string& what) {
+  std::string path = expect_name("expected a module name after '" + what + "'").text;
+  while (accept_op(".")) path += "." + expect_name("expected a name after '.'").text;
+  return path;
+}
+
+// `import a.b.c` binds `a`; `import a.b.c as x` binds x to a.b.c.
+void Parser::scan_import() {
+  advance();
+  do {
+    SourceSpan span = peek().span;
+    std::string path = scan_dotted_name("import");
+    if (at_keyword("as")) {
+      advance();
+      bind_import(expect_name("expected a name after 'as'").text, path, span);
+    } else {
+      std::string root = path.substr(0, path.find('.'));
+      bind_import(root, root, span);
+    }
+  } while (accept_op(","));
+  expect_line_end("import");
+}
+
+// `from a.b import c [as d]`: binds d (or c) to a.b.c. `from __future__` and relative imports are skipped.
+void Parser::scan_from_import() {
+  advance();
+  if (at_op(".") || at_op("...")) return skip_statement();
+  std::string module = scan_dotted_name("from");
+  if (!at_keyword("import")) fail(peek().span, "expected 'import' after 'from " + module + "'");
+  advance();
+  if (accept_op("*")) return expect_line_end("import");
+  bool paren = accept_op("(");
+  do {
+    if (paren && at_op(")")) break;
+    const Token& name = expect_name("expected a name to import");
+    std::string imported = name.text;
+    SourceSpan span = name.span;
+    std::string local = imported;
+    if (at_keyword("as")) {
+      advance();
+      local = expect_name("expected a name after 'as'").text;
+    }
+    if (module != "__future__") bind_import(local, module + "." + imported, span);
+  } while (accept_op(","));
+  if (paren) expect_op(")", "expected ')' to close the import list");
+  expect_line_end("import");
+}
+
+// `@decorator` lines; a decorator that is not an expression (host code) is dropped silently.
+std::vector<SynExprP> Parser::parse_decorators() {
+  std::vector<SynExprP> decorators;
+  while (at_op("@")) {
+    advance();
+    size_t start = pos_;
+    SynExprP d;
+    bool ok = speculate([&] {
+      d = parse_expr();
+      if (peek().kind != TokenKind::Newline) fail(peek().span, "");
+      advance();
+    });
+    if (ok) {
+      decorators.push_back(d);
+    } else {
+      pos_ = start;
+      while (peek().kind != TokenKind::Newline && peek().kind != TokenKind::End) advance();
+      if (peek().kind == TokenKind::Newline) advance();
+    }
+  }
+  return decorators;
+}
+
+void Parser::scan_decorated(Container& c) {
+  std::vector<SynExprP> decorators = parse_decorators();
+  bool program = false, jit = false;
+  for (const SynExprP& d : decorators) {
+    std::string path = decorator_path(*d);
+    program = program || path == "pl.program";
+    jit = jit || is_jit_path(path);
+  }
+  if (at_keyword("class") && program) return scan_class(c, std::move(decorators));
+  if (at_keyword("def") && jit) {
+    FuncDecl d;
+    d.decorators = std::move(decorators);
+    d.def_pos = pos_;
+    d.name = peek(1).text;
+    d.span = peek(1).span;
+    c.jit_funcs.push_back(std::move(d));
+    return skip_statement();
+  }
+  // A decorated top-level def may still be a factory (`@functools.cache def make_program(...)`).
+  if (at_keyword("def") && c.parent == nullptr) return scan_factory(c);
+  skip_statement();
+}
+
+void Parser::scan_class(Container& c, std::vector<SynExprP> decorators) {
+  advance();  // 'class'
+  ClassDecl cls;
+  const Token& name = expect_name("expected a class name after 'class'");
+  cls.name = name.text;
+  cls.span = name.span;
+  cls.pos = pos_;
+  if (accept_op("(")) {
+    while (!at_op(")") && !at_line_end()) advance();
+    expect_op(")", "expected ')' after the base classes of '" + cls.name + "'");
+  }
+  expect_op(":", "expected ':' after class header");
+  if (peek().kind != TokenKind::Newline) {
+    skip_statement();
+  } else if (advance(), peek().kind != TokenKind::Indent) {
+    error(peek().span, "expected an indented block after class header");
+  } else {
+    advance();
+    while (peek().kind != TokenKind::Dedent && peek().kind != TokenKind::End) {
+      size_t start = pos_;
+      try {
+        if (at_op("@")) {
+          std::vector<SynExprP> decs = parse_decorators();
+          bool function = false;
+          for (const SynExprP& d : decs) function = function || decorator_path(*d) == "pl.function";
+          if (function && at_keyword("def")) cls.methods.push_back(FuncDecl{decs, pos_, peek(1).text, peek(1).span});
+          skip_statement();
+        } else if (at_keyword("def") || at_keyword("pass") ||
+                   (peek().kind == TokenKind::String && peek(1).kind == TokenKind::Newline)) {
+          skip_statement();  // helper methods without @pl.function, docstrings
+        } else if (peek().kind == TokenKind::Indent) {
+          error(peek().span, "unexpected indent");
+          skip_block();
+        } else {
+          error(peek().span, "unsupported statement in @pl.program class '" + cls.name +
+                                 "'; expected methods decorated with @pl.function");
+          skip_statement();
+        }
+      } catch (const SyntaxAbort&) {
+        skip_statement();
+      }
+      if (pos_ == start) advance();
+    }
+    if (peek().kind == TokenKind::Dedent) advance();
+  }
+  c.classes.push_back(std::move(cls));
+}
+
+// Whether a decorator line inside [begin, end) names @pl.program or @pl.jit*, through the aliases.
+bool Parser::body_declares_program(size_t begin, size_t end) const {
+  for (size_t i = begin; i < end && i + 1 < tokens_.size(); ++i) {
+    const Token& t = tokens_[i];
+    if (t.kind != TokenKind::Op || t.text != "@") continue;
+    TokenKind prev = i == 0 ? TokenKind::Newline : tokens_[i - 1].kind;
+    if (prev != TokenKind::Newline && prev != TokenKind::Indent && prev != TokenKind::Dedent) continue;
+    std::string path;
+    for (size_t j = i + 1; j < end && tokens_[j].kind == TokenKind::Name; j += 2) {
+      path += tokens_[j].text;
+      if (j + 1 >= end || tokens_[j + 1].kind != TokenKind::Op || tokens_[j + 1].text != ".") break;
+      path += ".";
+    }
+    std::string c = canonical(path).value_or("");
+    if (c == "pl.program" || is_jit_path(c)) return true;
+  }
+  return false;
+}
+
+// A top-level def: a program factory when its body declares programs, otherwise skipped unparsed.
+void Parser::scan_factory(Container& module) {
+  size_t end = skip_suite_from(pos_);
+  if (!body_declares_program(pos_, end)) return skip_statement();
+  Container* f = new_container();
+  f->parent = &module;
+  advance();  // 'def'
+  const Token& name = expect_name("expected a function name after 'def'");
+  f->factory_name = name.text;
+  f->span = name.span;
+  expect_op("(", "expected '(' after the name of factory '" + f->factory_name + "'");
+  while (!at_op(")")) {
+    if (at_op("*") || at_op("**") || at_op("/"))
+      fail(peek().span, "factory '" + f->factory_name + "' may not take '" + peek().text + "' parameters");
+    const Token& p = expect_name("expected a parameter name in factory '" + f->factory_name + "'");
+    std::string pname = p.text;
+    SourceSpan pspan = p.span;
+    if (accept_op(":")) parse_expr();  // Python annotations of factory parameters carry no meaning here
+    ir::Expr default_value;
+    if (accept_op("=")) {
+      SynExprP d = parse_expr();
+      default_value = try_constant(*d, *f);
+      if (!default_value)
+        error(d->span, "default value of factory parameter '" + pname + "' must be a constant expression");
+    }
+    ir::Type type = default_value && default_value->type && default_value->type->kind == ir::TypeKind::Scalar
+                        ? default_value->type
+                        : ir::scalar_type(ir::DType::INT64);
+    if (f->scope.count(pname)) error(pspan, "duplicate parameter '" + pname + "' of factory '" + f->factory_name + "'");
+    ir::Var v = b_->make_var(pname, type, pspan);
+    f->params.push_back(ir::FactoryParam{v, default_value});
+    f->scope[pname] = Binding{Binding::Kind::FactoryParam, v, nullptr};
+    if (!accept_op(",")) break;
+  }
+  expect_op(")", "expected ',' or ')' in the parameters of factory '" + f->factory_name + "'");
+  if (accept_op("->")) parse_expr();
+  expect_op(":", "expected ':' after the header of factory '" + f->factory_name + "'");
+  if (peek().kind != TokenKind::Newline) return skip_statement();
+  advance();
+  if (peek().kind != TokenKind::Indent) {
+    error(peek().span, "expected an indented block after the header of factory '" + f->factory_name + "'");
+    return;
+  }
+  advance();
+  while (peek().kind != TokenKind::Dedent && peek().kind != TokenKind::End) {
+    size_t start = pos_;
+    try {
+      scan_statement(*f);  // `return ClassName`, validation `if`s and the like are skipped
+    } catch (const SyntaxAbort&) {
+      skip_statement();
+    }
+    if (pos_ == start) advance();
+  }
+  if (peek().kind == TokenKind::Dedent) advance();
+}
+
+// `NAME = <constant expression>`: recorded as a constant; anything else (host code) is skipped silently.
+bool Parser::try_constant_assignment(Container& c, std::vector<ir::Constant>& out) {
+  size_t start = pos_;
+  const Token& name = advance();
+  std::string n = name.text;
+  SourceSpan span = name.span;
+  SynExprP value;
+  bool ok = speculate([&] {
+    if (accept_op(":")) parse_expr();
+    if (!accept_op("=")) fail(peek().span, "");
+    value = parse_testlist();
+    if (peek().kind != TokenKind::Newline && peek().kind != TokenKind::End) fail(peek().span, "");
+  });
+  ir::Expr v = ok ? try_constant(*value, c) : nullptr;
+  if (!v) {
+    pos_ = start;
+    skip_statement();
+    return false;
+  }
+  if (peek().kind == TokenKind::Newline) advance();
+  ir::Var var = b_->make_var(n, v->type, span);
+  out.push_back(ir::Constant{var, v});
+  c.scope[n] = Binding{Binding::Kind::Constant, var, v};
+  return true;
+}
+
+}  // namespace ptodist::frontend

@@ -1,0 +1,241 @@
+// The parser's shared state, split by topic over several files: the token cursor (parser.cpp),
+// expression syntax (syntax_expr.cpp), names and import aliases (names.cpp), lowering of expressions
+// to IR (lower_expr.cpp), type annotations and decorators (types.cpp), statements (stmts.cpp),
+// module-level scanning (module.cpp) and program assembly (program.cpp).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptodist/frontend/lexer.h"
+#include "ptodist/ir/builder.h"
+#include "syntax.h"
+
+namespace ptodist::frontend {
+
+// Thrown after a syntax error has been reported; the statement loop catches it and skips ahead.
+struct SyntaxAbort {};
+
+// Recursion limit for nested expressions, so hostile input cannot exhaust the stack.
+constexpr int kMaxNesting = 100;
+
+// What a name means in one scope.
+struct Binding {
+  enum class Kind { Local, Constant, FactoryParam };
+  Kind kind = Kind::Local;
+  ir::Var var;             // null when its definition failed: uses are then silently null
+  ir::Expr const_value;    // Constant: its value, so a dtype constant can be used in a type
+};
+using ScopeMap = std::map<std::string, Binding>;
+
+// A decorated function as found while scanning; its header and body are parsed later.
+struct FuncDecl {
+  std::vector<SynExprP> decorators;
+  size_t def_pos = 0;  // token index of `def`
+  std::string name;
+  SourceSpan span;     // the name in the `def` line
+};
+
+struct ClassDecl {
+  std::string name;
+  SourceSpan span;
+  size_t pos = 0;
+  std::vector<FuncDecl> methods;
+};
+
+// The module itself or one program factory: the programs it declares and the constants they see.
+struct Container {
+  std::string factory_name;
+  SourceSpan span;
+  std::vector<ir::FactoryParam> params;
+  std::vector<ir::Constant> constants;
+  ScopeMap scope;
+  std::vector<ClassDecl> classes;
+  std::vector<FuncDecl> jit_funcs;
+  const Container* parent = nullptr;  // a factory's parent is the module
+};
+
+// A function whose header is parsed: the signature other functions are checked against.
+struct Signature {
+  ir::Function fn;   // no body yet
+  size_t body_pos = 0;
+  size_t body_end = 0;
+};
+
+// Where an expression is lowered.
+struct LowerCtx {
+  ScopeMap* locals = nullptr;     // null outside function bodies
+  const Container* container = nullptr;
+  ir::BuildScope build;
+  bool class_style = false;
+  bool const_only = false;        // constant expressions only: no ops, no locals, no function calls
+};
+
+class Parser {
+ public:
+  Parser(const SourceFile& file, std::vector<Token> tokens, DiagnosticEngine& diags);
+  ir::Module run();
+
+  // ---- token cursor (parser.cpp) ----
+  const Token& peek(size_t k = 0) const;
+  const Token& advance();
+  bool at_op(std::string_view op, size_t k = 0) const;
+  bool at_keyword(std::string_view kw, size_t k = 0) const;
+  bool at_line_end() const;
+  bool accept_op(std::string_view op);
+  void expect_op(std::string_view op, const std::string& message);
+  const Token& expect_name(const std::string& message);
+  void expect_line_end(const std::string& after);
+  [[noreturn]] void fail(const SourceSpan& span, const std::string& message);
+  void error(const SourceSpan& span, const std::string& message);
+  void skip_statement();
+  void skip_block();
+  size_t skip_suite_from(size_t pos) const;  // the token index after the suite starting at pos
+  SourceSpan span_to_prev(const SourceSpan& begin) const;
+
+  // Runs `fn` with diagnostics sent to a scratch engine; returns whether it reported nothing and did
+  // not abort. The cursor is left where `fn` left it.
+  template <typename F>
+  bool speculate(F&& fn);
+
+  // ---- expression syntax (syntax_expr.cpp) ----
+  SynExprP parse_expr();
+  SynExprP parse_testlist();  // `a, b` becomes a Tuple
+  SynExprP parse_or();
+  SynExprP parse_and();
+  SynExprP parse_not();
+  SynExprP parse_comparison();
+  SynExprP parse_binary_level(int level);
+  SynExprP parse_unary();
+  SynExprP parse_power();
+  SynExprP parse_primary();
+  SynExprP parse_atom();
+  SynExprP parse_bracketed(const Token& open);
+  void parse_call_args(SynExpr& call);
+  SynExprP parse_subscript_index();
+  SynExprP make_node(SynKind kind, const SourceSpan& span, std::vector<SynExprP> items = {});
+  bool is_keyword(const std::string& word) const;
+
+  // ---- names and import aliases (names.cpp) ----
+  void bind_import(const std::string& local, const std::string& module_path, const SourceSpan& span);
+  std::optional<std::string> canonical(const std::string& dotted) const;  // "pl.load", or nullopt
+  std::optional<std::string> canonical(const SynExpr& e) const;
+  bool is_module_alias(const std::string& name) const;
+  const Binding* lookup(const LowerCtx& cx, const std::string& name) const;
+  std::vector<std::string> visible_names(const LowerCtx& cx) const;
+  const ir::Function* find_function(const LowerCtx& cx, const std::string& name) const;
+
+  // ---- lowering of expressions (lower_expr.cpp) ----
+  ir::Expr lower(const SynExpr& e, LowerCtx& cx);
+  ir::Expr lower_name(const SynExpr& e, LowerCtx& cx);
+  ir::Expr lower_attr(const SynExpr& e, LowerCtx& cx);
+  ir::Expr lower_call(const SynExpr& e, LowerCtx& cx);
+  ir::Expr lower_path_call(const SynExpr& e, const std::string& path, LowerCtx& cx);
+  ir::Expr lower_binary(const SynExpr& e, LowerCtx& cx);
+  ir::Expr lower_compare(const SynExpr& e, LowerCtx& cx);
+  ir::Expr lower_tile_arith(const std::string& op, ir::Expr lhs, ir::Expr rhs, const SourceSpan& span,
+                            LowerCtx& cx);
+  std::optional<std::vector<ir::CallArg>> lower_args(const SynExpr& call, LowerCtx& cx);
+  ir::Expr lower_enum_or_dtype(const std::string& path, const SourceSpan& span, bool* matched);
+  std::optional<ir::DType> dtype_of(const SynExpr& e, LowerCtx& cx);
+  ir::Expr try_constant(const SynExpr& e, const Container& c);
+
+  // ---- type annotations and decorators (types.cpp) ----
+  struct ParamType {
+    ir::Type type;
+    ir::Direction direction = ir::Direction::In;
+  };
+  std::optional<ParamType> lower_param_type(const SynExpr& e, LowerCtx& cx);
+  ir::Type lower_type(const SynExpr& e, LowerCtx& cx);
+  std::optional<std::vector<ir::Type>> lower_return_types(const SynExpr& e, LowerCtx& cx);
+  std::optional<std::vector<ir::Expr>> lower_shape(const SynExpr& e, LowerCtx& cx);
+  std::optional<ir::FunctionKind> function_kind(const FuncDecl& d, bool class_style);
+
+  // ---- statements (stmts.cpp) ----
+  ir::Block parse_suite(const std::string& header, LowerCtx& cx, std::string* docstring = nullptr);
+  ir::Block parse_block_body(LowerCtx& cx, std::string* docstring);
+  void parse_statement(ir::Block& out, LowerCtx& cx, std::string* docstring);
+  void parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* docstring);
+  void parse_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx);
+  void parse_annotated_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx);
+  void parse_aug_assignment(ir::Block& out, const SynExprP& target, const Token& op, LowerCtx& cx);
+  ir::Stmt parse_for(LowerCtx& cx);
+  ir::Stmt parse_if(LowerCtx& cx, const std::string& keyword);
+  ir::Stmt parse_with(LowerCtx& cx);
+  ir::Stmt parse_return(LowerCtx& cx);
+  ir::Var bind_local(const std::string& name, const ir::Type& type, const SourceSpan& span, LowerCtx& cx);
+
+  // ---- module-level scanning (module.cpp) ----
+  void scan_module();
+  void scan_statement(Container& c);
+  void scan_import();
+  void scan_from_import();
+  void scan_decorated(Container& c);
+  void scan_class(Container& c, std::vector<SynExprP> decorators);
+  void scan_factory(Container& module);
+  std::string scan_dotted_name(const std::string& what);
+  bool try_constant_assignment(Container& c, std::vector<ir::Constant>& out);
+  std::vector<SynExprP> parse_decorators();
+  std::string decorator_path(const SynExpr& d) const;
+  bool body_declares_program(size_t begin, size_t end) const;
+  Container* new_container();
+
+  // ---- program assembly (program.cpp) ----
+  void build_programs(const Container& c);
+  std::optional<Signature> parse_signature(const FuncDecl& d, const Container& c, bool class_style);
+  bool parse_params(const Container& c, bool class_style, const std::string& fn_name,
+                    std::vector<ir::Param>& params);
+  ir::Function parse_body(const Signature& sig, const Container& c, const std::vector<ir::Function>& sigs,
+                          bool class_style);
+  ir::Program build_class_program(const ClassDecl& cls, const Container& c);
+  std::vector<ir::Program> build_jit_programs(const Container& c);
+
+ private:
+  const SourceFile& file_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  DiagnosticEngine* diags_;
+  ir::Builder builder_;
+  ir::Builder* b_;  // builder_, or a scratch one while speculating
+  std::map<std::string, std::string> aliases_;  // local name -> module path ("pl" -> "pypto.language")
+  std::vector<std::pair<std::string, std::string>> imports_;
+  std::vector<std::unique_ptr<Container>> containers_;  // [0] is the module
+  std::vector<std::pair<SourceSpan, ir::Program>> programs_;
+  int depth_ = 0;
+
+  friend struct DepthGuard;
+  friend struct SyntaxDepth;
+};
+
+// Counts one level of recursion; past kMaxNesting reports a located error and aborts the statement.
+struct DepthGuard {
+  Parser& p;
+  DepthGuard(Parser& parser, const SourceSpan& span);
+  ~DepthGuard() { --p.depth_; }
+};
+
+// "; did you mean 'load'?" when a candidate is close to `name` (edit distance), else "".
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);
+
+template <typename F>
+bool Parser::speculate(F&& fn) {
+  DiagnosticEngine scratch;
+  ir::Builder scratch_builder(scratch);
+  DiagnosticEngine* saved_diags = diags_;
+  ir::Builder* saved_builder = b_;
+  diags_ = &scratch;
+  b_ = &scratch_builder;
+  bool ok = true;
+  try {
+    fn();
+  } catch (const SyntaxAbort&) {
+    ok = false;
+  }
+  diags_ = saved_diags;
+  b_ = saved_builder;
+  return ok && !scratch.has_errors();
+}
+
+}  // namespace ptodist::frontend

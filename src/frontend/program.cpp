@@ -1,0 +1,232 @@
+// Program assembly: every function's signature is parsed before any body, so calls can be checked
+// against callees defined later; then bodies are parsed and grouped into programs (class style: one
+// per @pl.program class; jit style: one per @pl.jit.host function and the functions it reaches).
+#include <set>
+
+#include "parser_impl.h"
+
+namespace ptodist::frontend {
+
+void Parser::build_programs(const Container& c) {
+  for (const ClassDecl& cls : c.classes)
+    if (ir::Program p = build_class_program(cls, c)) programs_.emplace_back(cls.span, p);
+  for (const ir::Program& p : build_jit_programs(c)) programs_.emplace_back(p->span, p);
+}
+
+bool Parser::parse_params(const Container& c, bool class_style, const std::string& fn_name,
+                          std::vector<ir::Param>& params) {
+  LowerCtx cx;
+  cx.container = &c;
+  cx.const_only = true;
+  cx.class_style = class_style;
+  bool ok = true;
+  bool first = true;
+  std::set<std::string> seen;
+  SourceSpan open = tokens_[pos_ - 1].span;
+  while (!at_op(")")) {
+    if (at_op("*") || at_op("**") || at_op("/"))
+      fail(peek().span, "'" + peek().text + "' parameters are not supported in function '" + fn_name + "'");
+    const Token& tok = expect_name("expected a parameter name in function '" + fn_name + "'");
+    std::string name = tok.text;
+    SourceSpan span = tok.span;
+    bool is_self = first && class_style && name == "self";
+    if (first && class_style && !is_self) {
+      error(span, "the first parameter of method '" + fn_name + "' must be 'self'");
+      ok = false;
+    }
+    first = false;
+    SynExprP annotation;
+    if (accept_op(":")) annotation = parse_expr();
+    if (at_op("=")) fail(peek().span, "default values are not supported for parameters of '" + fn_name + "'");
+    if (!is_self) {
+      std::optional<ParamType> pt;
+      if (!annotation)
+        error(span, "parameter '" + name + "' of '" + fn_name + "' needs a type annotation, e.g. pl.Tensor[[M, K], pl.FP16]");
+      else
+        pt = lower_param_type(*annotation, cx);
+      if (!seen.insert(name).second) error(span, "duplicate parameter '" + name + "' in function '" + fn_name + "'");
+      ok = ok && pt;
+      params.push_back(ir::Param{b_->make_var(name, pt ? pt->type : nullptr, span),
+                                 pt ? pt->direction : ir::Direction::In});
+    }
+    if (!accept_op(",")) break;
+  }
+  if (!accept_op(")"))
+    fail(peek().span, "expected ',' or ')' in the parameters of '" + fn_name + "' (opened at line " +
+                          std::to_string(open.line) + ")");
+  if (class_style && first) {
+    error(open, "method '" + fn_name + "' needs 'self' as its first parameter");
+    ok = false;
+  }
+  return ok;
+}
+
+std::optional<Signature> Parser::parse_signature(const FuncDecl& d, const Container& c, bool class_style) {
+  pos_ = d.def_pos;
+  try {
+    std::optional<ir::FunctionKind> kind = function_kind(d, class_style);
+    SourceSpan begin = advance().span;  // 'def'
+    std::string name = expect_name("expected a function name after 'def'").text;
+    expect_op("(", "expected '(' after the name of function '" + name + "'");
+    auto fn = std::make_shared<ir::FunctionNode>();
+    fn->name = name;
+    bool ok = parse_params(c, class_style, name, fn->params) && kind;
+    if (accept_op("->")) {
+      SynExprP ret = parse_expr();
+      LowerCtx cx;
+      cx.container = &c;
+      cx.const_only = true;
+      auto types = lower_return_types(*ret, cx);
+      ok = ok && types;
+      if (types) fn->return_types = *types;
+    }
+    expect_op(":", "expected ':' after the header of function '" + name + "'");
+    fn->span = span_to_prev(begin);
+    if (!ok) return std::nullopt;
+    fn->kind = *kind;
+    Signature sig;
+    sig.fn = fn;
+    sig.body_pos = pos_;
+    sig.body_end = skip_suite_from(pos_);
+    return sig;
+  } catch (const SyntaxAbort&) {
+    return std::nullopt;
+  }
+}
+
+ir::Function Parser::parse_body(const Signature& sig, const Container& c, const std::vector<ir::Function>& sigs,
+                                bool class_style) {
+  pos_ = sig.body_pos;
+  ScopeMap locals;
+  for (const ir::Param& p : sig.fn->params)
+    if (p.var) locals[p.var->name] = Binding{Binding::Kind::Local, p.var, nullptr};
+  LowerCtx cx;
+  cx.locals = &locals;
+  cx.container = &c;
+  cx.class_style = class_style;
+  cx.build.function_kind = sig.fn->kind;
+  cx.build.function_name = sig.fn->name;
+  cx.build.functions = &sigs;
+  auto fn = std::make_shared<ir::FunctionNode>(*sig.fn);
+  try {
+    fn->body = parse_suite("the header of function '" + fn->name + "'", cx, &fn->docstring);
+  } catch (const SyntaxAbort&) {
+    // A one-line body whose only statement failed; already reported.
+  }
+  return fn;
+}
+
+namespace {
+
+// Reports a second function of the same name in one program scope; returns false then.
+bool check_unique(const std::vector<ir::Function>& fns, DiagnosticEngine& diags) {
+  std::set<std::string> seen;
+  bool ok = true;
+  for (const ir::Function& f : fns) {
+    if (seen.insert(f->name).second) continue;
+    diags.error(f->span, "function '" + f->name + "' is defined twice");
+    ok = false;
+  }
+  return ok;
+}
+
+ir::Program make_program(std::string name, ir::ProgramStyle style, const Container& c, std::vector<ir::Function> fns,
+                         SourceSpan span) {
+  auto p = std::make_shared<ir::ProgramNode>();
+  p->name = std::move(name);
+  p->style = style;
+  p->factory_name = c.factory_name;
+  p->factory_params = c.params;
+  p->factory_constants = c.constants;
+  p->functions = std::move(fns);
+  p->span = span;
+  return p;
+}
+
+}  // namespace
+
+ir::Program Parser::build_class_program(const ClassDecl& cls, const Container& c) {
+  std::vector<Signature> sigs;
+  std::vector<ir::Function> fns;
+  bool ok = true;
+  for (const FuncDecl& m : cls.methods) {
+    auto s = parse_signature(m, c, true);
+    ok = ok && s;
+    if (s) {
+      sigs.push_back(*s);
+      fns.push_back(s->fn);
+    }
+  }
+  ok = check_unique(fns, *diags_) && ok;
+  std::vector<ir::Function> bodies;
+  for (const Signature& s : sigs) bodies.push_back(parse_body(s, c, fns, true));
+  if (!ok) return nullptr;
+  return make_program(cls.name, ir::ProgramStyle::Class, c, std::move(bodies), cls.span);
+}
+
+// Jit style: a program is a @pl.jit.host function plus every jit function it reaches by name,
+// transitively. Without a host function, each @pl.jit orchestration function roots a program; with
+// neither, all the kernels form one program named after the factory (or the first kernel).
+std::vector<ir::Program> Parser::build_jit_programs(const Container& c) {
+  if (c.jit_funcs.empty()) return {};
+  std::vector<Signature> sigs;
+  std::vector<ir::Function> fns;
+  bool ok = true;
+  for (const FuncDecl& d : c.jit_funcs) {
+    auto s = parse_signature(d, c, false);
+    ok = ok && s;
+    if (s) {
+      sigs.push_back(*s);
+      fns.push_back(s->fn);
+    }
+  }
+  ok = check_unique(fns, *diags_) && ok;
+  std::vector<ir::Function> bodies;
+  for (const Signature& s : sigs) bodies.push_back(parse_body(s, c, fns, false));
+  if (!ok || sigs.empty()) return {};
+
+  // Call edges from the names each body mentions (a call or a function passed to pl.spmd_submit).
+  size_t n = sigs.size();
+  std::vector<std::vector<size_t>> edges(n);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t t = sigs[i].body_pos; t < sigs[i].body_end; ++t) {
+      const Token& tok = tokens_[t];
+      if (tok.kind != TokenKind::Name || (t > 0 && tokens_[t - 1].text == "." && tokens_[t - 1].kind == TokenKind::Op))
+        continue;
+      for (size_t j = 0; j < n; ++j)
+        if (j != i && fns[j]->name == tok.text) edges[i].push_back(j);
+    }
+  std::vector<size_t> roots;
+  for (ir::FunctionKind k : {ir::FunctionKind::Host, ir::FunctionKind::Orchestration}) {
+    for (size_t i = 0; i < n; ++i)
+      if (fns[i]->kind == k) roots.push_back(i);
+    if (!roots.empty()) break;
+  }
+  std::vector<ir::Program> programs;
+  if (roots.empty()) {
+    std::string name = c.factory_name.empty() ? fns[0]->name : c.factory_name;
+    programs.push_back(make_program(name, ir::ProgramStyle::Jit, c, bodies, fns[0]->span));
+    return programs;
+  }
+  for (size_t r : roots) {
+    std::vector<bool> reached(n, false);
+    std::vector<size_t> work{r};
+    reached[r] = true;
+    while (!work.empty()) {
+      size_t i = work.back();
+      work.pop_back();
+      for (size_t j : edges[i])
+        if (!reached[j]) {
+          reached[j] = true;
+          work.push_back(j);
+        }
+    }
+    std::vector<ir::Function> members;
+    for (size_t i = 0; i < n; ++i)
+      if (reached[i]) members.push_back(bodies[i]);
+    programs.push_back(make_program(fns[r]->name, ir::ProgramStyle::Jit, c, std::move(members), fns[r]->span));
+  }
+  return programs;
+}
+
+}  // namespace ptodist::frontend

@@ -1,0 +1,206 @@
+// Type annotations (`pl.Tensor[[M, K], pl.FP16]`, `pl.InOut[...]`, `-> tuple[...]`) and the decorators
+// that give a function its level (`@pl.function(type=...)`, `@pl.jit.incore`, ...).
+#include "parser_impl.h"
+
+namespace ptodist::frontend {
+
+namespace {
+
+// The subscript parts of `X[a, b, c]`.
+std::vector<const SynExpr*> subscript_parts(const SynExpr& e) {
+  std::vector<const SynExpr*> parts;
+  const SynExpr& index = *e.items[1];
+  if (index.kind == SynKind::Tuple && !index.parenthesized)
+    for (const SynExprP& it : index.items) parts.push_back(it.get());
+  else
+    parts.push_back(&index);
+  return parts;
+}
+
+const char* const kTypeExamples =
+    "pl.Tensor[[M, K], pl.FP16], pld.DistributedTensor[[M, K], pl.FP16], pl.Scalar[pl.INT32] or "
+    "pl.Tile[[M, K], pl.FP16, pl.Mem.Vec]";
+
+}  // namespace
+
+std::optional<Parser::ParamType> Parser::lower_param_type(const SynExpr& e, LowerCtx& cx) {
+  if (e.kind == SynKind::Subscript) {
+    std::optional<std::string> c = canonical(*e.items[0]);
+    if (c && (*c == "pl.InOut" || *c == "pl.Out" || *c == "pl.In")) {
+      auto parts = subscript_parts(e);
+      if (parts.size() != 1) {
+        error(e.span, *c + " takes one type: " + *c + "[pl.Tensor[[M, K], pl.FP16]]");
+        return std::nullopt;
+      }
+      ir::Type t = lower_type(*parts[0], cx);
+      if (!t) return std::nullopt;
+      ir::Direction d = *c == "pl.InOut" ? ir::Direction::InOut : *c == "pl.Out" ? ir::Direction::Out : ir::Direction::In;
+      return ParamType{t, d};
+    }
+  }
+  ir::Type t = lower_type(e, cx);
+  if (!t) return std::nullopt;
+  return ParamType{t, ir::Direction::In};
+}
+
+std::optional<std::vector<ir::Expr>> Parser::lower_shape(const SynExpr& e, LowerCtx& cx) {
+  if (e.kind != SynKind::List && e.kind != SynKind::Tuple) {
+    error(e.span, "expected a shape such as [M, K]");
+    return std::nullopt;
+  }
+  std::vector<ir::Expr> dims;
+  bool ok = true;
+  for (const SynExprP& d : e.items) {
+    ir::Expr dim = lower(*d, cx);
+    if (dim && (!dim->type || dim->type->kind != ir::TypeKind::Scalar || !ir::dtype_is_int(dim->type->dtype))) {
+      error(d->span, "shape dimension must be an integer constant, a factory parameter or pl.dynamic(\"NAME\"), got " +
+                         ir::type_str(dim->type));
+      dim = nullptr;
+    }
+    ok = ok && dim;
+    dims.push_back(dim);
+  }
+  if (!ok) return std::nullopt;
+  return dims;
+}
+
+ir::Type Parser::lower_type(const SynExpr& e, LowerCtx& cx) {
+  if (e.kind == SynKind::Name && (e.text == "int" || e.text == "float" || e.text == "bool")) {
+    return ir::scalar_type(e.text == "int" ? ir::DType::INT64 : e.text == "float" ? ir::DType::FP32 : ir::DType::BOOL);
+  }
+  if (e.kind == SynKind::Tuple) {
+    std::vector<ir::Type> elems;
+    for (const SynExprP& it : e.items) {
+      ir::Type t = lower_type(*it, cx);
+      if (!t) return nullptr;
+      elems.push_back(t);
+    }
+    return ir::tuple_type(std::move(elems));
+  }
+  const SynExpr& head = e.kind == SynKind::Subscript ? *e.items[0] : e;
+  std::string path = dotted_path(head);
+  std::optional<std::string> c = path == "tuple" || path == "Tuple" ? std::optional<std::string>("tuple") : canonical(head);
+  if (!c) {
+    error(e.span, "expected a type such as " + std::string(kTypeExamples));
+    return nullptr;
+  }
+  if (e.kind != SynKind::Subscript) {
+    static const std::map<std::string, ir::TypeKind> simple = {
+        {"pld.AsyncSession", ir::TypeKind::AsyncSession}, {"pld.AsyncEvent", ir::TypeKind::AsyncEvent},
+        {"pl.TaskId", ir::TypeKind::TaskId},             {"pld.CommCtx", ir::TypeKind::CommCtx}};
+    if (auto it = simple.find(*c); it != simple.end()) return ir::simple_type(it->second);
+    error(e.span, "'" + *c + "' needs its parameters, e.g. " + std::string(kTypeExamples));
+    return nullptr;
+  }
+  auto parts = subscript_parts(e);
+  if (*c == "tuple") {
+    std::vector<ir::Type> elems;
+    for (const SynExpr* p : parts) {
+      ir::Type t = lower_type(*p, cx);
+      if (!t) return nullptr;
+      elems.push_back(t);
+    }
+    return ir::tuple_type(std::move(elems));
+  }
+  auto dtype_at = [&](size_t i) -> std::optional<ir::DType> {
+    auto d = dtype_of(*parts[i], cx);
+    if (!d) error(parts[i]->span, "expected a dtype such as pl.FP16 in " + *c + "[...]");
+    return d;
+  };
+  if (*c == "pl.Scalar") {
+    if (parts.size() != 1) {
+      error(e.span, "pl.Scalar takes one dtype: pl.Scalar[pl.INT32]");
+      return nullptr;
+    }
+    auto d = dtype_at(0);
+    return d ? ir::scalar_type(*d) : nullptr;
+  }
+  bool tile = *c == "pl.Tile";
+  if (*c != "pl.Tensor" && *c != "pld.DistributedTensor" && *c != "pld.WindowBuffer" && !tile) {
+    error(head.span, "unknown type '" + *c + "'; expected " + kTypeExamples);
+    return nullptr;
+  }
+  if (parts.size() != 2 && !(tile && parts.size() == 3)) {
+    error(e.span, *c + (tile ? " takes a shape, a dtype and optionally a memory: pl.Tile[[M, K], pl.FP16, pl.Mem.Vec]"
+                             : " takes a shape and a dtype: " + *c + "[[M, K], pl.FP16]"));
+    return nullptr;
+  }
+  auto shape = lower_shape(*parts[0], cx);
+  auto dtype = dtype_at(1);
+  if (!shape || !dtype) return nullptr;
+  if (tile) {
+    ir::Memory mem = ir::Memory::Vec;
+    if (parts.size() == 3) {
+      ir::Expr m = lower(*parts[2], cx);
+      const ir::EnumImm* en = m ? m->as<ir::EnumImm>() : nullptr;
+      if (!en || en->enum_kind != ir::EnumKind::Memory) {
+        if (m) error(parts[2]->span, "expected a memory space such as pl.Mem.Vec");
+        return nullptr;
+      }
+      mem = *ir::memory_from_name(en->value);
+    }
+    return ir::tile_type(std::move(*shape), *dtype, mem);
+  }
+  if (*c == "pl.Tensor") return ir::tensor_type(std::move(*shape), *dtype);
+  if (*c == "pld.WindowBuffer") return ir::window_buffer_type(std::move(*shape), *dtype);
+  return ir::dist_tensor_type(std::move(*shape), *dtype);
+}
+
+std::optional<std::vector<ir::Type>> Parser::lower_return_types(const SynExpr& e, LowerCtx& cx) {
+  if (e.kind == SynKind::None) return std::vector<ir::Type>{};
+  ir::Type t = lower_type(e, cx);
+  if (!t) return std::nullopt;
+  if (t->kind == ir::TypeKind::Tuple) return t->elements;
+  return std::vector<ir::Type>{t};
+}
+
+std::string Parser::decorator_path(const SynExpr& d) const {
+  const SynExpr& head = d.kind == SynKind::Call ? *d.items[0] : d;
+  return canonical(head).value_or("");
+}
+
+// The level of a function from its decorators; reports a located error when it cannot tell.
+std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool class_style) {
+  for (const SynExprP& dec : d.decorators) {
+    std::string path = decorator_path(*dec);
+    if (!class_style) {
+      static const std::map<std::string, ir::FunctionKind> jit = {
+          {"pl.jit", ir::FunctionKind::Orchestration}, {"pl.jit.incore", ir::FunctionKind::InCore},
+          {"pl.jit.aic", ir::FunctionKind::AIC},       {"pl.jit.aiv", ir::FunctionKind::AIV},
+          {"pl.jit.host", ir::FunctionKind::Host},     {"pl.jit.orchestration", ir::FunctionKind::Orchestration}};
+      if (auto it = jit.find(path); it != jit.end()) return it->second;
+      if (path.rfind("pl.jit.", 0) == 0) {
+        error(dec->span, "unknown decorator '@" + path + "'; expected @pl.jit, @pl.jit.incore, @pl.jit.aic, "
+                         "@pl.jit.aiv or @pl.jit.host");
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (path != "pl.function") continue;
+    std::string type, level, role;
+    if (dec->kind == SynKind::Call) {
+      for (size_t i = 1; i < dec->items.size(); ++i) {
+        const SynExpr& a = *dec->items[i];
+        std::string value = canonical(a).value_or("");
+        std::string member = value.substr(value.rfind('.') + 1);
+        if (a.keyword == "type" && value.rfind("pl.FunctionType.", 0) == 0) type = member;
+        else if (a.keyword == "level" && value.rfind("pl.Level.", 0) == 0) level = member;
+        else if (a.keyword == "role" && value.rfind("pl.Role.", 0) == 0) role = member;
+        else if (a.keyword == "type" || a.keyword == "level" || a.keyword == "role")
+          error(a.span, "unexpected value for '" + a.keyword + "' of @pl.function");
+      }
+    }
+    static const std::map<std::string, ir::FunctionKind> types = {
+        {"InCore", ir::FunctionKind::InCore}, {"AIC", ir::FunctionKind::AIC}, {"AIV", ir::FunctionKind::AIV},
+        {"Orchestration", ir::FunctionKind::Orchestration}};
+    if (auto it = types.find(type); it != types.end()) return it->second;
+    if (level == "HOST") return ir::FunctionKind::Host;
+    if (level == "CHIP") return ir::FunctionKind::Orchestration;
+    error(dec->span, "cannot tell the level of '" + d.name + "': use @pl.function(type=pl.FunctionType.InCore|AIC|"
+                     "AIV|Orchestration) or @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)");
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ptodist::frontend
