@@ -140,7 +140,7 @@ class Lexer {
       if (brackets_.empty() && !last_is_line_end()) push(TokenKind::Newline, "", span_at(pos_, pos_ + 1));
       newline_at(pos_);
       ++pos_;
-      at_line_start_ = true;
+      at_line_start_ = brackets_.empty();  // inside brackets, lines join implicitly
     } else if (is_ident_start(c)) {
       lex_name_or_prefixed_string();
     } else if (is_digit(c) || (c == '.' && is_digit(peek(1)))) {
