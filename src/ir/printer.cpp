@@ -12,6 +12,9 @@ using detail::ExprPrinter;
 using detail::kPrecIfExp;
 using detail::kPrecTop;
 
+// Signatures longer than this are printed one parameter per line.
+constexpr size_t kLineLimit = 110;
+
 std::string pad(int indent) { return std::string(4 * indent, ' '); }
 
 const char* loop_name(LoopKind k) {
@@ -135,14 +138,23 @@ std::string decorator(FunctionKind kind, ProgramStyle style) {
 void function_text(const ExprPrinter& ep, const FunctionNode& f, ProgramStyle style, int indent,
                    std::string& out) {
   out += pad(indent) + decorator(f.kind, style) + "\n";
-  std::string sig = style == ProgramStyle::Class ? "self" : "";
-  for (const Param& p : f.params) {
-    if (!sig.empty()) sig += ", ";
-    sig += (p.var ? p.var->name : "_") + ": " + ep.annotated_param_type(p.var ? p.var->type : nullptr, p.direction);
+  std::vector<std::string> params;
+  if (style == ProgramStyle::Class) params.push_back("self");
+  for (const Param& p : f.params)
+    params.push_back((p.var ? p.var->name : "_") + ": " +
+                     ep.annotated_param_type(p.var ? p.var->type : nullptr, p.direction));
+  std::string ret = f.return_types.empty() ? "" : " -> " + ep.return_annotation(f.return_types);
+  std::string one_line;
+  for (size_t i = 0; i < params.size(); ++i) one_line += (i ? ", " : "") + params[i];
+  std::string head = pad(indent) + "def " + f.name + "(";
+  if (head.size() + one_line.size() + ret.size() + 2 <= kLineLimit) {
+    out += head + one_line + ")" + ret + ":\n";
+  } else {
+    // One parameter per line with a trailing comma, as the examples (and Black) write long signatures.
+    out += head + "\n";
+    for (const std::string& p : params) out += pad(indent + 1) + p + ",\n";
+    out += pad(indent) + ")" + ret + ":\n";
   }
-  out += pad(indent) + "def " + f.name + "(" + sig + ")";
-  if (!f.return_types.empty()) out += " -> " + ep.return_annotation(f.return_types);
-  out += ":\n";
   if (!f.docstring.empty()) out += pad(indent + 1) + docstring_literal(f.docstring) + "\n";
   StmtPrinter sp(ep);
   if (f.docstring.empty() || !f.body.empty()) sp.block(f.body, indent + 1, out);
