@@ -2,28 +2,16 @@
 #include "ptodist/kernels/matmul.h"
 
 #include <cblas.h>
-#include <dlfcn.h>
 
 #include <cstring>
 #include <memory>
-#include <mutex>
 
+#include "blas_setup.h"
 #include "ptodist/kernels/convert.h"
 #include "ptodist/support/diagnostics.h"
 
 namespace ptodist::kernels {
 namespace {
-
-// The runtime already runs one OS thread per simulated core, so OpenBLAS's own pool would only
-// oversubscribe the machine. The setter is looked up at run time because Debian's libblas.so.3 (what
-// find_package(BLAS) may link) does not export it; its dependency libopenblas.so.0 does.
-void pin_blas_to_one_thread() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    using SetThreads = void (*)(int);
-    if (auto* set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(1);
-  });
-}
 
 // Grow-only fp32 scratch owned by the calling thread, 64-byte aligned for the sgemm packing loads.
 float* thread_scratch(long floats) {
@@ -84,7 +72,7 @@ void gemm(const TileView& a, const TileView& b, const TileView& c, float beta) {
     }
     return;
   }
-  pin_blas_to_one_thread();
+  detail::prepare_blas();
   float* scratch = thread_scratch(widened_floats(a) + widened_floats(b));
   const Panel pa = widen(a, scratch);
   const Panel pb = widen(b, scratch + widened_floats(a));
@@ -105,5 +93,7 @@ void matmul(const TileView& a, const TileView& b, const TileView& c) {
 void matmul_acc(const TileView& a, const TileView& b, const TileView& c) {
   gemm(a, b, c, 1.0f);
 }
+
+std::string matmul_backend() { return detail::blas_info(); }
 
 }  // namespace ptodist::kernels

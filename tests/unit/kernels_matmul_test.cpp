@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <thread>
 #include <vector>
@@ -106,6 +107,20 @@ TEST(KernelsMatmulSupport, Types) {
   EXPECT_TRUE(matmul_supported(ElemType::F16, ElemType::BF16, ElemType::F32));
   EXPECT_FALSE(matmul_supported(ElemType::F16, ElemType::F16, ElemType::F16));
   EXPECT_FALSE(matmul_supported(ElemType::I8, ElemType::F16, ElemType::F32));
+}
+
+// Read during static initialisation, before any matmul can set it.
+const bool kUserChoseBlasCore = std::getenv("OPENBLAS_CORETYPE") != nullptr;
+
+// OpenBLAS runs single-threaded inside a tile matmul, and not on its generic fallback kernels when the
+// CPU has AVX2 (unless the user chose a core with OPENBLAS_CORETYPE).
+TEST(KernelsMatmulSupport, BlasBackendIsPinnedAndTuned) {
+  const std::string info = matmul_backend();
+  if (info.rfind("OpenBLAS", 0) != 0) GTEST_SKIP() << info;
+  EXPECT_NE(info.find(", 1 thread"), std::string::npos) << info;
+  if (__builtin_cpu_supports("avx2") && !kUserChoseBlasCore) {
+    EXPECT_EQ(info.find("Prescott"), std::string::npos) << info;
+  }
 }
 
 // The runtime calls matmul from many core threads at once; scratch is per thread, so every thread gets

@@ -1,6 +1,8 @@
 // Tile matrix multiply for the CPU runtime: fp16/bf16/fp32 operands, fp32 result, through OpenBLAS.
 #pragma once
 
+#include <string>
+
 #include "ptodist/kernels/tile.h"
 
 namespace ptodist::kernels {
@@ -10,11 +12,15 @@ bool matmul_supported(ElemType a, ElemType b, ElemType c);
 
 // c[M,N] = a[M,K] @ b[K,N] in fp32 arithmetic (fp16/bf16 inputs are widened exactly, then one
 // cblas_sgemm). Views may be strided. c must not overlap a or b. Thread-safe and allocation-free in
-// the steady state (per-thread scratch), and OpenBLAS is pinned to one thread on first use: the
-// runtime's cores are the parallelism.
+// the steady state (per-thread scratch). On first use OpenBLAS is pinned to one thread (the runtime's
+// cores are the parallelism), and if it fell back to its generic "Prescott" kernels on a CPU it does
+// not recognise, its AVX2/AVX-512 kernels are selected instead (set OPENBLAS_CORETYPE to choose).
 void matmul(const TileView& a, const TileView& b, const TileView& c);
 
 // c[M,N] += a[M,K] @ b[K,N], otherwise as matmul.
 void matmul_acc(const TileView& a, const TileView& b, const TileView& c);
+
+// What does the arithmetic, e.g. "OpenBLAS core SkylakeX, 1 thread(s)"; for benchmark and run logs.
+std::string matmul_backend();
 
 }  // namespace ptodist::kernels

@@ -1,0 +1,156 @@
+// Kernel throughput: the runtime's tile matmul (fp16/bf16 -> fp32) against a bare sgemm on fp32 data
+// of the same size (their ratio is the cost of widening), plus the hot elementwise kernels.
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "ptodist/kernels/convert.h"
+#include "ptodist/kernels/elementwise.h"
+#include "ptodist/kernels/matmul.h"
+#include "ptodist/kernels/reduce.h"
+
+namespace {
+
+using ptodist::kernels::ElemType;
+using ptodist::kernels::TileView;
+
+// The runtime's tile: [M, K] @ [K, N] with M = N = 128, K = 256.
+constexpr int kM = 128, kN = 128, kK = 256;
+
+std::vector<float> random_floats(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  std::vector<float> v(n);
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
+std::vector<uint16_t> narrowed(const std::vector<float>& f, ElemType t) {
+  std::vector<uint16_t> h(f.size());
+  if (t == ElemType::F16) {
+    ptodist::kernels::fp32_to_fp16_n(f.data(), h.data(), static_cast<long>(f.size()));
+  } else {
+    ptodist::kernels::fp32_to_bf16_n(f.data(), h.data(), static_cast<long>(f.size()));
+  }
+  return h;
+}
+
+std::vector<uint8_t> as_bytes(const std::vector<float>& f, ElemType t) {
+  std::vector<uint8_t> out(f.size() * (t == ElemType::F32 ? 4 : 2));
+  if (t == ElemType::F32) {
+    std::memcpy(out.data(), f.data(), out.size());
+  } else {
+    const auto h = narrowed(f, t);
+    std::memcpy(out.data(), h.data(), out.size());
+  }
+  return out;
+}
+
+void set_flops(benchmark::State& state, double flops_per_iter) {
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(flops_per_iter * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_TileMatmul(benchmark::State& state, ElemType t) {
+  // Operand storage as raw bytes so one body serves every operand type.
+  auto a = as_bytes(random_floats(kM * kK, 1), t), b = as_bytes(random_floats(kK * kN, 2), t);
+  std::vector<float> c(kM * kN);
+  const TileView va = TileView::contiguous(a.data(), kM, kK, t),
+                 vb = TileView::contiguous(b.data(), kK, kN, t);
+  const TileView vc = TileView::contiguous(c.data(), kM, kN, ElemType::F32);
+  for (auto _ : state) {
+    ptodist::kernels::matmul(va, vb, vc);
+    benchmark::DoNotOptimize(c.data());
+  }
+  set_flops(state, 2.0 * kM * kN * kK);
+}
+
+// The floor: one sgemm on data already in fp32 (what the tile matmul does after widening).
+void BM_PlainSgemm(benchmark::State& state) {
+  auto a = random_floats(kM * kK, 1), b = random_floats(kK * kN, 2);
+  std::vector<float> c(kM * kN);
+  // One kernels call first, so OpenBLAS is pinned to one thread exactly as in BM_TileMatmul.
+  ptodist::kernels::matmul(TileView::contiguous(a.data(), kM, kK, ElemType::F32),
+                           TileView::contiguous(b.data(), kK, kN, ElemType::F32),
+                           TileView::contiguous(c.data(), kM, kN, ElemType::F32));
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f,
+                c.data(), kN);
+    benchmark::DoNotOptimize(c.data());
+  }
+  set_flops(state, 2.0 * kM * kN * kK);
+}
+
+void BM_WidenFp16(benchmark::State& state) {
+  auto h = narrowed(random_floats(kM * kK, 3), ElemType::F16);
+  std::vector<float> f(h.size());
+  for (auto _ : state) {
+    ptodist::kernels::fp16_to_fp32_n(h.data(), f.data(), static_cast<long>(h.size()));
+    benchmark::DoNotOptimize(f.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<long>(h.size()));
+}
+
+// [128, 256] elementwise add in fp16: widen, add, round back.
+void BM_AddF16(benchmark::State& state) {
+  auto a = narrowed(random_floats(kM * kK, 4), ElemType::F16),
+       b = narrowed(random_floats(kM * kK, 5), ElemType::F16);
+  std::vector<uint16_t> c(a.size());
+  const auto v = [](std::vector<uint16_t>& x) {
+    return TileView::contiguous(x.data(), kM, kK, ElemType::F16);
+  };
+  for (auto _ : state) {
+    ptodist::kernels::add(v(c), v(a), v(b));
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<long>(a.size()));
+}
+
+void BM_ExpF32(benchmark::State& state) {
+  auto a = random_floats(kM * kK, 6);
+  std::vector<float> c(a.size());
+  for (auto _ : state) {
+    ptodist::kernels::exp(TileView::contiguous(c.data(), kM, kK, ElemType::F32),
+                          TileView::contiguous(a.data(), kM, kK, ElemType::F32));
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<long>(a.size()));
+}
+
+void BM_RowSumF16(benchmark::State& state) {
+  auto a = narrowed(random_floats(kM * kK, 7), ElemType::F16);
+  std::vector<float> s(kM);
+  for (auto _ : state) {
+    ptodist::kernels::row_sum(TileView::contiguous(s.data(), kM, 1, ElemType::F32),
+                              TileView::contiguous(a.data(), kM, kK, ElemType::F16));
+    benchmark::DoNotOptimize(s.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<long>(a.size()));
+}
+
+// Single-thread figures use CPU time, which a busy machine disturbs least; the two-thread rows (two
+// runtime cores calling at once) use wall time, so their GFLOP/s is the aggregate.
+BENCHMARK_CAPTURE(BM_TileMatmul, f16_128x128x256, ElemType::F16);
+BENCHMARK_CAPTURE(BM_TileMatmul, bf16_128x128x256, ElemType::BF16);
+BENCHMARK_CAPTURE(BM_TileMatmul, f32_128x128x256, ElemType::F32);
+BENCHMARK(BM_PlainSgemm);
+BENCHMARK_CAPTURE(BM_TileMatmul, f16_128x128x256, ElemType::F16)->Threads(2)->UseRealTime();
+BENCHMARK(BM_PlainSgemm)->Threads(2)->UseRealTime();
+BENCHMARK(BM_WidenFp16);
+BENCHMARK(BM_AddF16);
+BENCHMARK(BM_ExpF32);
+BENCHMARK(BM_RowSumF16);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("matmul_backend", ptodist::kernels::matmul_backend());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
