@@ -1,0 +1,161 @@
+// Synchronous communication in PTO text: signals (tnotify / twait), the fence and cache-invalidate
+// markers, tile remote load/store, and the staged put/get (pto.comm.tput / tget between PIPE_ALL barriers,
+// then the invalidate of the written region and the GM fence).
+#include "emitter.h"
+
+namespace ptodist::codegen::pto {
+
+using namespace ir;
+
+namespace {
+
+bool is_op(const Stmt* s, OpId id, bool no_target_arg = false) {
+  if (!s) return false;
+  const Expr* v = nullptr;
+  if (auto x = (*s)->as<ExprStmt>()) v = &x->value;
+  else if (auto a = (*s)->as<Assign>()) v = &a->value;
+  if (!v || !*v || !(*v)->isa<OpCall>()) return false;
+  const OpCall& c = *(*v)->as<OpCall>();
+  if (c.op->id != id) return false;
+  return !no_target_arg || !c.arg("target") || c.arg("target")->isa<NoneImm>();
+}
+
+std::string atomic_attr(const Expr& atomic) {
+  return enum_value(atomic, "None_") == "Add" ? "atomic_add" : "atomic_none";
+}
+
+}  // namespace
+
+void FunctionEmitter::emit_notify(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TensorRef* t = tensor_of(c.arg("target"), c, "target");
+  if (!t) return;
+  if (t->ctx.empty()) return fail(c.arg("target")->span, c.op->spelling + ": target must be a DistributedTensor");
+  Value view = peer_view(*t, c.arg("peer"));
+  std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
+  Value pv = partition(view, t->type->dtype, offs, std::vector<long long>(t->type->shape.size(), 1), t->name + "_peer");
+  std::string ty = value_type(t->type->dtype);
+  Value v = emit_scalar_as(c.arg("value"), ty);
+  if (failed_) return;
+  std::string op = enum_value(c.arg("op"), "AtomicAdd") == "Set" ? "set" : "atomic_add";
+  barrier_all();  // the writes this signal publishes must have left the core's pipes
+  line("pto.comm.tnotify(" + pv.ssa + ", " + v.ssa + ") {notifyOp = #pto<notify_op " + op + ">} : (" + pv.type +
+       ", " + ty + ")");
+}
+
+void FunctionEmitter::emit_wait(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TensorRef* t = tensor_of(c.arg("signal"), c, "signal");
+  if (!t) return;
+  std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
+  Value pv = partition(t->view, t->type->dtype, offs, std::vector<long long>(t->type->shape.size(), 1),
+                       t->name + "_local");
+  std::string ty = value_type(t->type->dtype);
+  Value v = emit_scalar_as(c.arg("expected"), ty);
+  if (failed_) return;
+  std::string cmp = enum_value(c.arg("cmp"), "Eq") == "Ge" ? "ge" : "eq";
+  line("pto.comm.twait(" + pv.ssa + ", " + v.ssa + ") {cmp = #pto<wait_cmp " + cmp + ">} : (" + pv.type + ", " +
+       ty + ")");
+  // Consume side: later cacheable reads must not hit lines cached before the peer's write landed. A run of
+  // waits shares one invalidate, the one the fence pass placed after the run when it did.
+  if (!is_op(site.next, OpId::Wait) && !is_op(site.next, OpId::CacheInvalid, true))
+    line("pto.cmo.cacheinvalid all #pto.address_space<gm>");
+}
+
+void FunctionEmitter::emit_cache_invalid(const CallSite& site) {
+  const OpCall& c = site.call;
+  const Expr& target = c.arg("target");
+  if (!target || target->isa<NoneImm>()) {
+    line("pto.cmo.cacheinvalid all #pto.address_space<gm>");
+    return;
+  }
+  const TensorRef* t = tensor_of(target, c, "target");
+  if (!t) return;
+  std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
+  std::vector<long long> sizes = region_sizes(c.arg("shape"), *t, c);
+  if (failed_) return;
+  Value pv = partition(t->view, t->type->dtype, offs, sizes, t->name + "_region");
+  line("pto.cmo.cacheinvalid " + pv.ssa + " single_cache_line : " + pv.type);
+}
+
+void FunctionEmitter::emit_remote_load(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TensorRef* t = tensor_of(c.arg("target"), c, "target");
+  const TileRef* out = result_tile(site);
+  if (!t || !out) return;
+  if (t->ctx.empty()) return fail(c.arg("target")->span, c.op->spelling + ": target must be a DistributedTensor");
+  Value view = peer_view(*t, c.arg("peer"));
+  std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
+  std::vector<long long> sizes = region_sizes(c.arg("shape"), *t, c);
+  if (failed_) return;
+  Value pv = partition(view, t->type->dtype, offs, sizes, t->name + "_peer");
+  line("pto.tload ins(" + pv.ssa + " : " + pv.type + ") outs(" + out->ssa + " : " + out->type + ")");
+}
+
+void FunctionEmitter::emit_remote_store(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TileRef* src = tile_of(c.arg("tile"), c, "tile");
+  const TensorRef* t = tensor_of(c.arg("target"), c, "target");
+  if (!src || !t) return;
+  if (t->ctx.empty()) return fail(c.arg("target")->span, c.op->spelling + ": target must be a DistributedTensor");
+  Value view = peer_view(*t, c.arg("peer"));
+  std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
+  if (failed_) return;
+  Value pv = partition(view, t->type->dtype, offs, tile_region(src->ir_type, t->type->shape.size()), t->name + "_peer");
+  std::string attr = atomic_attr(c.arg("atomic")) == "atomic_add" ? " {atomicType = #pto<atomic_type atomic_add>}" : "";
+  line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")" + attr);
+  line("pto.cmo.cacheinvalid " + pv.ssa + " single_cache_line : " + pv.type);
+  ensure_fence(site);
+}
+
+// pld.tile.put / pld.tile.get: the remote side's view comes from the CommContext, the local side's from the
+// kernel's own view; one staging tile, or two for the ping-pong overload.
+void FunctionEmitter::emit_staged_transfer(const CallSite& site, bool is_put) {
+  const OpCall& c = site.call;
+  const TensorRef* dst = tensor_of(c.arg("dst"), c, "dst");
+  const TensorRef* src = tensor_of(c.arg("src"), c, "src");
+  const TileRef* stage = tile_of(c.arg("stage"), c, "stage");
+  const Expr& stage2_arg = c.arg("stage2");
+  const TileRef* stage2 = stage2_arg && !stage2_arg->isa<NoneImm>() ? tile_of(stage2_arg, c, "stage2") : nullptr;
+  if (!dst || !src || !stage || failed_) return;
+  const TensorRef& remote = is_put ? *dst : *src;
+  if (remote.ctx.empty())
+    return fail(c.arg(is_put ? "dst" : "src")->span,
+                c.op->spelling + ": " + (is_put ? "dst" : "src") + " must be a DistributedTensor");
+  std::vector<long long> sizes = region_sizes(c.arg("shape"), *dst, c);
+  std::vector<Value> dst_offs = region_offsets(c.arg("dst_offsets"), *dst, c);
+  std::vector<Value> src_offs = region_offsets(c.arg("src_offsets"), *src, c);
+  if (failed_) return;
+  Value dst_view = is_put ? peer_view(*dst, c.arg("peer")) : dst->view;
+  Value dst_pv = partition(dst_view, dst->type->dtype, dst_offs, sizes, dst->name + (is_put ? "_peer" : "_local"));
+  Value src_view = is_put ? src->view : peer_view(*src, c.arg("peer"));
+  Value src_pv = partition(src_view, src->type->dtype, src_offs, sizes, src->name + (is_put ? "_local" : "_peer"));
+  if (failed_) return;
+  std::string bufs = stage->ssa + (stage2 ? ", " + stage2->ssa : "");
+  std::string types = dst_pv.type + ", " + src_pv.type + ", " + stage->type + (stage2 ? ", " + stage2->type : "");
+  std::string attr = is_put ? " {atomicType = #pto<atomic_type " + atomic_attr(c.arg("atomic")) + ">}" : "";
+  // The source may have just been written by a tstore on another pipe; the transfer's own stores must
+  // drain before anything after it (a notify) can publish them.
+  barrier_all();
+  line(std::string(is_put ? "pto.comm.tput(" : "pto.comm.tget(") + dst_pv.ssa + ", " + src_pv.ssa + ", buf(" +
+       bufs + "))" + attr + " : (" + types + ")");
+  barrier_all();
+  line("pto.cmo.cacheinvalid " + dst_pv.ssa + " single_cache_line : " + dst_pv.type);
+  ensure_fence(site);
+}
+
+bool FunctionEmitter::emit_comm_op(const CallSite& site) {
+  switch (site.call.op->id) {
+    case OpId::Notify: emit_notify(site); return true;
+    case OpId::Wait: emit_wait(site); return true;
+    case OpId::Fence: line("pto.fence.barrier_all #pto.fence_scope<gm>"); return true;
+    case OpId::CacheInvalid: emit_cache_invalid(site); return true;
+    case OpId::RemoteLoad: emit_remote_load(site); return true;
+    case OpId::RemoteStore: emit_remote_store(site); return true;
+    case OpId::TilePut: emit_staged_transfer(site, true); return true;
+    case OpId::TileGet: emit_staged_transfer(site, false); return true;
+    default: return false;
+  }
+}
+
+}  // namespace ptodist::codegen::pto

@@ -1,0 +1,207 @@
+// Tile compute in PTO text (DPS form: `ins(...) outs(...)` on the tiles' planned buffers): loads and
+// stores through partition views, cube matmuls, vector elementwise ops, casts, moves and fills.
+#include "emitter.h"
+
+namespace ptodist::codegen::pto {
+
+using namespace ir;
+
+namespace {
+
+const char* binary_tile_op(OpId id) {
+  switch (id) {
+    case OpId::Add: return "pto.tadd";
+    case OpId::Sub: return "pto.tsub";
+    case OpId::Mul: return "pto.tmul";
+    case OpId::Div: return "pto.tdiv";
+    case OpId::Maximum: return "pto.tmax";
+    case OpId::Minimum: return "pto.tmin";
+    case OpId::Matmul: return "pto.tmatmul";
+    default: return nullptr;
+  }
+}
+
+const char* unary_tile_op(OpId id) {
+  switch (id) {
+    case OpId::Exp: return "pto.texp";
+    case OpId::Move: return "pto.tmov";
+    case OpId::RowSum: return "pto.trowsum";
+    case OpId::RowMax: return "pto.trowmax";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+std::vector<long long> tile_region(const Type& tile, size_t rank) {
+  std::vector<long long> d = dims_of(tile);
+  long long cols = d.empty() ? 1 : d.back();
+  long long rows = 1;
+  for (size_t i = 0; i + 1 < d.size(); ++i) rows *= d[i];
+  if (rank <= 1) return {rows * cols};
+  std::vector<long long> sizes(rank, 1);
+  sizes[rank - 1] = cols;
+  sizes[rank - 2] = rows;
+  return sizes;
+}
+
+const TileRef* FunctionEmitter::tile_of(const Expr& e, const OpCall& call, const char* operand) {
+  if (auto ref = e ? e->as<VarRef>() : nullptr) {
+    auto it = tiles_.find(ref->var->id);
+    if (it != tiles_.end()) return &it->second;
+  }
+  fail(e ? e->span : call.span, call.op->spelling + ": " + operand + " must be a tile variable");
+  return nullptr;
+}
+
+const TileRef* FunctionEmitter::result_tile(const CallSite& site) {
+  if (Var r = site.result()) {
+    auto it = tiles_.find(r->id);
+    if (it != tiles_.end()) return &it->second;
+  }
+  fail(site.call.span, site.call.op->spelling + ": its tile must be assigned to a variable");
+  return nullptr;
+}
+
+std::string FunctionEmitter::ins_outs(const std::vector<const TileRef*>& ins, const std::string& extra_in,
+                                      const std::string& extra_type, const TileRef& out) {
+  std::string names, types;
+  for (const TileRef* t : ins) {
+    names += (names.empty() ? "" : ", ") + t->ssa;
+    types += (types.empty() ? "" : ", ") + t->type;
+  }
+  if (!extra_in.empty()) {
+    names += ", " + extra_in;
+    types += ", " + extra_type;
+  }
+  return "ins(" + names + " : " + types + ") outs(" + out.ssa + " : " + out.type + ")";
+}
+
+void FunctionEmitter::emit_load(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TensorRef* t = tensor_of(c.arg("tensor"), c, "tensor");
+  const TileRef* out = result_tile(site);
+  if (!t || !out) return;
+  std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
+  std::vector<long long> sizes = region_sizes(c.arg("shape"), *t, c);
+  if (failed_) return;
+  Value pv = partition(t->view, t->type->dtype, offs, sizes, t->name + "_pview");
+  line("pto.tload ins(" + pv.ssa + " : " + pv.type + ") outs(" + out->ssa + " : " + out->type + ")");
+}
+
+void FunctionEmitter::emit_store(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TileRef* src = tile_of(c.arg("tile"), c, "tile");
+  const TensorRef* t = tensor_of(c.arg("output_tensor"), c, "output_tensor");
+  if (!src || !t) return;
+  std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
+  if (failed_) return;
+  Value pv = partition(t->view, t->type->dtype, offs, tile_region(src->ir_type, t->type->shape.size()),
+                       t->name + "_pview");
+  line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")");
+  if (Var r = site.result()) tensors_[r->id] = *t;  // `dst = pl.store(t, offs, dst)` rebinds the same tensor
+}
+
+// adds/muls and fills take a scalar in the tile's element type.
+void FunctionEmitter::emit_tile_scalar(const CallSite& site, const char* op, const Expr& tile, const Expr& scalar) {
+  const OpCall& c = site.call;
+  const TileRef* out = result_tile(site);
+  const TileRef* in = tile ? tile_of(tile, c, "tile") : nullptr;
+  if (!out || (tile && !in)) return;
+  std::string ty = value_type(out->ir_type->dtype);
+  Value s = scalar ? emit_scalar_as(scalar, ty) : (ty[0] == 'f' || ty == "bf16" ? constant_float(0, ty)
+                                                                                 : constant_int(0, ty));
+  if (!s.valid()) return;
+  std::vector<const TileRef*> ins;
+  if (in) ins.push_back(in);
+  if (ins.empty()) {
+    line(std::string(op) + " ins(" + s.ssa + " : " + ty + ") outs(" + out->ssa + " : " + out->type + ")");
+  } else {
+    line(std::string(op) + " " + ins_outs(ins, s.ssa, ty, *out));
+  }
+}
+
+bool FunctionEmitter::emit_compute_op(const CallSite& site) {
+  const OpCall& c = site.call;
+  OpId id = c.op->id;
+  if (const char* op = binary_tile_op(id)) {
+    const TileRef* a = tile_of(c.arg("lhs"), c, "lhs");
+    const TileRef* b = tile_of(c.arg("rhs"), c, "rhs");
+    const TileRef* out = result_tile(site);
+    if (a && b && out) line(std::string(op) + " " + ins_outs({a, b}, "", "", *out));
+    return true;
+  }
+  if (const char* op = unary_tile_op(id)) {
+    const TileRef* a = tile_of(c.arg("tile"), c, "tile");
+    const TileRef* out = result_tile(site);
+    if (a && out) line(std::string(op) + " " + ins_outs({a}, "", "", *out));
+    return true;
+  }
+  switch (id) {
+    case OpId::MatmulAcc: {
+      const TileRef* acc = tile_of(c.arg("acc"), c, "acc");
+      const TileRef* a = tile_of(c.arg("lhs"), c, "lhs");
+      const TileRef* b = tile_of(c.arg("rhs"), c, "rhs");
+      const TileRef* out = result_tile(site);
+      if (acc && a && b && out) line("pto.tmatmul.acc " + ins_outs({acc, a, b}, "", "", *out));
+      return true;
+    }
+    case OpId::Cast: {
+      const TileRef* a = tile_of(c.arg("tile"), c, "tile");
+      const TileRef* out = result_tile(site);
+      // Round to nearest, ties to even (RoundMode::CAST_RINT of pto-isa).
+      if (a && out)
+        line("pto.tcvt ins(" + a->ssa + "{rmode = #pto<round_mode CAST_RINT>} : " + a->type + ") outs(" + out->ssa +
+             " : " + out->type + ")");
+      return true;
+    }
+    case OpId::Adds: emit_tile_scalar(site, "pto.tadds", c.arg("tile"), c.arg("scalar")); return true;
+    case OpId::Muls: emit_tile_scalar(site, "pto.tmuls", c.arg("tile"), c.arg("scalar")); return true;
+    case OpId::Full: emit_tile_scalar(site, "pto.texpands", nullptr, c.arg("value")); return true;
+    case OpId::Zeros: emit_tile_scalar(site, "pto.texpands", nullptr, nullptr); return true;
+    case OpId::CreateTile: result_tile(site); return true;  // the tile is its alloc_tile
+    case OpId::Load: emit_load(site); return true;
+    case OpId::Store: emit_store(site); return true;
+    case OpId::Write: emit_write(site); return true;
+    default: return false;
+  }
+}
+
+// The element index of `offsets` in a row-major tensor, for scalar loads and stores.
+Value FunctionEmitter::linear_index(const TensorRef& t, const Expr& offsets, const OpCall& call) {
+  std::vector<Value> offs = region_offsets(offsets, t, call);
+  if (failed_) return {};
+  Value acc = constant_int(0, "index");
+  for (size_t i = 0; i < offs.size(); ++i) {
+    if (!offs[i].valid()) continue;
+    std::string term = fresh(t.name + "_term"), sum = fresh(t.name + "_idx");
+    line(term + " = arith.muli " + offs[i].ssa + ", " + t.strides[i] + " : index");
+    line(sum + " = arith.addi " + acc.ssa + ", " + term + " : index");
+    acc = {sum, "index"};
+  }
+  return acc;
+}
+
+void FunctionEmitter::emit_write(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TensorRef* t = tensor_of(c.arg("tensor"), c, "tensor");
+  if (!t) return;
+  Value idx = linear_index(*t, c.arg("offsets"), c);
+  std::string ty = element_type(t->type->dtype);
+  Value v = emit_scalar_as(c.arg("value"), value_type(t->type->dtype));
+  if (!idx.valid() || !v.valid()) return;
+  line("pto.store_scalar " + v.ssa + ", " + t->ptr + "[" + idx.ssa + "] : !pto.ptr<" + ty + ">, " + v.type);
+}
+
+Value FunctionEmitter::emit_read(const OpCall& c) {
+  const TensorRef* t = tensor_of(c.arg("tensor"), c, "tensor");
+  if (!t) return {};
+  Value idx = linear_index(*t, c.arg("offsets"), c);
+  if (!idx.valid()) return {};
+  std::string ty = element_type(t->type->dtype);
+  Value v{fresh(t->name + "_val"), ty};
+  line(v.ssa + " = pto.load_scalar " + t->ptr + "[" + idx.ssa + "] : !pto.ptr<" + ty + "> -> " + ty);
+  return coerce(v, value_type(t->type->dtype));
+}
+
+}  // namespace ptodist::codegen::pto

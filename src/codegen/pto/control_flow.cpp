@@ -1,0 +1,141 @@
+// Structured control flow in PTO text: counted loops as scf.for and branches as scf.if. Scalars that a
+// body rebinds travel as iter_args / scf.yield results, since SSA values do not escape a region.
+#include "emitter.h"
+
+namespace ptodist::codegen::pto {
+
+using namespace ir;
+
+namespace {
+
+void collect_assigned(const Block& block, std::map<int, Var>& out) {
+  for (const Stmt& s : block) {
+    if (auto a = s->as<Assign>()) {
+      for (const Var& v : a->targets)
+        if (v && v->type && v->type->kind == TypeKind::Scalar) out[v->id] = v;
+    } else if (auto f = s->as<For>()) {
+      collect_assigned(f->body, out);
+    } else if (auto i = s->as<If>()) {
+      collect_assigned(i->then_body, out);
+      collect_assigned(i->else_body, out);
+    } else if (auto m = s->as<ManualScope>()) {
+      collect_assigned(m->body, out);
+    }
+  }
+}
+
+// "%r" for one result, "%r:3" to define three (used as %r#0, %r#1, %r#2).
+std::string result_def(const std::string& base, size_t n) {
+  return n > 1 ? base + ":" + std::to_string(n) : base;
+}
+std::string result_use(const std::string& base, size_t n, size_t i) {
+  return n > 1 ? base + "#" + std::to_string(i) : base;
+}
+
+std::string join(const std::vector<std::string>& xs) {
+  std::string s;
+  for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + xs[i];
+  return s;
+}
+
+}  // namespace
+
+// Scalars a region rebinds and the code after it may read: those bound before it, and (for a branch)
+// those every body defines.
+std::vector<Var> FunctionEmitter::carried_vars(const std::vector<const Block*>& bodies, bool need_all) const {
+  std::map<int, Var> any;
+  std::vector<std::map<int, Var>> each(bodies.size());
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    collect_assigned(*bodies[i], each[i]);
+    any.insert(each[i].begin(), each[i].end());
+  }
+  std::vector<Var> out;
+  for (const auto& [id, v] : any) {
+    bool in_all = need_all;
+    for (const auto& m : each) in_all = in_all && m.count(id);
+    if (scalars_.count(id) || in_all) out.push_back(v);
+  }
+  return out;
+}
+
+void FunctionEmitter::emit_for(const For& f) {
+  Value lb = f.start ? emit_scalar_as(f.start, "index") : constant_int(0, "index");
+  Value ub = emit_scalar_as(f.stop, "index");
+  Value st = f.step ? emit_scalar_as(f.step, "index") : constant_int(1, "index");
+  if (failed_) return;
+  std::vector<Var> carried = carried_vars({&f.body}, false);
+  std::vector<Value> inits;
+  std::vector<std::string> types, args;
+  for (const Var& v : carried) {
+    inits.push_back(scalars_[v->id]);
+    types.push_back(inits.back().type);
+  }
+  std::string iv = fresh(f.iv ? f.iv->name : "iv");
+  std::string head = "scf.for " + iv + " = " + lb.ssa + " to " + ub.ssa + " step " + st.ssa;
+  std::string res = carried.empty() ? "" : fresh("loop");
+  std::map<int, Value> saved = scalars_;
+  if (!carried.empty()) {
+    std::vector<std::string> iters;
+    for (size_t i = 0; i < carried.size(); ++i) {
+      args.push_back(fresh(carried[i]->name));
+      iters.push_back(args[i] + " = " + inits[i].ssa);
+    }
+    head = result_def(res, carried.size()) + " = " + head + " iter_args(" + join(iters) + ") -> (" + join(types) + ")";
+  }
+  line(head + " {");
+  ++indent_;
+  if (f.iv) scalars_[f.iv->id] = {iv, "index"};
+  for (size_t i = 0; i < carried.size(); ++i) scalars_[carried[i]->id] = {args[i], types[i]};
+  emit_block(f.body);
+  if (!carried.empty() && !failed_) {
+    std::vector<std::string> outs;
+    for (size_t i = 0; i < carried.size(); ++i) outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
+    line("scf.yield " + join(outs) + " : " + join(types));
+  }
+  --indent_;
+  line("}");
+  scalars_ = saved;
+  for (size_t i = 0; i < carried.size(); ++i) scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
+}
+
+void FunctionEmitter::emit_if(const If& s) {
+  Value cond = emit_scalar_as(s.cond, "i1");
+  if (failed_) return;
+  std::vector<Var> carried = carried_vars({&s.then_body, &s.else_body}, true);
+  std::vector<std::string> types;
+  for (const Var& v : carried)
+    types.push_back(scalars_.count(v->id) ? scalars_[v->id].type : value_type(v->type->dtype));
+  std::string res = carried.empty() ? "" : fresh("br");
+  std::string head = "scf.if " + cond.ssa;
+  if (!carried.empty()) head = result_def(res, carried.size()) + " = " + head + " -> (" + join(types) + ")";
+  std::map<int, Value> saved = scalars_;
+  std::map<int, PendingAsync> pending_before = pending_;
+  std::set<int> waited;
+  auto branch = [&](const Block& body) {
+    ++indent_;
+    scalars_ = saved;
+    pending_ = pending_before;
+    emit_block(body);
+    for (const auto& [id, p] : pending_before)
+      if (!pending_.count(id)) waited.insert(id);
+    if (!carried.empty() && !failed_) {
+      std::vector<std::string> outs;
+      for (size_t i = 0; i < carried.size(); ++i) outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
+      line("scf.yield " + join(outs) + " : " + join(types));
+    }
+    --indent_;
+  };
+  line(head + " {");
+  branch(s.then_body);
+  if (!s.else_body.empty() || !carried.empty()) {
+    line("} else {");
+    branch(s.else_body);
+  }
+  line("}");
+  scalars_ = saved;
+  pending_ = pending_before;
+  for (int id : waited) pending_.erase(id);
+  for (size_t i = 0; i < carried.size(); ++i) scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
+}
+
+}  // namespace ptodist::codegen::pto

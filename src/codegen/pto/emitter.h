@@ -1,0 +1,228 @@
+// The per-kernel PTO emitter: one object per kernel, so no state survives from one kernel to the next.
+// Its members are defined by topic across src/codegen/pto/*.cpp (function, values, peer views, comm,
+// async, compute); the manifest reads the KernelInfo it leaves behind.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ptodist/ir/function.h"
+#include "ptodist/ir/op_table.h"
+#include "ptodist/support/diagnostics.h"
+#include "ptodist/support/profile.h"
+
+namespace ptodist::codegen::pto {
+
+// An SSA value of the emitted text and its MLIR type ("index", "i32", "!pto.ptr<f16>", ...).
+struct Value {
+  std::string ssa;
+  std::string type;
+  bool valid() const { return !ssa.empty(); }
+};
+
+// A GM tensor parameter: its pointer argument, its local tensor view, and for a DistributedTensor the
+// CommContext pointer that follows it in the signature.
+struct TensorRef {
+  std::string name;
+  ir::Type type;
+  std::string ptr;
+  Value view;
+  std::vector<std::string> dims, strides;  // index values of the view, defined in the prologue
+  std::string ctx;                          // empty unless the tensor is window-backed
+};
+
+// A tile: the handle of its `pto.alloc_tile` and the tile_buf type.
+struct TileRef {
+  std::string ssa;
+  std::string type;
+  ir::Type ir_type;
+};
+
+// One kernel parameter as the runtime passes it (manifest).
+struct ParamInfo {
+  std::string name;
+  std::string kind;  // Tensor, DistributedTensor, CommContext, Scalar, Dim, SdmaWorkspace
+  std::string mlir_type;
+  std::string direction;  // In, Out, InOut; empty for hidden parameters
+  std::string dtype;
+  std::vector<long long> shape;  // -1 for a dynamic dim
+  std::string of;                 // the tensor a CommContext belongs to
+};
+
+// One tile of the memory plan (manifest).
+struct TileInfo {
+  std::string name;
+  std::string memory;
+  std::string dtype;
+  std::vector<long long> shape;
+  long long bytes = 0;
+  std::optional<long long> address;  // empty when plan-memory left no address
+};
+
+// What the manifest records about one emitted kernel.
+struct KernelInfo {
+  std::string name;
+  std::string kind;  // InCore, AIC, AIV
+  std::string core;  // vector or cube
+  std::vector<ParamInfo> params;
+  std::vector<TileInfo> tiles;
+  bool enable_sdma = false;
+  long long sync_id = 0;
+  long long block_bytes = 0;
+};
+
+// An issued put_async/get_async: the session that issued it and the written region whose invalidate
+// is deferred to the event's wait.
+struct PendingAsync {
+  std::string session;  // SSA of the issuing session
+  Value written_view;
+};
+
+// Where an op call stands: its assignment targets (may be empty) and the statement after it in the same
+// block (null at the end), so an op can see whether the fence pass already placed the fence it needs.
+struct CallSite {
+  const ir::OpCall& call;
+  const std::vector<ir::Var>* targets = nullptr;
+  const ir::Stmt* next = nullptr;
+  ir::Var result() const { return targets && targets->size() == 1 ? (*targets)[0] : nullptr; }
+};
+
+// Members are public: this is the emitter's internal state, shared by its topic files only.
+class FunctionEmitter {
+ public:
+  FunctionEmitter(const ir::FunctionNode& fn, const ChipProfile& profile, DiagnosticEngine& diags);
+
+  // Emits the kernel; returns false after reporting the first error (the text is then unusable).
+  bool emit();
+  std::string text() const;
+  const KernelInfo& info() const { return info_; }
+
+  // ---- output (function.cpp) ----
+  void line(const std::string& s);
+  // Reports "<op>: <message>" once per kernel; later errors of a failed kernel are consequences.
+  void fail(const SourceSpan& span, const std::string& message);
+  bool failed() const { return failed_; }
+  std::string fresh(const std::string& hint);
+
+  // ---- values (values.cpp) ----
+  Value constant_int(long long v, const std::string& type);
+  Value constant_float(double v, const std::string& type);
+  Value emit_scalar(const ir::Expr& e);
+  // Emits `e` converted to `type`; a constant is emitted directly in that type.
+  Value emit_scalar_as(const ir::Expr& e, const std::string& type);
+  Value coerce(const Value& v, const std::string& type);
+  std::vector<Value> emit_index_list(const ir::Expr& list, const char* what, const ir::OpCall& call);
+
+  // ---- tensors and views (peer_view.cpp) ----
+  const TensorRef* tensor_of(const ir::Expr& e, const ir::OpCall& call, const char* operand);
+  // A partition view of `view` at `offsets` (all zero when empty) with static `sizes`.
+  Value partition(const Value& view, ir::DType dtype, const std::vector<Value>& offsets,
+                  const std::vector<long long>& sizes, const std::string& hint);
+  // The view of tensor `t` in rank `peer`'s window, computed inline from the CommContext.
+  Value peer_view(const TensorRef& t, const ir::Expr& peer);
+  // The (rankId, rankNum) word of a CommContext.
+  Value load_rank_pair(const std::string& ctx);
+  // Offsets (zeros when the slot is empty) and transfer sizes (the tensor's when empty) of a region.
+  std::vector<Value> region_offsets(const ir::Expr& offsets, const TensorRef& t, const ir::OpCall& call);
+  std::vector<long long> region_sizes(const ir::Expr& shape, const TensorRef& t, const ir::OpCall& call);
+
+  // ---- ops (ops.cpp: dispatch and scalar ops) ----
+  void emit_op(const CallSite& site);
+  Value emit_scalar_op(const ir::OpCall& call);
+  std::string any_context() const;
+  // A session, event or context variable's value.
+  Value handle_of(const ir::Expr& e, const ir::OpCall& call, const char* operand);
+
+  // ---- communication (comm_ops.cpp) ----
+  bool emit_comm_op(const CallSite& site);
+  void emit_notify(const CallSite& site);
+  void emit_wait(const CallSite& site);
+  void emit_cache_invalid(const CallSite& site);
+  void emit_remote_load(const CallSite& site);
+  void emit_remote_store(const CallSite& site);
+  void emit_staged_transfer(const CallSite& site, bool is_put);
+  // Emits the GM fence unless the next statement is the fence the fence pass placed.
+  void ensure_fence(const CallSite& site);
+  void barrier_all();
+
+  // ---- asynchronous transfers (async_ops.cpp) ----
+  bool emit_async_op(const CallSite& site);
+  void emit_session(const CallSite& site);
+  void emit_async_transfer(const CallSite& site, bool is_put);
+  void emit_async_wait(const CallSite& site, bool is_test);
+
+  // ---- tile compute (compute_ops.cpp) ----
+  bool emit_compute_op(const CallSite& site);
+  const TileRef* tile_of(const ir::Expr& e, const ir::OpCall& call, const char* operand);
+  const TileRef* result_tile(const CallSite& site);
+  std::string ins_outs(const std::vector<const TileRef*>& ins, const std::string& extra_in,
+                       const std::string& extra_type, const TileRef& out);
+  void emit_load(const CallSite& site);
+  void emit_store(const CallSite& site);
+  void emit_tile_scalar(const CallSite& site, const char* op, const ir::Expr& tile, const ir::Expr& scalar);
+  void emit_write(const CallSite& site);
+  Value emit_read(const ir::OpCall& call);
+  Value linear_index(const TensorRef& t, const ir::Expr& offsets, const ir::OpCall& call);
+
+  // ---- the function (function.cpp, control_flow.cpp) ----
+  void declare_signature();
+  void declare_views();
+  void declare_tiles();
+  void emit_block(const ir::Block& block);
+  void emit_stmt(const ir::Stmt& s, const ir::Stmt* next);
+  void emit_assign(const ir::Assign& a, const ir::Stmt* next);
+  void emit_for(const ir::For& f);
+  void emit_if(const ir::If& s);
+  std::vector<ir::Var> carried_vars(const std::vector<const ir::Block*>& bodies, bool need_all) const;
+
+  const ir::FunctionNode& fn_;
+  const ChipProfile& profile_;
+  DiagnosticEngine& diags_;
+  KernelInfo info_;
+
+  // Per-kernel bindings, keyed by variable id so iteration order is program order, never pointers.
+  std::map<int, Value> scalars_;   // Scalar variables, and handles: sessions, events, contexts
+  std::map<int, TensorRef> tensors_;
+  std::map<int, TileRef> tiles_;
+  std::map<int, PendingAsync> pending_;  // event variable -> its issue
+  std::map<std::string, std::string> dims_;  // dynamic dim name -> its index argument
+  std::string workspace_;                    // SDMA workspace argument when the kernel builds a session
+
+  bool failed_ = false;
+  int indent_ = 2;
+  std::vector<std::string> signature_;
+  std::vector<std::string> constants_;
+  std::vector<std::string> prologue_;
+  std::vector<std::string> body_;
+  std::map<std::string, std::string> constant_names_;  // "value : type" -> ssa
+  std::set<std::string> used_names_;
+  std::map<std::string, int> name_counters_;
+  bool in_prologue_ = false;
+};
+
+// Emission into the prologue (tensor views, tile allocations) rather than the body.
+struct PrologueScope {
+  explicit PrologueScope(FunctionEmitter& e) : e_(e) { e_.in_prologue_ = true; }
+  ~PrologueScope() { e_.in_prologue_ = false; }
+  FunctionEmitter& e_;
+};
+
+// ---- type spellings (values.cpp) ----
+std::string element_type(ir::DType t);                 // f16, bf16, f32, i32, ...
+std::string value_type(ir::DType t);                  // INT64 scalars are `index`
+std::string tile_buf_type(const ir::Type& tile);       // !pto.tile_buf<loc=vec, dtype=f16, ...>
+std::string tensor_view_type(const ir::Type& tensor);  // !pto.tensor_view<?x?xf16>
+std::string partition_type(const std::vector<long long>& sizes, ir::DType t);
+// Static dims of a shaped type, -1 for a dim that is not a constant.
+std::vector<long long> dims_of(const ir::Type& t);
+long long tile_bytes(const ir::Type& tile);
+// Sizes of the region a tile fills in a tensor of `rank` dims: rows and columns on the innermost dims.
+std::vector<long long> tile_region(const ir::Type& tile, size_t rank);
+
+// The spelling of an enum argument ("AtomicAdd"), or `fallback` when the slot is empty.
+std::string enum_value(const ir::Expr& e, const std::string& fallback);
+
+}  // namespace ptodist::codegen::pto

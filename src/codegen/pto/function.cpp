@@ -1,0 +1,286 @@
+// Kernel functions in PTO text: the signature (each DistributedTensor followed by its CommContext
+// pointer), the prologue (tensor views, tile allocations at their planned addresses) and the body's
+// statements, with structured control flow as scf.for / scf.if.
+#include <algorithm>
+#include <sstream>
+
+#include "emitter.h"
+
+namespace ptodist::codegen::pto {
+
+using namespace ir;
+
+namespace {
+
+// Calls every op call of a block, nested blocks included, in program order.
+template <typename Fn>
+void for_each_call(const Block& block, const Fn& fn);
+
+template <typename Fn>
+void for_each_call_in(const Expr& e, const Fn& fn) {
+  if (!e) return;
+  if (auto c = e->as<OpCall>()) {
+    fn(*c);
+    for (const Expr& a : c->args) for_each_call_in(a, fn);
+    for (const Expr& a : c->varargs) for_each_call_in(a, fn);
+  }
+}
+
+template <typename Fn>
+void for_each_call(const Block& block, const Fn& fn) {
+  for (const Stmt& s : block) {
+    if (auto a = s->as<Assign>()) for_each_call_in(a->value, fn);
+    else if (auto x = s->as<ExprStmt>()) for_each_call_in(x->value, fn);
+    else if (auto f = s->as<For>()) for_each_call(f->body, fn);
+    else if (auto i = s->as<If>()) { for_each_call(i->then_body, fn); for_each_call(i->else_body, fn); }
+    else if (auto m = s->as<ManualScope>()) for_each_call(m->body, fn);
+  }
+}
+
+// Calls fn(assign) for every assignment of a block, nested blocks included.
+template <typename Fn>
+void for_each_assign(const Block& block, const Fn& fn) {
+  for (const Stmt& s : block) {
+    if (auto a = s->as<Assign>()) fn(*a);
+    else if (auto f = s->as<For>()) for_each_assign(f->body, fn);
+    else if (auto i = s->as<If>()) { for_each_assign(i->then_body, fn); for_each_assign(i->else_body, fn); }
+    else if (auto m = s->as<ManualScope>()) for_each_assign(m->body, fn);
+  }
+}
+
+bool is_cube_op(OpId id) { return id == OpId::Matmul || id == OpId::MatmulAcc; }
+
+std::string sanitize(const std::string& hint) {
+  std::string s;
+  for (char ch : hint) s += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') ? ch : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "v" + s;
+  return s;
+}
+
+const char* direction_name(Direction d) {
+  switch (d) {
+    case Direction::In: return "In";
+    case Direction::Out: return "Out";
+    case Direction::InOut: return "InOut";
+  }
+  return "In";
+}
+
+}  // namespace
+
+FunctionEmitter::FunctionEmitter(const FunctionNode& fn, const ChipProfile& profile, DiagnosticEngine& diags)
+    : fn_(fn), profile_(profile), diags_(diags) {
+  info_.name = fn.name;
+  info_.kind = std::string(function_kind_name(fn.kind));
+}
+
+void FunctionEmitter::line(const std::string& s) {
+  std::string text = std::string(in_prologue_ ? 4 : indent_ * 2, ' ') + s;
+  (in_prologue_ ? prologue_ : body_).push_back(std::move(text));
+}
+
+void FunctionEmitter::fail(const SourceSpan& span, const std::string& message) {
+  if (failed_) return;
+  failed_ = true;
+  diags_.error(span.valid() ? span : fn_.span, message);
+}
+
+std::string FunctionEmitter::fresh(const std::string& hint) {
+  std::string base = sanitize(hint);
+  std::string name = base;
+  int& n = name_counters_[base];
+  while (used_names_.count(name)) name = base + "_" + std::to_string(++n);
+  used_names_.insert(name);
+  return "%" + name;
+}
+
+void FunctionEmitter::barrier_all() { line("pto.barrier <PIPE_ALL>"); }
+
+// A GM fence after a remote write; when the next statement is the fence the fence pass placed, that one
+// is it (emitting a second would be harmless but noisy).
+void FunctionEmitter::ensure_fence(const CallSite& site) {
+  if (site.next) {
+    const Expr* v = nullptr;
+    if (auto x = (*site.next)->as<ExprStmt>()) v = &x->value;
+    if (v && *v && (*v)->isa<OpCall>() && (*v)->as<OpCall>()->op->id == OpId::Fence) return;
+  }
+  line("pto.fence.barrier_all #pto.fence_scope<gm>");
+}
+
+void FunctionEmitter::declare_signature() {
+  int arg = 0;
+  auto add = [&](const std::string& type, ParamInfo p) {
+    std::string name = "%arg" + std::to_string(arg++);
+    used_names_.insert(name.substr(1));
+    signature_.push_back(name + ": " + type);
+    p.mlir_type = type;
+    info_.params.push_back(std::move(p));
+    return name;
+  };
+  for (const Param& p : fn_.params) {
+    const Type& t = p.var->type;
+    ParamInfo info{p.var->name, "", "", direction_name(p.direction), "", {}, ""};
+    if (t && t->is_tensor_like()) {
+      bool dist = t->kind == TypeKind::DistTensor;
+      info.kind = dist ? "DistributedTensor" : "Tensor";
+      info.dtype = std::string(dtype_name(t->dtype));
+      info.shape = dims_of(t);
+      TensorRef ref;
+      ref.name = p.var->name;
+      ref.type = t;
+      ref.ptr = add("!pto.ptr<" + element_type(t->dtype) + ">", info);
+      if (dist) ref.ctx = add("!pto.ptr<i64>", {p.var->name + "_ctx", "CommContext", "", "", "", {}, p.var->name});
+      tensors_[p.var->id] = ref;
+    } else if (t && t->kind == TypeKind::Scalar) {
+      info.kind = "Scalar";
+      info.dtype = std::string(dtype_name(t->dtype));
+      std::string type = t->dtype == DType::INT64 ? "i64" : value_type(t->dtype);
+      scalars_[p.var->id] = {add(type, info), type};
+    } else if (t && t->kind == TypeKind::CommCtx) {
+      info.kind = "CommContext";
+      scalars_[p.var->id] = {add("!pto.ptr<i64>", info), "!pto.ptr<i64>"};
+    } else {
+      fail(p.var->span, "kernel parameter '" + p.var->name + "' of type " + type_str(t) +
+                            " cannot be passed to a PTO kernel; pass tensors, scalars or a communication context");
+    }
+  }
+  // Dynamic dims of tensor shapes arrive as trailing index arguments, one per name.
+  for (const Param& p : fn_.params) {
+    if (!p.var->type || !p.var->type->is_tensor_like()) continue;
+    for (const Expr& d : p.var->type->shape) {
+      auto dyn = d ? d->as<Dynamic>() : nullptr;
+      if (dyn && !dims_.count(dyn->name)) dims_[dyn->name] = add("index", {dyn->name, "Dim", "", "", "", {}, ""});
+    }
+  }
+  bool session = false;
+  for_each_call(fn_.body, [&](const OpCall& c) { session |= c.op->id == OpId::TileAsyncSession; });
+  if (session) workspace_ = add("!pto.ptr<i8>", {"sdma_workspace", "SdmaWorkspace", "", "", "", {}, ""});
+}
+
+// Row-major tensor views of every tensor parameter, made once at the top of the kernel.
+void FunctionEmitter::declare_views() {
+  PrologueScope scope(*this);
+  for (auto& [id, ref] : tensors_) {
+    std::vector<Value> dims;
+    for (const Expr& d : ref.type->shape) dims.push_back(emit_scalar_as(d, "index"));
+    // Row-major strides: constants while the inner dims are static, arith.muli from the first dynamic one.
+    std::vector<Value> strides(dims.size());
+    std::vector<long long> sd = dims_of(ref.type);
+    long long inner = 1;
+    bool is_static = true;
+    for (size_t i = dims.size(); i-- > 0;) {
+      if (is_static) {
+        strides[i] = constant_int(inner, "index");
+      } else {
+        strides[i] = {fresh(ref.name + "_stride"), "index"};
+        line(strides[i].ssa + " = arith.muli " + strides[i + 1].ssa + ", " + dims[i + 1].ssa + " : index");
+      }
+      if (sd[i] < 0) is_static = false;
+      else inner *= sd[i];
+    }
+    std::string shape_s, stride_s;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      shape_s += (i ? ", " : "") + dims[i].ssa;
+      stride_s += (i ? ", " : "") + strides[i].ssa;
+      ref.dims.push_back(dims[i].ssa);
+      ref.strides.push_back(strides[i].ssa);
+    }
+    ref.view = {fresh(ref.name + "_view"), tensor_view_type(ref.type)};
+    line(ref.view.ssa + " = pto.make_tensor_view " + ref.ptr + ", shape = [" + shape_s + "], strides = [" +
+         stride_s + "] {layout = #pto.layout<nd>} : " + ref.view.type);
+  }
+}
+
+// One `pto.alloc_tile` per tile variable, at the address plan-memory recorded on its type (or on the
+// annotation of its defining assignment); without one the assembler's own planner places it.
+void FunctionEmitter::declare_tiles() {
+  PrologueScope scope(*this);
+  for_each_assign(fn_.body, [&](const Assign& a) {
+    if (a.targets.size() != 1 || !a.targets[0] || !a.value || !a.value->isa<OpCall>()) return;
+    const Var& v = a.targets[0];
+    if (!v->type || v->type->kind != TypeKind::Tile || tiles_.count(v->id)) return;
+    if (!v->type->shape_is_static()) {
+      fail(a.span, "tile '" + v->name + "' has shape " + shape_str(v->type->shape) +
+                       "; PTO tiles need constant shapes (run specialize)");
+      return;
+    }
+    long long addr = v->type->addr >= 0 ? v->type->addr : (a.annotation ? a.annotation->addr : -1);
+    TileRef ref{fresh(v->name), tile_buf_type(v->type), v->type};
+    std::string where = addr >= 0 ? "addr = " + constant_int(addr, "i64").ssa + " " : "";
+    line(ref.ssa + " = pto.alloc_tile " + where + ": " + ref.type);
+    tiles_[v->id] = ref;
+    TileInfo ti{v->name, std::string(memory_name(v->type->memory)), std::string(dtype_name(v->type->dtype)),
+                dims_of(v->type), tile_bytes(v->type), std::nullopt};
+    if (addr >= 0) ti.address = addr;
+    info_.tiles.push_back(ti);
+  });
+}
+
+bool FunctionEmitter::emit() {
+  bool cube = fn_.kind == FunctionKind::AIC;
+  for_each_call(fn_.body, [&](const OpCall& c) { cube |= fn_.kind == FunctionKind::InCore && is_cube_op(c.op->id); });
+  info_.core = cube ? "cube" : "vector";
+  declare_signature();
+  declare_views();
+  declare_tiles();
+  if (failed_) return false;
+  emit_block(fn_.body);
+  return !failed_;
+}
+
+std::string FunctionEmitter::text() const {
+  std::ostringstream os;
+  os << "module {\n  func.func @" << fn_.name << "(";
+  for (size_t i = 0; i < signature_.size(); ++i) os << (i ? ", " : "") << signature_[i];
+  os << ") attributes {pto.kernel_kind = #pto.kernel_kind<" << info_.core << ">} {\n";
+  for (const std::string& c : constants_) os << "    " << c << "\n";
+  for (const std::string& p : prologue_) os << p << "\n";
+  for (const std::string& b : body_) os << b << "\n";
+  os << "    return\n  }\n}\n";
+  return os.str();
+}
+
+// ---- statements ----
+
+void FunctionEmitter::emit_block(const Block& block) {
+  for (size_t i = 0; i < block.size() && !failed_; ++i)
+    emit_stmt(block[i], i + 1 < block.size() ? &block[i + 1] : nullptr);
+}
+
+void FunctionEmitter::emit_stmt(const Stmt& s, const Stmt* next) {
+  switch (s->kind) {
+    case StmtKind::Assign: emit_assign(*s->as<Assign>(), next); return;
+    case StmtKind::ExprStmt: {
+      const Expr& v = s->as<ExprStmt>()->value;
+      if (v && v->isa<OpCall>()) emit_op(CallSite{*v->as<OpCall>(), nullptr, next});
+      else if (v && v->isa<FuncCall>()) fail(s->span, "a kernel cannot call another function in PTO text; inline it");
+      return;  // docstrings and other bare expressions emit nothing
+    }
+    case StmtKind::For: emit_for(*s->as<For>()); return;
+    case StmtKind::If: emit_if(*s->as<If>()); return;
+    case StmtKind::ManualScope: emit_block(s->as<ManualScope>()->body); return;
+    case StmtKind::Return: return;  // kernels write their results in place; the function returns nothing
+    case StmtKind::Pass: return;
+  }
+}
+
+void FunctionEmitter::emit_assign(const Assign& a, const Stmt* next) {
+  if (!a.value) return;
+  if (auto call = a.value->as<OpCall>()) {
+    emit_op(CallSite{*call, &a.targets, next});
+    return;
+  }
+  if (a.targets.size() != 1 || !a.targets[0]) {
+    fail(a.span, "tuple assignment of plain values is not supported in kernels; assign one value at a time");
+    return;
+  }
+  const Var& v = a.targets[0];
+  if (auto ref = a.value->as<VarRef>()) {  // aliases of tiles and tensors share their handle
+    if (tiles_.count(ref->var->id)) { tiles_[v->id] = tiles_[ref->var->id]; return; }
+    if (tensors_.count(ref->var->id)) { tensors_[v->id] = tensors_[ref->var->id]; return; }
+  }
+  Value val = emit_scalar(a.value);
+  if (val.valid()) scalars_[v->id] = val;
+}
+
+}  // namespace ptodist::codegen::pto

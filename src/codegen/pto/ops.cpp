@@ -1,0 +1,114 @@
+// Dispatch of op calls to their PTO emitters, the ops that produce scalars (rank, block index, GM reads),
+// and the error for tensor-level ops that reach the emitter unlowered.
+#include "emitter.h"
+
+namespace ptodist::codegen::pto {
+
+using namespace ir;
+
+namespace {
+
+// Ops that the lowering pipeline replaces before code generation, or that never run in a kernel.
+bool is_unlowered(OpId id) {
+  switch (id) {
+    case OpId::Put: case OpId::Get: case OpId::AsyncSession: case OpId::PutAsync: case OpId::GetAsync:
+    case OpId::WaitAsyncEvent: case OpId::TestAsyncEvent: case OpId::TensorRemoteStore:
+    case OpId::Barrier: case OpId::Broadcast: case OpId::AllGather: case OpId::ReduceScatter:
+    case OpId::AllReduce: case OpId::AllToAll:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_scalar_op(OpId id) {
+  switch (id) {
+    case OpId::Rank: case OpId::NRanks: case OpId::WorldSize: case OpId::GetBlockIdx: case OpId::GetBlockNum:
+    case OpId::Read: case OpId::GetCommCtx:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void FunctionEmitter::emit_op(const CallSite& site) {
+  const OpCall& c = site.call;
+  if (emit_comm_op(site) || emit_async_op(site) || emit_compute_op(site)) return;
+  if (is_scalar_op(c.op->id)) {
+    Value v = emit_scalar_op(c);
+    if (Var r = site.result(); r && v.valid()) {
+      bool is_value = r->type && r->type->kind == TypeKind::Scalar;
+      scalars_[r->id] = is_value ? coerce(v, value_type(r->type->dtype)) : v;
+    }
+    return;
+  }
+  if (is_unlowered(c.op->id)) {
+    fail(c.span, c.op->spelling + ": the PTO emitter takes tile-level IR; run the lowering pipeline first "
+                                  "(`ptodist compile --emit=pto` does)");
+    return;
+  }
+  fail(c.span, c.op->spelling + ": has no PTO lowering in a kernel");
+}
+
+// The context of a kernel with a DistributedTensor parameter, for pld.world_size() in a kernel.
+std::string FunctionEmitter::any_context() const {
+  for (const auto& [id, t] : tensors_)
+    if (!t.ctx.empty()) return t.ctx;
+  return "";
+}
+
+Value FunctionEmitter::emit_scalar_op(const OpCall& c) {
+  switch (c.op->id) {
+    case OpId::GetCommCtx: {
+      const TensorRef* t = tensor_of(c.arg("tensor"), c, "tensor");
+      if (!t) return {};
+      if (t->ctx.empty()) {
+        fail(c.arg("tensor")->span, c.op->spelling + ": tensor must be a DistributedTensor");
+        return {};
+      }
+      return {t->ctx, "!pto.ptr<i64>"};
+    }
+    case OpId::Rank:
+    case OpId::NRanks:
+    case OpId::WorldSize: {
+      std::string ctx;
+      if (c.op->id == OpId::WorldSize) {
+        ctx = any_context();
+        if (ctx.empty()) {
+          fail(c.span, c.op->spelling + ": a kernel learns the world size from the communication context of a "
+                                        "DistributedTensor parameter, and this kernel has none");
+          return {};
+        }
+      } else {
+        Value v = handle_of(c.arg("ctx"), c, "ctx");
+        if (!v.valid()) return {};
+        ctx = v.ssa;
+      }
+      // rankId is the low and rankNum the high half of one 8-byte CommContext word.
+      Value pair = load_rank_pair(ctx);
+      std::string src = pair.ssa;
+      if (c.op->id != OpId::Rank) {
+        src = fresh("rank_num_i64");
+        line(src + " = arith.shrui " + pair.ssa + ", " + constant_int(32, "i64").ssa + " : i64");
+      }
+      Value r{fresh(c.op->id == OpId::Rank ? "rank" : "nranks"), "i32"};
+      line(r.ssa + " = arith.trunci " + src + " : i64 to i32");
+      return r;
+    }
+    case OpId::GetBlockIdx:
+    case OpId::GetBlockNum: {
+      bool idx = c.op->id == OpId::GetBlockIdx;
+      Value r{fresh(idx ? "block_idx" : "block_num"), "i64"};
+      line(r.ssa + (idx ? " = pto.get_block_idx" : " = pto.get_block_num"));
+      return r;
+    }
+    case OpId::Read: return emit_read(c);
+    default: break;
+  }
+  fail(c.span, c.op->spelling + ": does not produce a scalar");
+  return {};
+}
+
+}  // namespace ptodist::codegen::pto
