@@ -134,6 +134,10 @@ Expr Builder::func_call(const std::string& callee, bool via_self, const std::vec
         diags_.error(at, who + ": 'device=' is only allowed in the host orchestrator, not in " +
                              std::string(level_phrase(scope.function_kind)));
         ok = false;
+      } else if (a.value && a.value->type &&
+                 (a.value->type->kind != TypeKind::Scalar || !dtype_is_int(a.value->type->dtype))) {
+        diags_.error(at, who + ": 'device=' must be an integer rank, got " + type_str(a.value->type));
+        ok = false;
       }
       device = a.value;
       continue;

@@ -106,7 +106,7 @@ bool contiguous_in(const ContractContext& cx, const TransferRegion& r, const std
   while (k < region.size() && region[k] == 1) ++k;
   for (size_t j = k + 1; j < region.size(); ++j) {
     auto dim = as_const_int(t->shape[j]);
-    if (dim && *dim == 1) continue;
+    if (!dim || *dim == 1) continue;  // symbolic: rechecked after specialize
     cx.fail(operand, "the region " + shape_str(r.shape) + " is not flat-contiguous in " + quoted(tensor) + " " +
                          shape_str(t->shape) + ": every dim after its long dim " + std::to_string(k) +
                          " must have size 1 in the tensor, so that the bytes form one run");

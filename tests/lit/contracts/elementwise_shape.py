@@ -21,5 +21,5 @@ class Contract:
     ):
         a = pl.load(x, [0, 0], [4, SIZE])
         b = pl.load(x, [0, 0], [2, SIZE])
-        # expected-error@+1 {{pl.add: 'rhs' shape [2, 256] must match 'lhs' shape [4, 256]}}
+        # expected-error@+1 {{pl.add: 'rhs' shape [2, SIZE] must match 'lhs' shape [4, SIZE]}}
         c = pl.add(a, b)

@@ -21,5 +21,5 @@ class Contract:
     ):
         ctx = pld.get_comm_ctx(dst)
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
-        # expected-error@+1 {{pld.system.notify: 'target' must be a pld.DistributedTensor of pl.INT32 (a signal array in a window), got pld.DistributedTensor[[4, 256], pl.FP32]}}
+        # expected-error@+1 {{pld.system.notify: 'target' must be a pld.DistributedTensor of pl.INT32 (a signal array in a window), got pld.DistributedTensor[[4, SIZE], pl.FP32]}}
         pld.system.notify(dst, peer=peer, offsets=[0, 0], value=1)

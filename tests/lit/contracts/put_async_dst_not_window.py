@@ -22,5 +22,5 @@ class Contract:
         ctx = pld.get_comm_ctx(dst)
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
         sess = pld.system.async_session()
-        # expected-error@+1 {{pld.tensor.put_async: 'dst' must be a pld.DistributedTensor (window-backed, so the DMA engine can write the peer's copy), got pl.Tensor[[4, 256], pl.FP32]}}
+        # expected-error@+1 {{pld.tensor.put_async: 'dst' must be a pld.DistributedTensor (window-backed, so the DMA engine can write the peer's copy), got pl.Tensor[[4, SIZE], pl.FP32]}}
         evt = pld.tensor.put_async(x, peer, x, sess)

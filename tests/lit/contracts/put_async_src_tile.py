@@ -23,5 +23,5 @@ class Contract:
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
         sess = pld.system.async_session()
         t = pl.load(x, [0, 0], [4, SIZE])
-        # expected-error@+1 {{pld.tensor.put_async: 'src' must be a tensor in GM, got a computed tile pl.Tile[[4, 256], pl.FP32, pl.Mem.Vec]; store it to a tensor first}}
+        # expected-error@+1 {{pld.tensor.put_async: 'src' must be a tensor in GM, got a computed tile pl.Tile[[4, SIZE], pl.FP32, pl.Mem.Vec]; store it to a tensor first}}
         evt = pld.tensor.put_async(dst, peer, t, sess)

@@ -21,5 +21,5 @@ class Contract:
     ):
         ctx = pld.get_comm_ctx(dst)
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
-        # expected-error@+1 {{pld.tensor.put: 'dst' must be a pld.DistributedTensor (the peer's window is written through it), got pl.Tensor[[4, 256], pl.FP32]}}
+        # expected-error@+1 {{pld.tensor.put: 'dst' must be a pld.DistributedTensor (the peer's window is written through it), got pl.Tensor[[4, SIZE], pl.FP32]}}
         pld.tensor.put(x, peer, x)
