@@ -15,8 +15,12 @@ std::shared_ptr<T> node(SourceSpan span, Type type) {
   return n;
 }
 
-bool is_scalar(const Expr& e) { return e && e->type && e->type->kind == TypeKind::Scalar; }
-bool is_literal(const Expr& e) { return e && (e->isa<IntImm>() || e->isa<FloatImm>() || e->isa<BoolImm>()); }
+bool is_scalar(const Expr& e) {
+  return e && e->type && e->type->kind == TypeKind::Scalar;
+}
+bool is_literal(const Expr& e) {
+  return e && (e->isa<IntImm>() || e->isa<FloatImm>() || e->isa<BoolImm>());
+}
 
 // Result dtype of arithmetic on two scalars: a float wins; a literal adopts the other side's dtype
 // (so `n + 1` keeps n's INT32); otherwise the wider integer.
@@ -45,13 +49,20 @@ std::optional<bool> as_const_bool(const Expr& e) {
 
 std::optional<double> fold_float(BinaryOpKind op, double a, double b) {
   switch (op) {
-    case BinaryOpKind::Add: return a + b;
-    case BinaryOpKind::Sub: return a - b;
-    case BinaryOpKind::Mul: return a * b;
-    case BinaryOpKind::Div: return b == 0 ? std::nullopt : std::optional<double>(a / b);
-    case BinaryOpKind::FloorDiv: return b == 0 ? std::nullopt : std::optional<double>(std::floor(a / b));
-    case BinaryOpKind::Pow: return std::pow(a, b);
-    default: return std::nullopt;
+    case BinaryOpKind::Add:
+      return a + b;
+    case BinaryOpKind::Sub:
+      return a - b;
+    case BinaryOpKind::Mul:
+      return a * b;
+    case BinaryOpKind::Div:
+      return b == 0 ? std::nullopt : std::optional<double>(a / b);
+    case BinaryOpKind::FloorDiv:
+      return b == 0 ? std::nullopt : std::optional<double>(std::floor(a / b));
+    case BinaryOpKind::Pow:
+      return std::pow(a, b);
+    default:
+      return std::nullopt;
   }
 }
 
@@ -83,7 +94,9 @@ Expr Builder::str_imm(std::string v, SourceSpan span) {
   return n;
 }
 
-Expr Builder::none_imm(SourceSpan span) { return node<NoneImm>(span, simple_type(TypeKind::None)); }
+Expr Builder::none_imm(SourceSpan span) {
+  return node<NoneImm>(span, simple_type(TypeKind::None));
+}
 
 Expr Builder::dtype_imm(DType t, SourceSpan span) {
   auto n = node<DTypeImm>(span, simple_type(TypeKind::None));
@@ -124,8 +137,8 @@ Expr Builder::unary(UnaryOpKind op, Expr operand, SourceSpan span) {
   static const char* names[] = {"-", "not", "~", "+"};
   if (!is_scalar(operand)) {
     diags_.error(operand->span.valid() ? operand->span : span,
-                 std::string("operator '") + names[static_cast<int>(op)] + "' expects a scalar operand, got " +
-                     type_str(operand->type));
+                 std::string("operator '") + names[static_cast<int>(op)] +
+                     "' expects a scalar operand, got " + type_str(operand->type));
     return nullptr;
   }
   if (op == UnaryOpKind::Not) {
@@ -154,7 +167,9 @@ Expr Builder::binary(BinaryOpKind op, Expr lhs, Expr rhs, SourceSpan span) {
   auto li = as_const_int(lhs), ri = as_const_int(rhs);
   if (li && ri && op != BinaryOpKind::Div) {
     auto tmp = node<Binary>(span, nullptr);
-    tmp->op = op; tmp->lhs = lhs; tmp->rhs = rhs;
+    tmp->op = op;
+    tmp->lhs = lhs;
+    tmp->rhs = rhs;
     if (auto v = as_const_int(tmp)) return int_imm(*v, span);
   }
   auto lf = as_const_float(lhs), rf = as_const_float(rhs);
@@ -180,8 +195,12 @@ Expr Builder::compare(CompareOpKind op, Expr lhs, Expr rhs, SourceSpan span) {
   auto lf = as_const_float(lhs), rf = as_const_float(rhs);
   if (lf && rf) {
     double a = *lf, b = *rf;
-    bool v = op == CompareOpKind::Eq ? a == b : op == CompareOpKind::Ne ? a != b : op == CompareOpKind::Lt ? a < b
-           : op == CompareOpKind::Le ? a <= b : op == CompareOpKind::Gt ? a > b : a >= b;
+    bool v = op == CompareOpKind::Eq   ? a == b
+             : op == CompareOpKind::Ne ? a != b
+             : op == CompareOpKind::Lt ? a < b
+             : op == CompareOpKind::Le ? a <= b
+             : op == CompareOpKind::Gt ? a > b
+                                       : a >= b;
     return bool_imm(v, span);
   }
   auto n = node<Compare>(span, scalar_type(DType::BOOL));

@@ -26,7 +26,8 @@ std::string allowed_levels(uint32_t levels) {
   if (levels & kInOrchestration) parts.push_back("orchestration functions");
   if (levels & kInHost) parts.push_back("the host orchestrator");
   std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) out += (i ? (i + 1 == parts.size() ? " and " : ", ") : "") + parts[i];
+  for (size_t i = 0; i < parts.size(); ++i)
+    out += (i ? (i + 1 == parts.size() ? " and " : ", ") : "") + parts[i];
   return out;
 }
 
@@ -37,7 +38,8 @@ struct Bound {
 };
 
 // Python's binding rules, restricted to what ops.def can express.
-bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, SourceSpan span, DiagnosticEngine& diags) {
+bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, SourceSpan span,
+               DiagnosticEngine& diags) {
   b.slots.assign(op.params.size(), nullptr);
   b.spans.assign(op.params.size(), SourceSpan{});
   std::vector<bool> given(op.params.size(), false);
@@ -55,9 +57,9 @@ bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, Sou
     } else if (op.varargs_at >= 0) {
       b.varargs.push_back(a.value);
     } else {
-      diags.error(a.span.valid() ? a.span : span, op.spelling + ": takes at most " + std::to_string(op.params.size()) +
-                                                      " argument" + (op.params.size() == 1 ? "" : "s") + ", got " +
-                                                      std::to_string(positional_count));
+      diags.error(a.span.valid() ? a.span : span,
+                  op.spelling + ": takes at most " + std::to_string(op.params.size()) + " argument" +
+                      (op.params.size() == 1 ? "" : "s") + ", got " + std::to_string(positional_count));
       return false;
     }
   }
@@ -87,7 +89,8 @@ bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, Sou
 
 }  // namespace
 
-Expr Builder::op_call(const OpInfo& op, const std::vector<CallArg>& args, const BuildScope& scope, SourceSpan span) {
+Expr Builder::op_call(const OpInfo& op, const std::vector<CallArg>& args, const BuildScope& scope,
+                      SourceSpan span) {
   Bound b;
   if (!bind_args(op, args, b, span, diags_)) return nullptr;
   // An argument that failed to build was reported already; a contract on it would only repeat that.
@@ -170,7 +173,8 @@ Expr Builder::func_call(const std::string& callee, bool via_self, const std::vec
   }
   for (size_t i = 0; ok && i < bound.size(); ++i) {
     if (bound[i].value) continue;
-    diags_.error(span, who + ": missing argument '" + (fn->params[i].var ? fn->params[i].var->name : "?") + "'");
+    diags_.error(span,
+                 who + ": missing argument '" + (fn->params[i].var ? fn->params[i].var->name : "?") + "'");
     ok = false;
   }
   for (const CallArg& a : args) ok = ok && a.value != nullptr;
@@ -229,16 +233,17 @@ Expr Builder::subscript(Expr value, std::vector<Expr> indices, SourceSpan span) 
     // The per-rank slice `x[r]` of a host tensor: the leading dims are indexed away.
     for (const Expr& i : indices) {
       if (i->type && i->type->kind == TypeKind::Scalar && !dtype_is_float(i->type->dtype)) continue;
-      diags_.error(i->span.valid() ? i->span : span, "tensor subscript expects an integer index, got " +
-                                                          type_str(i->type));
+      diags_.error(i->span.valid() ? i->span : span,
+                   "tensor subscript expects an integer index, got " + type_str(i->type));
       return nullptr;
     }
     std::vector<Expr> dims(t->shape.begin() + static_cast<long>(indices.size()), t->shape.end());
     result = t->kind == TypeKind::Tensor ? tensor_type(std::move(dims), t->dtype)
                                          : dist_tensor_type(std::move(dims), t->dtype);
   } else {
-    diags_.error(span, "cannot subscript " + type_str(t) + " with " + std::to_string(indices.size()) +
-                           " index(es); subscripts select a rank's slice of a host tensor or an element of a tuple");
+    diags_.error(
+        span, "cannot subscript " + type_str(t) + " with " + std::to_string(indices.size()) +
+                  " index(es); subscripts select a rank's slice of a host tensor or an element of a tuple");
     return nullptr;
   }
   auto n = std::make_shared<Subscript>();

@@ -25,8 +25,8 @@ bool arg_type_compatible(const Type& arg, const Type& param) {
     if (dtype_is_float(param->dtype)) return true;
     return !dtype_is_float(arg->dtype);
   }
-  bool kind_ok = arg->kind == param->kind ||
-                 (param->kind == TypeKind::Tensor && arg->kind == TypeKind::DistTensor);
+  bool kind_ok =
+      arg->kind == param->kind || (param->kind == TypeKind::Tensor && arg->kind == TypeKind::DistTensor);
   if (!kind_ok) return false;
   if (param->kind == TypeKind::Tuple) return true;
   if (!param->has_shape()) return true;
@@ -34,11 +34,12 @@ bool arg_type_compatible(const Type& arg, const Type& param) {
   return arg->dtype == param->dtype && dims_compatible(arg->shape, param->shape);
 }
 
-bool check_call_arguments(const FunctionNode& callee, const std::vector<BoundArg>& args, const std::string& who,
-                          const SourceSpan& call_span, DiagnosticEngine& diags) {
+bool check_call_arguments(const FunctionNode& callee, const std::vector<BoundArg>& args,
+                          const std::string& who, const SourceSpan& call_span, DiagnosticEngine& diags) {
   if (args.size() != callee.params.size()) {
     diags.error(call_span, who + ": takes " + std::to_string(callee.params.size()) + " argument" +
-                               (callee.params.size() == 1 ? "" : "s") + ", got " + std::to_string(args.size()));
+                               (callee.params.size() == 1 ? "" : "s") + ", got " +
+                               std::to_string(args.size()));
     return false;
   }
   bool ok = true;
@@ -52,8 +53,8 @@ bool check_call_arguments(const FunctionNode& callee, const std::vector<BoundArg
     Type pt = p.var ? p.var->type : nullptr;
     if (arg_type_compatible(a->type, pt)) continue;
     diags.error(args[i].span.valid() ? args[i].span : call_span,
-                who + ": argument '" + (p.var ? p.var->name : std::to_string(i)) + "' must be " + type_str(pt) +
-                    ", got " + type_str(a->type));
+                who + ": argument '" + (p.var ? p.var->name : std::to_string(i)) + "' must be " +
+                    type_str(pt) + ", got " + type_str(a->type));
     ok = false;
   }
   return ok;

@@ -23,8 +23,8 @@ struct BoundArg {
 bool arg_type_compatible(const Type& arg, const Type& param);
 
 // Checks every argument against the callee's parameters, reporting "<who>: argument 'x' ..." errors.
-bool check_call_arguments(const FunctionNode& callee, const std::vector<BoundArg>& args, const std::string& who,
-                          const SourceSpan& call_span, DiagnosticEngine& diags);
+bool check_call_arguments(const FunctionNode& callee, const std::vector<BoundArg>& args,
+                          const std::string& who, const SourceSpan& call_span, DiagnosticEngine& diags);
 
 // The type a call of `callee` produces: its return annotation (one type, or a Tuple of several); when
 // unannotated, the types of its Out/InOut parameters (the tensors it writes, which PyPTO kernels

@@ -4,7 +4,9 @@
 
 namespace ptodist::ir {
 
-Expr ContractContext::arg(std::string_view name) const { return call.arg(name); }
+Expr ContractContext::arg(std::string_view name) const {
+  return call.arg(name);
+}
 
 SourceSpan ContractContext::span_of(std::string_view name) const {
   Expr e = call.arg(name);
@@ -26,7 +28,8 @@ Type check_op(const ContractContext& cx) {
       if (a && !a->type) return nullptr;
   switch (cx.call.op->id) {
 #define PTODIST_OP(Id, spelling, signature, effects, where) \
-  case OpId::Id: return check_##Id(cx);
+  case OpId::Id:                                            \
+    return check_##Id(cx);
 #include "ptodist/ir/ops.def"
 #undef PTODIST_OP
   }

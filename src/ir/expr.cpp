@@ -18,9 +18,12 @@ namespace {
 
 std::optional<long long> fold_int(BinaryOpKind op, long long a, long long b) {
   switch (op) {
-    case BinaryOpKind::Add: return a + b;
-    case BinaryOpKind::Sub: return a - b;
-    case BinaryOpKind::Mul: return a * b;
+    case BinaryOpKind::Add:
+      return a + b;
+    case BinaryOpKind::Sub:
+      return a - b;
+    case BinaryOpKind::Mul:
+      return a * b;
     case BinaryOpKind::FloorDiv:
       if (b == 0) return std::nullopt;
       // Python floors toward negative infinity.
@@ -30,18 +33,24 @@ std::optional<long long> fold_int(BinaryOpKind op, long long a, long long b) {
       long long r = a % b;
       return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
     }
-    case BinaryOpKind::BitAnd: return a & b;
-    case BinaryOpKind::BitOr: return a | b;
-    case BinaryOpKind::BitXor: return a ^ b;
-    case BinaryOpKind::Shl: return (b < 0 || b > 62) ? std::nullopt : std::optional<long long>(a << b);
-    case BinaryOpKind::Shr: return (b < 0 || b > 62) ? std::nullopt : std::optional<long long>(a >> b);
+    case BinaryOpKind::BitAnd:
+      return a & b;
+    case BinaryOpKind::BitOr:
+      return a | b;
+    case BinaryOpKind::BitXor:
+      return a ^ b;
+    case BinaryOpKind::Shl:
+      return (b < 0 || b > 62) ? std::nullopt : std::optional<long long>(a << b);
+    case BinaryOpKind::Shr:
+      return (b < 0 || b > 62) ? std::nullopt : std::optional<long long>(a >> b);
     case BinaryOpKind::Pow: {
       if (b < 0 || b > 62) return std::nullopt;
       long long r = 1;
       for (long long i = 0; i < b; ++i) r *= a;
       return r;
     }
-    case BinaryOpKind::Div: return std::nullopt;  // true division gives a float
+    case BinaryOpKind::Div:
+      return std::nullopt;  // true division gives a float
   }
   return std::nullopt;
 }

@@ -9,11 +9,16 @@ bool is_kernel(FunctionKind k) {
 
 std::string_view function_kind_name(FunctionKind k) {
   switch (k) {
-    case FunctionKind::InCore: return "InCore";
-    case FunctionKind::AIC: return "AIC";
-    case FunctionKind::AIV: return "AIV";
-    case FunctionKind::Orchestration: return "Orchestration";
-    case FunctionKind::Host: return "Host";
+    case FunctionKind::InCore:
+      return "InCore";
+    case FunctionKind::AIC:
+      return "AIC";
+    case FunctionKind::AIV:
+      return "AIV";
+    case FunctionKind::Orchestration:
+      return "Orchestration";
+    case FunctionKind::Host:
+      return "Host";
   }
   return "InCore";
 }

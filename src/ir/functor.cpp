@@ -13,21 +13,48 @@ void for_each_child(const Expr& e, F&& f) {
     for (const Expr& x : v) f(x);
   };
   switch (e->kind) {
-    case ExprKind::Unary: f(e->as<Unary>()->operand); break;
-    case ExprKind::Binary: f(e->as<Binary>()->lhs); f(e->as<Binary>()->rhs); break;
-    case ExprKind::Compare: f(e->as<Compare>()->lhs); f(e->as<Compare>()->rhs); break;
-    case ExprKind::BoolOp: f(e->as<BoolOp>()->lhs); f(e->as<BoolOp>()->rhs); break;
+    case ExprKind::Unary:
+      f(e->as<Unary>()->operand);
+      break;
+    case ExprKind::Binary:
+      f(e->as<Binary>()->lhs);
+      f(e->as<Binary>()->rhs);
+      break;
+    case ExprKind::Compare:
+      f(e->as<Compare>()->lhs);
+      f(e->as<Compare>()->rhs);
+      break;
+    case ExprKind::BoolOp:
+      f(e->as<BoolOp>()->lhs);
+      f(e->as<BoolOp>()->rhs);
+      break;
     case ExprKind::IfExp: {
       auto x = e->as<IfExp>();
-      f(x->cond); f(x->then_value); f(x->else_value);
+      f(x->cond);
+      f(x->then_value);
+      f(x->else_value);
       break;
     }
-    case ExprKind::List: each(e->as<List>()->elements); break;
-    case ExprKind::Tuple: each(e->as<Tuple>()->elements); break;
-    case ExprKind::Subscript: f(e->as<Subscript>()->value); each(e->as<Subscript>()->indices); break;
-    case ExprKind::OpCall: each(e->as<OpCall>()->args); each(e->as<OpCall>()->varargs); break;
-    case ExprKind::FuncCall: each(e->as<FuncCall>()->args); f(e->as<FuncCall>()->device); break;
-    default: break;  // leaves
+    case ExprKind::List:
+      each(e->as<List>()->elements);
+      break;
+    case ExprKind::Tuple:
+      each(e->as<Tuple>()->elements);
+      break;
+    case ExprKind::Subscript:
+      f(e->as<Subscript>()->value);
+      each(e->as<Subscript>()->indices);
+      break;
+    case ExprKind::OpCall:
+      each(e->as<OpCall>()->args);
+      each(e->as<OpCall>()->varargs);
+      break;
+    case ExprKind::FuncCall:
+      each(e->as<FuncCall>()->args);
+      f(e->as<FuncCall>()->device);
+      break;
+    default:
+      break;  // leaves
   }
 }
 
@@ -43,11 +70,18 @@ void Walker::visit_expr(const Expr& e) {
 void Walker::visit_stmt(const Stmt& s) {
   if (!s) return;
   switch (s->kind) {
-    case StmtKind::Assign: visit_expr(s->as<Assign>()->value); break;
-    case StmtKind::ExprStmt: visit_expr(s->as<ExprStmt>()->value); break;
+    case StmtKind::Assign:
+      visit_expr(s->as<Assign>()->value);
+      break;
+    case StmtKind::ExprStmt:
+      visit_expr(s->as<ExprStmt>()->value);
+      break;
     case StmtKind::For: {
       auto f = s->as<For>();
-      visit_expr(f->start); visit_expr(f->stop); visit_expr(f->step); visit_expr(f->stage);
+      visit_expr(f->start);
+      visit_expr(f->stop);
+      visit_expr(f->step);
+      visit_expr(f->stage);
       visit_block(f->body);
       break;
     }
@@ -58,11 +92,14 @@ void Walker::visit_stmt(const Stmt& s) {
       visit_block(i->else_body);
       break;
     }
-    case StmtKind::ManualScope: visit_block(s->as<ManualScope>()->body); break;
+    case StmtKind::ManualScope:
+      visit_block(s->as<ManualScope>()->body);
+      break;
     case StmtKind::Return:
       for (const Expr& v : s->as<Return>()->values) visit_expr(v);
       break;
-    case StmtKind::Pass: break;
+    case StmtKind::Pass:
+      break;
   }
 }
 
@@ -92,7 +129,9 @@ std::shared_ptr<T> copy_of(const Expr& e) {
   return std::make_shared<T>(*e->as<T>());
 }
 
-Expr sub(Rewriter& r, const Expr& e) { return e ? r.rewrite_expr(e) : e; }
+Expr sub(Rewriter& r, const Expr& e) {
+  return e ? r.rewrite_expr(e) : e;
+}
 
 template <typename T>
 Expr rebuild_pair(Rewriter& r, const Expr& e) {
@@ -150,7 +189,9 @@ Expr rebuild_misc(Rewriter& r, const Expr& e) {
     Expr c = sub(r, x->cond), t = sub(r, x->then_value), f = sub(r, x->else_value);
     if (c == x->cond && t == x->then_value && f == x->else_value) return e;
     auto n = copy_of<IfExp>(e);
-    n->cond = c; n->then_value = t; n->else_value = f;
+    n->cond = c;
+    n->then_value = t;
+    n->else_value = f;
     return n;
   }
   if (auto x = e->as<Subscript>()) {
@@ -171,14 +212,22 @@ Expr rebuild_misc(Rewriter& r, const Expr& e) {
 Expr Rewriter::rewrite_expr(const Expr& e) {
   if (!e) return e;
   switch (e->kind) {
-    case ExprKind::Binary: return rebuild_pair<Binary>(*this, e);
-    case ExprKind::Compare: return rebuild_pair<Compare>(*this, e);
-    case ExprKind::BoolOp: return rebuild_pair<BoolOp>(*this, e);
-    case ExprKind::List: return rebuild_elements<List>(*this, e);
-    case ExprKind::Tuple: return rebuild_elements<Tuple>(*this, e);
-    case ExprKind::OpCall: return rebuild_call(*this, e);
-    case ExprKind::FuncCall: return rebuild_func_call(*this, e);
-    default: return rebuild_misc(*this, e);
+    case ExprKind::Binary:
+      return rebuild_pair<Binary>(*this, e);
+    case ExprKind::Compare:
+      return rebuild_pair<Compare>(*this, e);
+    case ExprKind::BoolOp:
+      return rebuild_pair<BoolOp>(*this, e);
+    case ExprKind::List:
+      return rebuild_elements<List>(*this, e);
+    case ExprKind::Tuple:
+      return rebuild_elements<Tuple>(*this, e);
+    case ExprKind::OpCall:
+      return rebuild_call(*this, e);
+    case ExprKind::FuncCall:
+      return rebuild_func_call(*this, e);
+    default:
+      return rebuild_misc(*this, e);
   }
 }
 
@@ -209,10 +258,14 @@ Stmt rewrite_loop(Rewriter& r, const Stmt& s) {
   auto f = s->as<For>();
   Expr start = sub(r, f->start), stop = sub(r, f->stop), step = sub(r, f->step), stage = sub(r, f->stage);
   Block body = r.rewrite_block(f->body);
-  if (start == f->start && stop == f->stop && step == f->step && stage == f->stage && same_block(body, f->body))
+  if (start == f->start && stop == f->stop && step == f->step && stage == f->stage &&
+      same_block(body, f->body))
     return s;
   auto n = copy_stmt<For>(s);
-  n->start = start; n->stop = stop; n->step = step; n->stage = stage;
+  n->start = start;
+  n->stop = stop;
+  n->step = step;
+  n->stage = stage;
   n->body = std::move(body);
   return n;
 }
@@ -266,9 +319,12 @@ Stmt rewrite_simple(Rewriter& r, const Stmt& s) {
 Block Rewriter::rewrite_stmt(const Stmt& s) {
   if (!s) return {};
   switch (s->kind) {
-    case StmtKind::For: return {rewrite_loop(*this, s)};
-    case StmtKind::If: return {rewrite_if(*this, s)};
-    default: return {rewrite_simple(*this, s)};
+    case StmtKind::For:
+      return {rewrite_loop(*this, s)};
+    case StmtKind::If:
+      return {rewrite_if(*this, s)};
+    default:
+      return {rewrite_simple(*this, s)};
   }
 }
 

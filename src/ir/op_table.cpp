@@ -39,14 +39,14 @@ void parse_signature(OpInfo& info, std::string_view sig) {
 std::vector<OpInfo> build_table() {
   std::vector<OpInfo> table;
 #define PTODIST_OP(Id, text, sig, fx, where) \
-  {                                            \
-    OpInfo info;                               \
-    info.id = OpId::Id;                        \
-    info.spelling = text;                      \
-    info.effects = (fx);                       \
-    info.levels = (where);                     \
-    parse_signature(info, sig);                \
-    table.push_back(std::move(info));          \
+  {                                          \
+    OpInfo info;                             \
+    info.id = OpId::Id;                      \
+    info.spelling = text;                    \
+    info.effects = (fx);                     \
+    info.levels = (where);                   \
+    parse_signature(info, sig);              \
+    table.push_back(std::move(info));        \
   }
 #include "ptodist/ir/ops.def"
 #undef PTODIST_OP
@@ -67,7 +67,9 @@ const std::vector<OpInfo>& all_ops() {
   return table;
 }
 
-const OpInfo& op_info(OpId id) { return all_ops()[static_cast<size_t>(id)]; }
+const OpInfo& op_info(OpId id) {
+  return all_ops()[static_cast<size_t>(id)];
+}
 
 const OpInfo* find_op(std::string_view spelling) {
   for (const OpInfo& info : all_ops())

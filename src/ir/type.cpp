@@ -40,18 +40,30 @@ bool dim_equal(const Expr& a, const Expr& b) {
 
 std::string_view binary_spelling(BinaryOpKind op) {
   switch (op) {
-    case BinaryOpKind::Add: return "+";
-    case BinaryOpKind::Sub: return "-";
-    case BinaryOpKind::Mul: return "*";
-    case BinaryOpKind::Div: return "/";
-    case BinaryOpKind::FloorDiv: return "//";
-    case BinaryOpKind::Mod: return "%";
-    case BinaryOpKind::Pow: return "**";
-    case BinaryOpKind::BitAnd: return "&";
-    case BinaryOpKind::BitOr: return "|";
-    case BinaryOpKind::BitXor: return "^";
-    case BinaryOpKind::Shl: return "<<";
-    case BinaryOpKind::Shr: return ">>";
+    case BinaryOpKind::Add:
+      return "+";
+    case BinaryOpKind::Sub:
+      return "-";
+    case BinaryOpKind::Mul:
+      return "*";
+    case BinaryOpKind::Div:
+      return "/";
+    case BinaryOpKind::FloorDiv:
+      return "//";
+    case BinaryOpKind::Mod:
+      return "%";
+    case BinaryOpKind::Pow:
+      return "**";
+    case BinaryOpKind::BitAnd:
+      return "&";
+    case BinaryOpKind::BitOr:
+      return "|";
+    case BinaryOpKind::BitXor:
+      return "^";
+    case BinaryOpKind::Shl:
+      return "<<";
+    case BinaryOpKind::Shr:
+      return ">>";
   }
   return "?";
 }
@@ -68,7 +80,9 @@ std::string dim_str(const Expr& e) {
   return "?";
 }
 
-std::string dtype_str(DType t) { return "pl." + std::string(dtype_name(t)); }
+std::string dtype_str(DType t) {
+  return "pl." + std::string(dtype_name(t));
+}
 
 }  // namespace
 
@@ -94,14 +108,24 @@ std::optional<std::vector<long long>> TypeNode::static_shape() const {
   return dims;
 }
 
-Type scalar_type(DType t) { return make(TypeKind::Scalar, {}, t); }
-Type tensor_type(std::vector<Expr> shape, DType t) { return make(TypeKind::Tensor, std::move(shape), t); }
-Type dist_tensor_type(std::vector<Expr> shape, DType t) { return make(TypeKind::DistTensor, std::move(shape), t); }
-Type tile_type(std::vector<Expr> shape, DType t, Memory m) { return make(TypeKind::Tile, std::move(shape), t, m); }
+Type scalar_type(DType t) {
+  return make(TypeKind::Scalar, {}, t);
+}
+Type tensor_type(std::vector<Expr> shape, DType t) {
+  return make(TypeKind::Tensor, std::move(shape), t);
+}
+Type dist_tensor_type(std::vector<Expr> shape, DType t) {
+  return make(TypeKind::DistTensor, std::move(shape), t);
+}
+Type tile_type(std::vector<Expr> shape, DType t, Memory m) {
+  return make(TypeKind::Tile, std::move(shape), t, m);
+}
 Type window_buffer_type(std::vector<Expr> shape, DType t) {
   return make(TypeKind::WindowBuffer, std::move(shape), t);
 }
-Type simple_type(TypeKind kind) { return make(kind, {}, DType::FP32); }
+Type simple_type(TypeKind kind) {
+  return make(kind, {}, DType::FP32);
+}
 
 Type tuple_type(std::vector<Type> elements) {
   auto n = std::make_shared<TypeNode>();
@@ -114,7 +138,8 @@ bool type_equal(const Type& a, const Type& b) {
   if (!a || !b) return a == b;
   if (a->kind != b->kind) return false;
   switch (a->kind) {
-    case TypeKind::Scalar: return a->dtype == b->dtype;
+    case TypeKind::Scalar:
+      return a->dtype == b->dtype;
     case TypeKind::Tile:
       if (a->memory != b->memory) return false;
       [[fallthrough]];
@@ -130,32 +155,41 @@ bool type_equal(const Type& a, const Type& b) {
       for (size_t i = 0; i < a->elements.size(); ++i)
         if (!type_equal(a->elements[i], b->elements[i])) return false;
       return true;
-    default: return true;
+    default:
+      return true;
   }
 }
 
 std::string type_str(const Type& t) {
   if (!t) return "<unknown>";
   switch (t->kind) {
-    case TypeKind::Scalar: return "pl.Scalar[" + dtype_str(t->dtype) + "]";
-    case TypeKind::Tensor: return "pl.Tensor[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + "]";
+    case TypeKind::Scalar:
+      return "pl.Scalar[" + dtype_str(t->dtype) + "]";
+    case TypeKind::Tensor:
+      return "pl.Tensor[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + "]";
     case TypeKind::DistTensor:
       return "pld.DistributedTensor[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + "]";
     case TypeKind::Tile:
       return "pl.Tile[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + ", pl.Mem." +
-             std::string(memory_name(t->memory)) + (t->addr >= 0 ? ", addr=" + std::to_string(t->addr) : "") + "]";
+             std::string(memory_name(t->memory)) + (t->addr >= 0 ? ", addr=" + std::to_string(t->addr) : "") +
+             "]";
     case TypeKind::WindowBuffer:
       return "pld.WindowBuffer[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + "]";
-    case TypeKind::AsyncSession: return "pld.AsyncSession";
-    case TypeKind::AsyncEvent: return "pld.AsyncEvent";
-    case TypeKind::TaskId: return "pl.TaskId";
-    case TypeKind::CommCtx: return "pld.CommCtx";
+    case TypeKind::AsyncSession:
+      return "pld.AsyncSession";
+    case TypeKind::AsyncEvent:
+      return "pld.AsyncEvent";
+    case TypeKind::TaskId:
+      return "pl.TaskId";
+    case TypeKind::CommCtx:
+      return "pld.CommCtx";
     case TypeKind::Tuple: {
       std::string out = "tuple[";
       for (size_t i = 0; i < t->elements.size(); ++i) out += (i ? ", " : "") + type_str(t->elements[i]);
       return out + "]";
     }
-    case TypeKind::None: return "None";
+    case TypeKind::None:
+      return "None";
   }
   return "<unknown>";
 }

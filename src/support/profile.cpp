@@ -33,10 +33,24 @@ bool from_json(const Json& j, ChipProfile& p, std::string* error) {
     if (error) *error = "a profile must be a JSON object";
     return false;
   }
-  static const char* known[] = {"name", "cube_cores", "vector_cores", "ub_bytes", "l1_bytes", "l0a_bytes",
-                                "l0b_bytes", "l0c_bytes", "dma_engines", "dma_channel_groups", "alignment",
-                                "cube_flops_per_cycle", "vector_bytes_per_cycle", "clock_ghz",
-                                "gm_bandwidth_gbps", "link_bandwidth_gbps", "link_latency_us", "dma_setup_us",
+  static const char* known[] = {"name",
+                                "cube_cores",
+                                "vector_cores",
+                                "ub_bytes",
+                                "l1_bytes",
+                                "l0a_bytes",
+                                "l0b_bytes",
+                                "l0c_bytes",
+                                "dma_engines",
+                                "dma_channel_groups",
+                                "alignment",
+                                "cube_flops_per_cycle",
+                                "vector_bytes_per_cycle",
+                                "clock_ghz",
+                                "gm_bandwidth_gbps",
+                                "link_bandwidth_gbps",
+                                "link_latency_us",
+                                "dma_setup_us",
                                 "description"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
@@ -47,9 +61,10 @@ bool from_json(const Json& j, ChipProfile& p, std::string* error) {
     }
   }
   return read_field(j, "name", p.name, error) && read_field(j, "cube_cores", p.cube_cores, error) &&
-         read_field(j, "vector_cores", p.vector_cores, error) && read_field(j, "ub_bytes", p.ub_bytes, error) &&
-         read_field(j, "l1_bytes", p.l1_bytes, error) && read_field(j, "l0a_bytes", p.l0a_bytes, error) &&
-         read_field(j, "l0b_bytes", p.l0b_bytes, error) && read_field(j, "l0c_bytes", p.l0c_bytes, error) &&
+         read_field(j, "vector_cores", p.vector_cores, error) &&
+         read_field(j, "ub_bytes", p.ub_bytes, error) && read_field(j, "l1_bytes", p.l1_bytes, error) &&
+         read_field(j, "l0a_bytes", p.l0a_bytes, error) && read_field(j, "l0b_bytes", p.l0b_bytes, error) &&
+         read_field(j, "l0c_bytes", p.l0c_bytes, error) &&
          read_field(j, "dma_engines", p.dma_engines, error) &&
          read_field(j, "dma_channel_groups", p.dma_channel_groups, error) &&
          read_field(j, "alignment", p.alignment, error) &&
@@ -63,8 +78,9 @@ bool from_json(const Json& j, ChipProfile& p, std::string* error) {
 }
 
 bool positive(const ChipProfile& p, std::string* error) {
-  if (p.cube_cores > 0 && p.vector_cores > 0 && p.ub_bytes > 0 && p.dma_engines > 0 && p.dma_channel_groups > 0 &&
-      p.alignment > 0 && p.clock_ghz > 0 && p.gm_bandwidth_gbps > 0 && p.link_bandwidth_gbps > 0)
+  if (p.cube_cores > 0 && p.vector_cores > 0 && p.ub_bytes > 0 && p.dma_engines > 0 &&
+      p.dma_channel_groups > 0 && p.alignment > 0 && p.clock_ghz > 0 && p.gm_bandwidth_gbps > 0 &&
+      p.link_bandwidth_gbps > 0)
     return true;
   if (error) *error = "profile '" + p.name + "': core counts, sizes, clock and bandwidths must be positive";
   return false;
@@ -96,7 +112,8 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 }  // namespace
 
-std::optional<ChipProfile> load_profile(const std::string& name_or_path, std::string* error, const std::string& dir) {
+std::optional<ChipProfile> load_profile(const std::string& name_or_path, std::string* error,
+                                        const std::string& dir) {
   if (ends_with(name_or_path, ".json")) return load_file(name_or_path, error);
   std::string search = dir;
   if (search.empty())

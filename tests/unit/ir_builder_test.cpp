@@ -37,8 +37,9 @@ TEST_F(IrBuilder, FoldsConstants) {
 
 TEST_F(IrBuilder, OperatorsNeedScalars) {
   EXPECT_EQ(b.binary(BinaryOpKind::Add, tile({4, 4}), i(1), {}), nullptr);
-  EXPECT_NE(first_error().find("operator '+' expects scalar operands, got pl.Tile[[4, 4], pl.FP16, pl.Mem.Vec]"),
-            std::string::npos)
+  EXPECT_NE(
+      first_error().find("operator '+' expects scalar operands, got pl.Tile[[4, 4], pl.FP16, pl.Mem.Vec]"),
+      std::string::npos)
       << first_error();
 }
 
@@ -67,14 +68,16 @@ TEST_F(IrBuilder, TooManyPositionals) {
 }
 
 TEST_F(IrBuilder, DuplicateArgument) {
-  EXPECT_EQ(call("pl.load", {tensor({8, 8}), ints({0, 0}), ints({8, 8})}, {{"shape", ints({8, 8})}}), nullptr);
+  EXPECT_EQ(call("pl.load", {tensor({8, 8}), ints({0, 0}), ints({8, 8})}, {{"shape", ints({8, 8})}}),
+            nullptr);
   EXPECT_EQ(first_error(), "pl.load: got multiple values for argument 'shape'");
 }
 
 TEST_F(IrBuilder, OpLevelIsChecked) {
   scope.function_kind = FunctionKind::Host;
   EXPECT_EQ(call("pl.load", {tensor({8, 8}), ints({0, 0}), ints({8, 8})}), nullptr);
-  EXPECT_EQ(first_error().rfind("pl.load: not allowed in a host orchestrator; it may only be called from kernels", 0),
+  EXPECT_EQ(first_error().rfind(
+                "pl.load: not allowed in a host orchestrator; it may only be called from kernels", 0),
             0u)
       << first_error();
 }
@@ -110,10 +113,11 @@ TEST_F(IrBuilder, FuncCallChecksArityAndTypes) {
   EXPECT_EQ(first_error(), "call of 'k': missing argument 'out'");
   diags.clear();
   EXPECT_FALSE(b.func_call("k", true, {{"", tensor({8, 4}), {}}, {"", tensor({8, 8}), {}}}, scope, {}));
-  EXPECT_EQ(first_error(), "call of 'k': argument 'a' must be pl.Tensor[[8, 8], pl.FP16], got pl.Tensor[[8, 4], pl.FP16]");
+  EXPECT_EQ(first_error(),
+            "call of 'k': argument 'a' must be pl.Tensor[[8, 8], pl.FP16], got pl.Tensor[[8, 4], pl.FP16]");
   diags.clear();
-  EXPECT_FALSE(b.func_call("k", true, {{"", tensor({8, 8}), {}}, {"", tensor({8, 8}), {}}, {"device", i(0), {}}},
-                           scope, {}));
+  EXPECT_FALSE(b.func_call(
+      "k", true, {{"", tensor({8, 8}), {}}, {"", tensor({8, 8}), {}}, {"device", i(0), {}}}, scope, {}));
   EXPECT_NE(first_error().find("'device=' is only allowed in the host orchestrator"), std::string::npos);
   diags.clear();
   EXPECT_FALSE(b.func_call("nope", true, {}, scope, {}));

@@ -8,18 +8,23 @@ using IrCompute = IrTest;
 
 TEST_F(IrCompute, LoadChecksRankBoundsAndMemory) {
   EXPECT_FALSE(call("pl.load", {tensor({8, 8}), ints({0}), ints({8, 8})}));
-  EXPECT_EQ(first_error(), "pl.load: 'offsets' must be a list of 2 integers (the rank of 'tensor'), got a list of 1 element");
+  EXPECT_EQ(
+      first_error(),
+      "pl.load: 'offsets' must be a list of 2 integers (the rank of 'tensor'), got a list of 1 element");
   diags.clear();
   EXPECT_FALSE(call("pl.load", {tensor({8, 8}), ints({4, 0}), ints({8, 8})}));
   EXPECT_EQ(first_error(), "pl.load: region [4, 12) in dim 0 is out of bounds of 'tensor' (size 8)");
   diags.clear();
-  EXPECT_FALSE(call("pl.load", {tensor({8, 8}), ints({0, 0}), ints({8, 8})}, {{"target_memory", mem("Left")}}));
-  EXPECT_EQ(first_error(), "pl.load: 'target_memory' must be pl.Mem.Vec or pl.Mem.Mat (GM loads land in UB or L1), got "
-                           "pl.Mem.Left; load into pl.Mem.Mat and use pl.move(t, target_memory=pl.Mem.Left)");
+  EXPECT_FALSE(
+      call("pl.load", {tensor({8, 8}), ints({0, 0}), ints({8, 8})}, {{"target_memory", mem("Left")}}));
+  EXPECT_EQ(first_error(),
+            "pl.load: 'target_memory' must be pl.Mem.Vec or pl.Mem.Mat (GM loads land in UB or L1), got "
+            "pl.Mem.Left; load into pl.Mem.Mat and use pl.move(t, target_memory=pl.Mem.Left)");
   diags.clear();
   EXPECT_FALSE(call("pl.load", {tile({8, 8}), ints({0, 0}), ints({8, 8})}));
-  EXPECT_EQ(first_error(), "pl.load: 'tensor' must be a tensor in GM (pl.Tensor or pld.DistributedTensor), got "
-                           "pl.Tile[[8, 8], pl.FP16, pl.Mem.Vec]");
+  EXPECT_EQ(first_error(),
+            "pl.load: 'tensor' must be a tensor in GM (pl.Tensor or pld.DistributedTensor), got "
+            "pl.Tile[[8, 8], pl.FP16, pl.Mem.Vec]");
   Expr ok = call("pl.load", {tensor({8, 8}), ints({0, 0}), ints({4, 8})}, {{"target_memory", mem("Mat")}});
   ASSERT_TRUE(ok);
   EXPECT_EQ(type_str(ok->type), "pl.Tile[[4, 8], pl.FP16, pl.Mem.Mat]");
@@ -31,7 +36,8 @@ TEST_F(IrCompute, StoreReturnsTheTensor) {
   ASSERT_TRUE(r) << first_error();
   EXPECT_TRUE(type_equal(r->type, t->type));
   EXPECT_FALSE(call("pl.store", {tile({4, 8}, DType::FP16), ints({0, 0}), t}));
-  EXPECT_EQ(first_error(), "pl.store: 'tile' dtype pl.FP16 must match 'output_tensor' dtype pl.FP32; use pl.cast first");
+  EXPECT_EQ(first_error(),
+            "pl.store: 'tile' dtype pl.FP16 must match 'output_tensor' dtype pl.FP32; use pl.cast first");
   diags.clear();
   EXPECT_FALSE(call("pl.store", {tile({8, 8}, DType::FP32), ints({4, 0}), t}));
   EXPECT_EQ(first_error(), "pl.store: region [4, 12) in dim 0 is out of bounds of 'output_tensor' (size 8)");
@@ -44,20 +50,24 @@ TEST_F(IrCompute, MatmulNeedsLeftRightAndMatchingK) {
   EXPECT_EQ(type_str(c->type), "pl.Tile[[16, 8], pl.FP32, pl.Mem.Acc]");
   EXPECT_TRUE(call("pl.matmul_acc", {c, l, r}));
   EXPECT_FALSE(call("pl.matmul", {tile({16, 32}, DType::FP16, Memory::Mat), r}));
-  EXPECT_EQ(first_error(), "pl.matmul: 'lhs' must be a tile in pl.Mem.Left, got pl.Tile[[16, 32], pl.FP16, pl.Mem.Mat]; "
-                           "use pl.move(x, target_memory=pl.Mem.Left)");
+  EXPECT_EQ(first_error(),
+            "pl.matmul: 'lhs' must be a tile in pl.Mem.Left, got pl.Tile[[16, 32], pl.FP16, pl.Mem.Mat]; "
+            "use pl.move(x, target_memory=pl.Mem.Left)");
   diags.clear();
   EXPECT_FALSE(call("pl.matmul", {l, tile({16, 8}, DType::FP16, Memory::Right)}));
-  EXPECT_EQ(first_error(), "pl.matmul: 'rhs' shape [16, 8] does not fit 'lhs' shape [16, 32]: the K dims (lhs dim 1, "
-                           "rhs dim 0) must be equal");
+  EXPECT_EQ(first_error(),
+            "pl.matmul: 'rhs' shape [16, 8] does not fit 'lhs' shape [16, 32]: the K dims (lhs dim 1, "
+            "rhs dim 0) must be equal");
   diags.clear();
   EXPECT_FALSE(call("pl.matmul", {tile({16, 32}, DType::FP32, Memory::Left), r}));
-  EXPECT_EQ(first_error(), "pl.matmul: 'lhs' must have dtype pl.FP16 or pl.BF16 (the cube unit's inputs), got pl.FP32; "
-                           "use pl.cast first");
+  EXPECT_EQ(first_error(),
+            "pl.matmul: 'lhs' must have dtype pl.FP16 or pl.BF16 (the cube unit's inputs), got pl.FP32; "
+            "use pl.cast first");
   diags.clear();
   EXPECT_FALSE(call("pl.matmul_acc", {tile({16, 4}, DType::FP32, Memory::Acc), l, r}));
-  EXPECT_EQ(first_error(), "pl.matmul_acc: 'acc' must be pl.Tile[[16, 8], pl.FP32, pl.Mem.Acc] (the product's type), "
-                           "got pl.Tile[[16, 4], pl.FP32, pl.Mem.Acc]");
+  EXPECT_EQ(first_error(),
+            "pl.matmul_acc: 'acc' must be pl.Tile[[16, 8], pl.FP32, pl.Mem.Acc] (the product's type), "
+            "got pl.Tile[[16, 4], pl.FP32, pl.Mem.Acc]");
 }
 
 TEST_F(IrCompute, ElementwiseAndMoves) {
@@ -70,19 +80,24 @@ TEST_F(IrCompute, ElementwiseAndMoves) {
   diags.clear();
   EXPECT_TRUE(call("pl.adds", {tile({4, 4}), b.float_imm(1.0)}));
   EXPECT_FALSE(call("pl.exp", {tile({4, 4}, DType::INT32)}));
-  EXPECT_EQ(first_error(), "pl.exp: 'tile' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got pl.INT32");
+  EXPECT_EQ(first_error(),
+            "pl.exp: 'tile' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got pl.INT32");
   diags.clear();
   EXPECT_EQ(type_str(call("pl.move", {tile({4, 4}, DType::FP16, Memory::Mat), mem("Left")})->type),
             "pl.Tile[[4, 4], pl.FP16, pl.Mem.Left]");
   EXPECT_FALSE(call("pl.move", {tile({4, 4}), mem("Left")}));
-  EXPECT_EQ(first_error(), "pl.move: cannot move a tile from pl.Mem.Vec to pl.Mem.Left; supported moves are Mat->Left, "
-                           "Mat->Right, Acc->Vec, Acc->Mat and Vec->Vec");
+  EXPECT_EQ(first_error(),
+            "pl.move: cannot move a tile from pl.Mem.Vec to pl.Mem.Left; supported moves are Mat->Left, "
+            "Mat->Right, Acc->Vec, Acc->Mat and Vec->Vec");
   diags.clear();
   EXPECT_EQ(type_str(call("pl.cast", {tile({4, 4}), b.dtype_imm(DType::FP32)})->type),
             "pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec]");
-  EXPECT_EQ(type_str(call("pl.row_sum", {tile({4, 16}, DType::FP32)})->type), "pl.Tile[[4, 1], pl.FP32, pl.Mem.Vec]");
-  EXPECT_EQ(type_str(call("pl.zeros", {ints({16, 8}), b.dtype_imm(DType::FP32)}, {{"target_memory", mem("Acc")}})->type),
-            "pl.Tile[[16, 8], pl.FP32, pl.Mem.Acc]");
+  EXPECT_EQ(type_str(call("pl.row_sum", {tile({4, 16}, DType::FP32)})->type),
+            "pl.Tile[[4, 1], pl.FP32, pl.Mem.Vec]");
+  EXPECT_EQ(
+      type_str(
+          call("pl.zeros", {ints({16, 8}), b.dtype_imm(DType::FP32)}, {{"target_memory", mem("Acc")}})->type),
+      "pl.Tile[[16, 8], pl.FP32, pl.Mem.Acc]");
   EXPECT_FALSE(call("pl.full", {ints({0, 8}), b.dtype_imm(DType::FP32), b.float_imm(0.0)}));
   EXPECT_EQ(first_error(), "pl.full: 'shape' must have positive dims, but dim 0 is 0");
 }

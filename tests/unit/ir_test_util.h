@@ -33,8 +33,12 @@ class IrTest : public ::testing::Test {
     return es;
   }
   Expr var(const std::string& name, Type t) { return b.var_ref(b.make_var(name, std::move(t))); }
-  Expr tensor(std::vector<long long> shape, DType dt = DType::FP16) { return var("t", tensor_type(dims(shape), dt)); }
-  Expr dist(std::vector<long long> shape, DType dt = DType::FP16) { return var("w", dist_tensor_type(dims(shape), dt)); }
+  Expr tensor(std::vector<long long> shape, DType dt = DType::FP16) {
+    return var("t", tensor_type(dims(shape), dt));
+  }
+  Expr dist(std::vector<long long> shape, DType dt = DType::FP16) {
+    return var("w", dist_tensor_type(dims(shape), dt));
+  }
   Expr tile(std::vector<long long> shape, DType dt = DType::FP16, Memory m = Memory::Vec) {
     return var("x", tile_type(dims(shape), dt, m));
   }

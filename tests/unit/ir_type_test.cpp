@@ -8,8 +8,10 @@ using IrType = IrTest;
 
 TEST_F(IrType, SpellsTypesAsPyPTO) {
   EXPECT_EQ(type_str(tensor_type(dims({128, 256}), DType::FP16)), "pl.Tensor[[128, 256], pl.FP16]");
-  EXPECT_EQ(type_str(dist_tensor_type(dims({4, 8}), DType::INT32)), "pld.DistributedTensor[[4, 8], pl.INT32]");
-  EXPECT_EQ(type_str(tile_type(dims({1, 256}), DType::INT8, Memory::Vec)), "pl.Tile[[1, 256], pl.INT8, pl.Mem.Vec]");
+  EXPECT_EQ(type_str(dist_tensor_type(dims({4, 8}), DType::INT32)),
+            "pld.DistributedTensor[[4, 8], pl.INT32]");
+  EXPECT_EQ(type_str(tile_type(dims({1, 256}), DType::INT8, Memory::Vec)),
+            "pl.Tile[[1, 256], pl.INT8, pl.Mem.Vec]");
   EXPECT_EQ(type_str(scalar_type(DType::INT32)), "pl.Scalar[pl.INT32]");
   EXPECT_EQ(type_str(simple_type(TypeKind::AsyncSession)), "pld.AsyncSession");
   EXPECT_EQ(type_str(simple_type(TypeKind::AsyncEvent)), "pld.AsyncEvent");
@@ -29,9 +31,12 @@ TEST_F(IrType, PrintsPlannedTileAddress) {
 TEST_F(IrType, EqualityIsStructural) {
   EXPECT_TRUE(type_equal(tensor_type(dims({2, 3}), DType::FP16), tensor_type(dims({2, 3}), DType::FP16)));
   EXPECT_FALSE(type_equal(tensor_type(dims({2, 3}), DType::FP16), tensor_type(dims({2, 4}), DType::FP16)));
-  EXPECT_FALSE(type_equal(tensor_type(dims({2, 3}), DType::FP16), dist_tensor_type(dims({2, 3}), DType::FP16)));
-  EXPECT_FALSE(type_equal(tile_type(dims({2}), DType::FP16, Memory::Vec), tile_type(dims({2}), DType::FP16, Memory::Mat)));
-  EXPECT_TRUE(type_equal(tensor_type({b.dynamic_dim("NR")}, DType::FP16), tensor_type({b.dynamic_dim("NR")}, DType::FP16)));
+  EXPECT_FALSE(
+      type_equal(tensor_type(dims({2, 3}), DType::FP16), dist_tensor_type(dims({2, 3}), DType::FP16)));
+  EXPECT_FALSE(type_equal(tile_type(dims({2}), DType::FP16, Memory::Vec),
+                          tile_type(dims({2}), DType::FP16, Memory::Mat)));
+  EXPECT_TRUE(type_equal(tensor_type({b.dynamic_dim("NR")}, DType::FP16),
+                         tensor_type({b.dynamic_dim("NR")}, DType::FP16)));
   EXPECT_FALSE(type_equal(scalar_type(DType::INT32), scalar_type(DType::INT64)));
 }
 

@@ -16,7 +16,8 @@ bool same_dtype(const ContractContext& cx, std::string_view a, const TypeNode* t
   return false;
 }
 
-bool dims_equal_where_const(const std::vector<Expr>& a, size_t a_from, const std::vector<Expr>& b, size_t b_from) {
+bool dims_equal_where_const(const std::vector<Expr>& a, size_t a_from, const std::vector<Expr>& b,
+                            size_t b_from) {
   if (a.size() - a_from != b.size() - b_from) return false;
   for (size_t i = 0; a_from + i < a.size(); ++i) {
     auto x = as_const_int(a[a_from + i]), y = as_const_int(b[b_from + i]);
@@ -51,7 +52,8 @@ Type check_AllGather(const ContractContext& cx) {
   const TypeNode* dst = need_dist_tensor(cx, "dst", "every rank's slice is written into the peers' copies");
   const TypeNode* src = dst ? need_tensor_like(cx, "src") : nullptr;
   if (!src || !need_signal(cx, "signal") || !same_dtype(cx, "dst", dst, "src", src)) return nullptr;
-  bool stacked = dst->shape.size() == src->shape.size() + 1 && dims_equal_where_const(dst->shape, 1, src->shape, 0);
+  bool stacked =
+      dst->shape.size() == src->shape.size() + 1 && dims_equal_where_const(dst->shape, 1, src->shape, 0);
   bool concatenated = dst->shape.size() == src->shape.size() && !src->shape.empty() &&
                       dims_equal_where_const(dst->shape, 1, src->shape, 1);
   if (concatenated) {
@@ -59,15 +61,17 @@ Type check_AllGather(const ContractContext& cx) {
     concatenated = !d || !s || (*s > 0 && *d % *s == 0);
   }
   if (!stacked && !concatenated)
-    return cx.fail("dst", "'dst' " + shape_str(dst->shape) + " cannot hold one 'src' " + shape_str(src->shape) +
-                              " per rank: it must be [nranks, *src.shape] or src's shape with dim 0 scaled by nranks");
+    return cx.fail(
+        "dst", "'dst' " + shape_str(dst->shape) + " cannot hold one 'src' " + shape_str(src->shape) +
+                   " per rank: it must be [nranks, *src.shape] or src's shape with dim 0 scaled by nranks");
   return simple_type(TypeKind::None);
 }
 
 Type check_ReduceScatter(const ContractContext& cx) {
   const TypeNode* dst = need_tensor_like(cx, "dst");
   const TypeNode* src = dst ? need_tensor_like(cx, "src") : nullptr;
-  const TypeNode* scratch = src ? need_dist_tensor(cx, "scratch", "peers write their partial sums into it") : nullptr;
+  const TypeNode* scratch =
+      src ? need_dist_tensor(cx, "scratch", "peers write their partial sums into it") : nullptr;
   if (!scratch || !need_signal(cx, "signal")) return nullptr;
   if (!same_dtype(cx, "dst", dst, "src", src) || !same_dtype(cx, "src", src, "scratch", scratch) ||
       !reducible(cx, "src", src))
@@ -77,7 +81,8 @@ Type check_ReduceScatter(const ContractContext& cx) {
 
 Type check_AllReduce(const ContractContext& cx) {
   const TypeNode* buf = need_tensor_like(cx, "buf");
-  const TypeNode* scratch = buf ? need_dist_tensor(cx, "scratch", "peers write their partial sums into it") : nullptr;
+  const TypeNode* scratch =
+      buf ? need_dist_tensor(cx, "scratch", "peers write their partial sums into it") : nullptr;
   if (!scratch || !need_signal(cx, "signal")) return nullptr;
   if (!same_dtype(cx, "buf", buf, "scratch", scratch) || !reducible(cx, "buf", buf)) return nullptr;
   return simple_type(TypeKind::None);
@@ -88,7 +93,8 @@ Type check_AllToAll(const ContractContext& cx) {
   const TypeNode* src = dst ? need_tensor_like(cx, "src") : nullptr;
   if (!src || !need_signal(cx, "signal") || !same_dtype(cx, "dst", dst, "src", src)) return nullptr;
   if (!dims_equal_where_const(dst->shape, 0, src->shape, 0))
-    return cx.fail("dst", "'dst' shape " + shape_str(dst->shape) + " must equal 'src' shape " + shape_str(src->shape));
+    return cx.fail(
+        "dst", "'dst' shape " + shape_str(dst->shape) + " must equal 'src' shape " + shape_str(src->shape));
   return simple_type(TypeKind::None);
 }
 

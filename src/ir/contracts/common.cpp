@@ -15,8 +15,12 @@ bool omitted(const ContractContext& cx, std::string_view name) {
   return !e || e->isa<NoneImm>();
 }
 
-std::string dtype_str(DType t) { return "pl." + std::string(dtype_name(t)); }
-std::string quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
+std::string dtype_str(DType t) {
+  return "pl." + std::string(dtype_name(t));
+}
+std::string quoted(std::string_view name) {
+  return "'" + std::string(name) + "'";
+}
 
 std::string describe(const Expr& e) {
   if (!e) return "nothing";
@@ -25,11 +29,13 @@ std::string describe(const Expr& e) {
   if (e->isa<StrImm>()) return "a string";
   if (e->isa<NoneImm>()) return "None";
   if (e->isa<FuncRef>()) return "the function " + e->as<FuncRef>()->callee;
-  if (auto l = as_list(e)) return "a list of " + std::to_string(l->size()) + " element" + (l->size() == 1 ? "" : "s");
+  if (auto l = as_list(e))
+    return "a list of " + std::to_string(l->size()) + " element" + (l->size() == 1 ? "" : "s");
   return type_str(e->type);
 }
 
-const TypeNode* need_kind(const ContractContext& cx, std::string_view name, TypeKind kind, std::string_view what) {
+const TypeNode* need_kind(const ContractContext& cx, std::string_view name, TypeKind kind,
+                          std::string_view what) {
   const TypeNode* t = type_of(cx, name);
   if (t && t->kind == kind) return t;
   cx.fail(name, quoted(name) + " must be " + std::string(what) + ", got " + describe(cx.arg(name)));
@@ -80,7 +86,8 @@ std::optional<DType> need_dtype(const ContractContext& cx, std::string_view name
 }
 
 std::optional<std::string> need_enum(const ContractContext& cx, std::string_view name, EnumKind kind,
-                                     const std::vector<std::string>& allowed, std::string_view spelled_prefix) {
+                                     const std::vector<std::string>& allowed,
+                                     std::string_view spelled_prefix) {
   Expr e = cx.arg(name);
   const EnumImm* m = e ? e->as<EnumImm>() : nullptr;
   bool ok = m && m->enum_kind == kind;
@@ -92,8 +99,9 @@ std::optional<std::string> need_enum(const ContractContext& cx, std::string_view
   std::string list;
   for (size_t i = 0; i < allowed.size(); ++i)
     list += (i ? (i + 1 == allowed.size() ? " or " : ", ") : "") + std::string(spelled_prefix) + allowed[i];
-  cx.fail(name, quoted(name) + " must be " + (list.empty() ? "a " + std::string(spelled_prefix) + "* member" : list) +
-                    ", got " + describe(e));
+  cx.fail(name, quoted(name) + " must be " +
+                    (list.empty() ? "a " + std::string(spelled_prefix) + "* member" : list) + ", got " +
+                    describe(e));
   return std::nullopt;
 }
 
@@ -143,8 +151,9 @@ bool check_positive_dims(const ContractContext& cx, std::string_view name, const
   return true;
 }
 
-bool check_in_bounds(const ContractContext& cx, std::string_view region_operand, const std::vector<Expr>& offsets,
-                     const std::vector<Expr>& shape, const std::vector<Expr>& bounds, std::string_view tensor_name) {
+bool check_in_bounds(const ContractContext& cx, std::string_view region_operand,
+                     const std::vector<Expr>& offsets, const std::vector<Expr>& shape,
+                     const std::vector<Expr>& bounds, std::string_view tensor_name) {
   size_t n = std::min({offsets.size(), shape.size(), bounds.size()});
   for (size_t i = 0; i < n; ++i) {
     auto o = as_const_int(offsets[i]), s = as_const_int(shape[i]), b = as_const_int(bounds[i]);
@@ -155,8 +164,8 @@ bool check_in_bounds(const ContractContext& cx, std::string_view region_operand,
     }
     if (!o || !s || !b || *o + *s <= *b) continue;
     cx.fail(region_operand, "region [" + std::to_string(*o) + ", " + std::to_string(*o + *s) + ") in dim " +
-                                std::to_string(i) + " is out of bounds of " + quoted(tensor_name) + " (size " +
-                                std::to_string(*b) + ")");
+                                std::to_string(i) + " is out of bounds of " + quoted(tensor_name) +
+                                " (size " + std::to_string(*b) + ")");
     return false;
   }
   return true;
@@ -165,7 +174,8 @@ bool check_in_bounds(const ContractContext& cx, std::string_view region_operand,
 const TypeNode* need_signal(const ContractContext& cx, std::string_view name) {
   const TypeNode* t = type_of(cx, name);
   if (t && t->kind == TypeKind::DistTensor && t->dtype == DType::INT32) return t;
-  cx.fail(name, quoted(name) + " must be a pld.DistributedTensor of pl.INT32 (a signal array in a window), got " +
+  cx.fail(name, quoted(name) +
+                    " must be a pld.DistributedTensor of pl.INT32 (a signal array in a window), got " +
                     describe(cx.arg(name)));
   return nullptr;
 }

@@ -19,7 +19,8 @@ bool omitted(const ContractContext& cx, std::string_view name);
 
 // Each `need_*` reports "<op>: '<name>' must be <what>, got <describe>" and returns null/false/nullopt
 // when the operand does not fit.
-const TypeNode* need_kind(const ContractContext& cx, std::string_view name, TypeKind kind, std::string_view what);
+const TypeNode* need_kind(const ContractContext& cx, std::string_view name, TypeKind kind,
+                          std::string_view what);
 const TypeNode* need_tile(const ContractContext& cx, std::string_view name);
 const TypeNode* need_tensor_like(const ContractContext& cx, std::string_view name);
 const TypeNode* need_dist_tensor(const ContractContext& cx, std::string_view name, std::string_view why);
@@ -28,7 +29,8 @@ bool need_scalar(const ContractContext& cx, std::string_view name);
 std::optional<DType> need_dtype(const ContractContext& cx, std::string_view name);
 // An enum member of `kind` among `allowed` (all members when empty).
 std::optional<std::string> need_enum(const ContractContext& cx, std::string_view name, EnumKind kind,
-                                     const std::vector<std::string>& allowed, std::string_view spelled_prefix);
+                                     const std::vector<std::string>& allowed,
+                                     std::string_view spelled_prefix);
 std::optional<Memory> need_memory(const ContractContext& cx, std::string_view name);
 
 // A list of integer scalars; when `rank` >= 0 its length must be `rank` (`rank_of` names whose rank).
@@ -39,8 +41,9 @@ std::optional<std::vector<long long>> const_values(const std::vector<Expr>& elem
 // Shape dims (constants, or symbolic dims skipped): each constant one must be positive.
 bool check_positive_dims(const ContractContext& cx, std::string_view name, const std::vector<Expr>& dims);
 // offsets + shape inside `bounds` for every dim where all three are constants.
-bool check_in_bounds(const ContractContext& cx, std::string_view region_operand, const std::vector<Expr>& offsets,
-                     const std::vector<Expr>& shape, const std::vector<Expr>& bounds, std::string_view tensor_name);
+bool check_in_bounds(const ContractContext& cx, std::string_view region_operand,
+                     const std::vector<Expr>& offsets, const std::vector<Expr>& shape,
+                     const std::vector<Expr>& bounds, std::string_view tensor_name);
 
 // A signal array: a pld.DistributedTensor of pl.INT32.
 const TypeNode* need_signal(const ContractContext& cx, std::string_view name);
@@ -48,7 +51,7 @@ const TypeNode* need_signal(const ContractContext& cx, std::string_view name);
 // `atomic` (when given) is a pld.AtomicType member; Add only for dtypes the hardware accumulates.
 bool check_atomic(const ContractContext& cx, DType dt);
 
-std::string dtype_str(DType t);        // "pl.FP16"
-std::string quoted(std::string_view name);            // "'name'"
+std::string dtype_str(DType t);             // "pl.FP16"
+std::string quoted(std::string_view name);  // "'name'"
 
 }  // namespace ptodist::ir::contracts

@@ -7,15 +7,18 @@ using namespace contracts;
 
 namespace {
 
-std::string mem_str(Memory m) { return "pl.Mem." + std::string(memory_name(m)); }
+std::string mem_str(Memory m) {
+  return "pl.Mem." + std::string(memory_name(m));
+}
 
 // A tile operand that must live in `mem`; `fix` tells the user how to get it there.
-const TypeNode* need_tile_in(const ContractContext& cx, std::string_view name, Memory mem, const std::string& fix) {
+const TypeNode* need_tile_in(const ContractContext& cx, std::string_view name, Memory mem,
+                             const std::string& fix) {
   const TypeNode* t = need_tile(cx, name);
   if (!t) return nullptr;
   if (t->memory == mem) return t;
-  cx.fail(name, quoted(name) + " must be a tile in " + mem_str(mem) + ", got " + type_str(cx.arg(name)->type) +
-                    (fix.empty() ? "" : "; " + fix));
+  cx.fail(name, quoted(name) + " must be a tile in " + mem_str(mem) + ", got " +
+                    type_str(cx.arg(name)->type) + (fix.empty() ? "" : "; " + fix));
   return nullptr;
 }
 
@@ -47,18 +50,19 @@ bool need_matmul_input(const ContractContext& cx, std::string_view name, const T
 
 // lhs [M, K] in Left and rhs [K, N] in Right; returns the [M, N] FP32 Acc result type.
 Type matmul_result(const ContractContext& cx) {
-  const TypeNode* l = need_2d(cx, "lhs", need_tile_in(cx, "lhs", Memory::Left,
-                                                       "use pl.move(x, target_memory=pl.Mem.Left)"));
+  const TypeNode* l =
+      need_2d(cx, "lhs", need_tile_in(cx, "lhs", Memory::Left, "use pl.move(x, target_memory=pl.Mem.Left)"));
   if (!l) return nullptr;
-  const TypeNode* r = need_2d(cx, "rhs", need_tile_in(cx, "rhs", Memory::Right,
-                                                       "use pl.move(x, target_memory=pl.Mem.Right)"));
+  const TypeNode* r = need_2d(
+      cx, "rhs", need_tile_in(cx, "rhs", Memory::Right, "use pl.move(x, target_memory=pl.Mem.Right)"));
   if (!r) return nullptr;
   if (!need_matmul_input(cx, "lhs", l) || !need_matmul_input(cx, "rhs", r)) return nullptr;
   if (l->dtype != r->dtype)
-    return cx.fail("rhs", "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " + dtype_str(l->dtype));
+    return cx.fail("rhs",
+                   "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " + dtype_str(l->dtype));
   if (dims_differ(l->shape[1], r->shape[0]))
-    return cx.fail("rhs", "'rhs' shape " + shape_str(r->shape) + " does not fit 'lhs' shape " + shape_str(l->shape) +
-                              ": the K dims (lhs dim 1, rhs dim 0) must be equal");
+    return cx.fail("rhs", "'rhs' shape " + shape_str(r->shape) + " does not fit 'lhs' shape " +
+                              shape_str(l->shape) + ": the K dims (lhs dim 1, rhs dim 0) must be equal");
   return tile_type({l->shape[0], r->shape[1]}, DType::FP32, Memory::Acc);
 }
 
@@ -69,10 +73,11 @@ Type elementwise(const ContractContext& cx) {
   const TypeNode* r = need_tile_in(cx, "rhs", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
   if (!r) return nullptr;
   if (l->dtype != r->dtype)
-    return cx.fail("rhs", "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " + dtype_str(l->dtype) +
-                              "; use pl.cast");
+    return cx.fail("rhs", "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " +
+                              dtype_str(l->dtype) + "; use pl.cast");
   if (shapes_differ(l->shape, r->shape))
-    return cx.fail("rhs", "'rhs' shape " + shape_str(r->shape) + " must match 'lhs' shape " + shape_str(l->shape));
+    return cx.fail("rhs",
+                   "'rhs' shape " + shape_str(r->shape) + " must match 'lhs' shape " + shape_str(l->shape));
   return cx.arg("lhs")->type;
 }
 
@@ -83,7 +88,8 @@ Type tile_scalar(const ContractContext& cx) {
 }
 
 Type row_reduce(const ContractContext& cx) {
-  const TypeNode* t = need_2d(cx, "tile", need_tile_in(cx, "tile", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)"));
+  const TypeNode* t =
+      need_2d(cx, "tile", need_tile_in(cx, "tile", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)"));
   if (!t) return nullptr;
   auto one = std::make_shared<IntImm>();
   one->value = 1;
@@ -109,7 +115,9 @@ Type new_tile(const ContractContext& cx) {
 
 }  // namespace
 
-Type check_Matmul(const ContractContext& cx) { return matmul_result(cx); }
+Type check_Matmul(const ContractContext& cx) {
+  return matmul_result(cx);
+}
 
 Type check_MatmulAcc(const ContractContext& cx) {
   const TypeNode* a = need_tile_in(cx, "acc", Memory::Acc, "the accumulator comes from pl.matmul");
@@ -117,24 +125,42 @@ Type check_MatmulAcc(const ContractContext& cx) {
   Type r = matmul_result(cx);
   if (!r) return nullptr;
   if (a->dtype != DType::FP32 || shapes_differ(a->shape, r->shape))
-    return cx.fail("acc", "'acc' must be " + type_str(r) + " (the product's type), got " + type_str(cx.arg("acc")->type));
+    return cx.fail("acc", "'acc' must be " + type_str(r) + " (the product's type), got " +
+                              type_str(cx.arg("acc")->type));
   return cx.arg("acc")->type;
 }
 
-Type check_Add(const ContractContext& cx) { return elementwise(cx); }
-Type check_Sub(const ContractContext& cx) { return elementwise(cx); }
-Type check_Mul(const ContractContext& cx) { return elementwise(cx); }
-Type check_Div(const ContractContext& cx) { return elementwise(cx); }
-Type check_Maximum(const ContractContext& cx) { return elementwise(cx); }
-Type check_Minimum(const ContractContext& cx) { return elementwise(cx); }
-Type check_Adds(const ContractContext& cx) { return tile_scalar(cx); }
-Type check_Muls(const ContractContext& cx) { return tile_scalar(cx); }
+Type check_Add(const ContractContext& cx) {
+  return elementwise(cx);
+}
+Type check_Sub(const ContractContext& cx) {
+  return elementwise(cx);
+}
+Type check_Mul(const ContractContext& cx) {
+  return elementwise(cx);
+}
+Type check_Div(const ContractContext& cx) {
+  return elementwise(cx);
+}
+Type check_Maximum(const ContractContext& cx) {
+  return elementwise(cx);
+}
+Type check_Minimum(const ContractContext& cx) {
+  return elementwise(cx);
+}
+Type check_Adds(const ContractContext& cx) {
+  return tile_scalar(cx);
+}
+Type check_Muls(const ContractContext& cx) {
+  return tile_scalar(cx);
+}
 
 Type check_Exp(const ContractContext& cx) {
   const TypeNode* t = need_tile_in(cx, "tile", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
   if (!t) return nullptr;
   if (!dtype_is_float(t->dtype))
-    return cx.fail("tile", "'tile' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got " + dtype_str(t->dtype));
+    return cx.fail(
+        "tile", "'tile' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got " + dtype_str(t->dtype));
   return cx.arg("tile")->type;
 }
 
@@ -164,8 +190,9 @@ Type check_Move(const ContractContext& cx) {
   auto m = need_memory(cx, "target_memory");
   if (!m) return nullptr;
   if (!move_supported(t->memory, *m))
-    return cx.fail("target_memory", "cannot move a tile from " + mem_str(t->memory) + " to " + mem_str(*m) +
-                                        "; supported moves are Mat->Left, Mat->Right, Acc->Vec, Acc->Mat and Vec->Vec");
+    return cx.fail("target_memory",
+                   "cannot move a tile from " + mem_str(t->memory) + " to " + mem_str(*m) +
+                       "; supported moves are Mat->Left, Mat->Right, Acc->Vec, Acc->Mat and Vec->Vec");
   return tile_type(t->shape, t->dtype, *m);
 }
 
@@ -174,11 +201,23 @@ Type check_Full(const ContractContext& cx) {
   return new_tile(cx);
 }
 
-Type check_Zeros(const ContractContext& cx) { return new_tile(cx); }
-Type check_CreateTile(const ContractContext& cx) { return new_tile(cx); }
-Type check_RowSum(const ContractContext& cx) { return row_reduce(cx); }
-Type check_RowMax(const ContractContext& cx) { return row_reduce(cx); }
-Type check_GetBlockIdx(const ContractContext&) { return scalar_type(DType::INT64); }
-Type check_GetBlockNum(const ContractContext&) { return scalar_type(DType::INT64); }
+Type check_Zeros(const ContractContext& cx) {
+  return new_tile(cx);
+}
+Type check_CreateTile(const ContractContext& cx) {
+  return new_tile(cx);
+}
+Type check_RowSum(const ContractContext& cx) {
+  return row_reduce(cx);
+}
+Type check_RowMax(const ContractContext& cx) {
+  return row_reduce(cx);
+}
+Type check_GetBlockIdx(const ContractContext&) {
+  return scalar_type(DType::INT64);
+}
+Type check_GetBlockNum(const ContractContext&) {
+  return scalar_type(DType::INT64);
+}
 
 }  // namespace ptodist::ir

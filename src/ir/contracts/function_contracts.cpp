@@ -39,9 +39,10 @@ bool check_function_contracts(const FunctionNode& f, DiagnosticEngine& diags) {
   }
   if (first && !users.prefetches.empty()) {
     const OpCall* p = users.prefetches.front();
-    Diagnostic& d = diags.error(p->span, p->op->spelling + ": kernel '" + f.name +
-                                             "' also holds an async session; an async prefetch and a session share "
-                                             "the DMA channel group, so a kernel may use only one of them");
+    Diagnostic& d =
+        diags.error(p->span, p->op->spelling + ": kernel '" + f.name +
+                                 "' also holds an async session; an async prefetch and a session share "
+                                 "the DMA channel group, so a kernel may use only one of them");
     DiagnosticEngine::note(d, first->span, "the async session is created here");
     ok = false;
   }

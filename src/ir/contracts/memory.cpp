@@ -44,10 +44,12 @@ Type check_Load(const ContractContext& cx) {
     auto m = need_memory(cx, "target_memory");
     if (!m) return nullptr;
     if (*m != Memory::Vec && *m != Memory::Mat)
-      return cx.fail("target_memory", "'target_memory' must be pl.Mem.Vec or pl.Mem.Mat (GM loads land in UB or L1), "
-                                      "got pl.Mem." + std::string(memory_name(*m)) +
-                                      "; load into pl.Mem.Mat and use pl.move(t, target_memory=pl.Mem." +
-                                      std::string(memory_name(*m)) + ")");
+      return cx.fail("target_memory",
+                     "'target_memory' must be pl.Mem.Vec or pl.Mem.Mat (GM loads land in UB or L1), "
+                     "got pl.Mem." +
+                         std::string(memory_name(*m)) +
+                         "; load into pl.Mem.Mat and use pl.move(t, target_memory=pl.Mem." +
+                         std::string(memory_name(*m)) + ")");
     mem = *m;
   }
   return tile_type(*shape, t->dtype, mem);
@@ -68,8 +70,8 @@ Type check_Store(const ContractContext& cx) {
     return cx.fail("tile", "'tile' dtype " + dtype_str(tile->dtype) + " must match 'output_tensor' dtype " +
                                dtype_str(t->dtype) + "; use pl.cast first");
   if (static_cast<int>(tile->shape.size()) != rank)
-    return cx.fail("tile", "'tile' rank " + std::to_string(tile->shape.size()) + " must match 'output_tensor' rank " +
-                               std::to_string(rank));
+    return cx.fail("tile", "'tile' rank " + std::to_string(tile->shape.size()) +
+                               " must match 'output_tensor' rank " + std::to_string(rank));
   if (!check_in_bounds(cx, "tile", *offsets, tile->shape, t->shape, "output_tensor")) return nullptr;
   return cx.arg("output_tensor")->type;
 }
@@ -77,7 +79,8 @@ Type check_Store(const ContractContext& cx) {
 Type check_Read(const ContractContext& cx) {
   const TypeNode* t = need_tensor_like(cx, "tensor");
   if (!t) return nullptr;
-  const std::vector<Expr>* offsets = need_int_list(cx, "offsets", static_cast<int>(t->shape.size()), "tensor");
+  const std::vector<Expr>* offsets =
+      need_int_list(cx, "offsets", static_cast<int>(t->shape.size()), "tensor");
   if (!offsets || !check_element_in_bounds(cx, *offsets, t)) return nullptr;
   return scalar_type(t->dtype);
 }
@@ -85,7 +88,8 @@ Type check_Read(const ContractContext& cx) {
 Type check_Write(const ContractContext& cx) {
   const TypeNode* t = need_tensor_like(cx, "tensor");
   if (!t) return nullptr;
-  const std::vector<Expr>* offsets = need_int_list(cx, "offsets", static_cast<int>(t->shape.size()), "tensor");
+  const std::vector<Expr>* offsets =
+      need_int_list(cx, "offsets", static_cast<int>(t->shape.size()), "tensor");
   if (!offsets || !check_element_in_bounds(cx, *offsets, t)) return nullptr;
   if (!need_scalar(cx, "value")) return nullptr;
   return simple_type(TypeKind::None);
@@ -115,7 +119,8 @@ Type check_AllocWindowBuffer(const ContractContext& cx) {
 }
 
 Type check_Window(const ContractContext& cx) {
-  const TypeNode* buf = need_kind(cx, "buf", TypeKind::WindowBuffer, "a window buffer from pld.alloc_window_buffer");
+  const TypeNode* buf =
+      need_kind(cx, "buf", TypeKind::WindowBuffer, "a window buffer from pld.alloc_window_buffer");
   if (!buf) return nullptr;
   const std::vector<Expr>* shape = need_int_list(cx, "shape", -1, "");
   if (!shape || !check_positive_dims(cx, "shape", *shape)) return nullptr;
@@ -128,7 +133,9 @@ Type check_Window(const ContractContext& cx) {
   return dist_tensor_type(*shape, *dt);
 }
 
-Type check_WorldSize(const ContractContext&) { return scalar_type(DType::INT64); }
+Type check_WorldSize(const ContractContext&) {
+  return scalar_type(DType::INT64);
+}
 
 Type check_GetCommCtx(const ContractContext& cx) {
   if (!need_dist_tensor(cx, "tensor", "the communication context belongs to a window")) return nullptr;

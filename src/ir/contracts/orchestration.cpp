@@ -16,7 +16,8 @@ Function submitted_kernel(const ContractContext& cx) {
   if (!fn || !is_kernel(fn->kind)) {
     std::string got = fn ? "the " + std::string(function_kind_name(fn->kind)) + " function '" + fn->name + "'"
                          : describe(k);
-    cx.fail("kernel", "'kernel' must name a kernel function (InCore, AIC or AIV) such as self.my_kernel, got " + got);
+    cx.fail("kernel",
+            "'kernel' must name a kernel function (InCore, AIC or AIV) such as self.my_kernel, got " + got);
     return nullptr;
   }
   return fn;
@@ -32,8 +33,9 @@ bool check_deps(const ContractContext& cx) {
   }
   for (const Expr& d : *deps) {
     if (d && d->type && d->type->kind == TypeKind::TaskId) continue;
-    cx.fail("deps", "'deps' must be a list of pl.TaskId (the second result of earlier submits), but an element is " +
-                        describe(d));
+    cx.fail("deps",
+            "'deps' must be a list of pl.TaskId (the second result of earlier submits), but an element is " +
+                describe(d));
     return false;
   }
   return true;
@@ -46,7 +48,8 @@ Type check_SpmdSubmit(const ContractContext& cx) {
   if (!fn) return nullptr;
   std::vector<BoundArg> args;
   for (const Expr& a : cx.call.varargs) args.push_back({a, a ? a->span : SourceSpan{}});
-  if (!check_call_arguments(*fn, args, cx.call.op->spelling + ": kernel '" + fn->name + "'", cx.call.span, cx.diags))
+  if (!check_call_arguments(*fn, args, cx.call.op->spelling + ": kernel '" + fn->name + "'", cx.call.span,
+                            cx.diags))
     return nullptr;
   if (!omitted(cx, "core_num")) {
     if (!need_int_scalar(cx, "core_num")) return nullptr;

@@ -13,8 +13,8 @@ bool target_region(const ContractContext& cx, const TypeNode* target, const std:
                    std::string_view extent_operand) {
   int rank = static_cast<int>(target->shape.size());
   if (static_cast<int>(shape.size()) != rank) {
-    cx.fail(extent_operand, quoted(extent_operand) + " must have the rank of 'target' (" + std::to_string(rank) +
-                                "), got " + shape_str(shape));
+    cx.fail(extent_operand, quoted(extent_operand) + " must have the rank of 'target' (" +
+                                std::to_string(rank) + "), got " + shape_str(shape));
     return false;
   }
   const std::vector<Expr>* offsets = need_int_list(cx, "offsets", rank, "target");
@@ -36,7 +36,8 @@ Type remote_store(const ContractContext& cx, std::string_view value, const TypeN
 Type check_RemoteLoad(const ContractContext& cx) {
   const TypeNode* target = need_dist_tensor(cx, "target", "the peer's window is read through it");
   if (!target || !need_int_scalar(cx, "peer")) return nullptr;
-  const std::vector<Expr>* shape = need_int_list(cx, "shape", static_cast<int>(target->shape.size()), "target");
+  const std::vector<Expr>* shape =
+      need_int_list(cx, "shape", static_cast<int>(target->shape.size()), "target");
   if (!shape || !check_positive_dims(cx, "shape", *shape) || !target_region(cx, target, *shape, "shape"))
     return nullptr;
   return tile_type(*shape, target->dtype, Memory::Vec);

@@ -28,7 +28,8 @@ const std::vector<Expr>* signal_cell(const ContractContext& cx, std::string_view
 }  // namespace
 
 Type check_Notify(const ContractContext& cx) {
-  if (!signal_cell(cx, "target") || !need_int_scalar(cx, "peer") || !need_int_scalar(cx, "value")) return nullptr;
+  if (!signal_cell(cx, "target") || !need_int_scalar(cx, "peer") || !need_int_scalar(cx, "value"))
+    return nullptr;
   if (!omitted(cx, "op") && !need_enum(cx, "op", EnumKind::NotifyOp, {"AtomicAdd", "Set"}, "pld.NotifyOp."))
     return nullptr;
   return simple_type(TypeKind::None);
@@ -36,11 +37,14 @@ Type check_Notify(const ContractContext& cx) {
 
 Type check_Wait(const ContractContext& cx) {
   if (!signal_cell(cx, "signal") || !need_int_scalar(cx, "expected")) return nullptr;
-  if (!omitted(cx, "cmp") && !need_enum(cx, "cmp", EnumKind::WaitCmp, {"Eq", "Ge"}, "pld.WaitCmp.")) return nullptr;
+  if (!omitted(cx, "cmp") && !need_enum(cx, "cmp", EnumKind::WaitCmp, {"Eq", "Ge"}, "pld.WaitCmp."))
+    return nullptr;
   return simple_type(TypeKind::None);
 }
 
-Type check_Fence(const ContractContext&) { return simple_type(TypeKind::None); }
+Type check_Fence(const ContractContext&) {
+  return simple_type(TypeKind::None);
+}
 
 // With no target the whole data cache is invalidated; with a target, offsets and shape come together.
 Type check_CacheInvalid(const ContractContext& cx) {
@@ -53,7 +57,8 @@ Type check_CacheInvalid(const ContractContext& cx) {
   const TypeNode* t = need_tensor_like(cx, "target");
   if (!t) return nullptr;
   if (has_offsets != has_shape)
-    return cx.fail(has_offsets ? "offsets" : "shape", "'offsets' and 'shape' must be given together or not at all");
+    return cx.fail(has_offsets ? "offsets" : "shape",
+                   "'offsets' and 'shape' must be given together or not at all");
   if (!has_offsets) return simple_type(TypeKind::None);
   int rank = static_cast<int>(t->shape.size());
   const std::vector<Expr>* offsets = need_int_list(cx, "offsets", rank, "target");

@@ -27,7 +27,8 @@ bool need_scratch(const ContractContext& cx, bool optional) {
   bool ok = t->memory == Memory::Vec && t->dtype == DType::INT8 &&
             (!dims || (dims->size() == 2 && (*dims)[0] == 1 && (*dims)[1] == 256));
   if (ok) return true;
-  cx.fail("scratch", "'scratch' must be pl.Tile[[1, 256], pl.INT8, pl.Mem.Vec], got " + type_str(cx.arg("scratch")->type));
+  cx.fail("scratch", "'scratch' must be pl.Tile[[1, 256], pl.INT8, pl.Mem.Vec], got " +
+                         type_str(cx.arg("scratch")->type));
   return false;
 }
 
@@ -43,8 +44,12 @@ Type check_TileGet(const ContractContext& cx) {
   return check_Get(cx);
 }
 
-Type check_TilePutAsync(const ContractContext& cx) { return check_PutAsync(cx); }
-Type check_TileGetAsync(const ContractContext& cx) { return check_GetAsync(cx); }
+Type check_TilePutAsync(const ContractContext& cx) {
+  return check_PutAsync(cx);
+}
+Type check_TileGetAsync(const ContractContext& cx) {
+  return check_GetAsync(cx);
+}
 
 Type check_TileAsyncSession(const ContractContext& cx) {
   if (!need_scratch(cx, false)) return nullptr;

@@ -8,8 +8,8 @@ namespace ptodist::ir::contracts {
 const TypeNode* need_gm_tensor(const ContractContext& cx, std::string_view name) {
   const TypeNode* t = type_of(cx, name);
   if (t && t->kind == TypeKind::Tile) {
-    cx.fail(name, quoted(name) + " must be a tensor in GM, got a computed tile " + type_str(cx.arg(name)->type) +
-                      "; store it to a tensor first");
+    cx.fail(name, quoted(name) + " must be a tensor in GM, got a computed tile " +
+                      type_str(cx.arg(name)->type) + "; store it to a tensor first");
     return nullptr;
   }
   return need_tensor_like(cx, name);
@@ -43,9 +43,9 @@ bool region_lists(const ContractContext& cx, TransferRegion& r, int rank) {
 std::optional<TransferRegion> check_transfer_region(const ContractContext& cx, const TypeNode* dst,
                                                     const TypeNode* src) {
   if (dst->shape.size() != src->shape.size()) {
-    cx.fail("src", "'src' and 'dst' must have the same rank, got " + std::to_string(src->shape.size()) + "-D 'src' " +
-                       type_str(cx.arg("src")->type) + " and " + std::to_string(dst->shape.size()) + "-D 'dst' " +
-                       type_str(cx.arg("dst")->type));
+    cx.fail("src", "'src' and 'dst' must have the same rank, got " + std::to_string(src->shape.size()) +
+                       "-D 'src' " + type_str(cx.arg("src")->type) + " and " +
+                       std::to_string(dst->shape.size()) + "-D 'dst' " + type_str(cx.arg("dst")->type));
     return std::nullopt;
   }
   int rank = static_cast<int>(dst->shape.size());
@@ -68,7 +68,8 @@ std::optional<TransferRegion> check_transfer_region(const ContractContext& cx, c
   for (int i = 0; i < rank; ++i) {
     auto a = as_const_int(src->shape[i]), b = as_const_int(dst->shape[i]);
     if (!a || !b || *a == *b) continue;
-    cx.fail("src", "'src' shape " + shape_str(src->shape) + " must equal 'dst' shape " + shape_str(dst->shape) +
+    cx.fail("src", "'src' shape " + shape_str(src->shape) + " must equal 'dst' shape " +
+                       shape_str(dst->shape) +
                        " when no region is given; pass dst_offsets, src_offsets and shape to copy a part");
     return std::nullopt;
   }
@@ -91,7 +92,8 @@ struct RuntimeFinder : Walker {
     }
     if (auto v = e->as<VarRef>(); v && cx.scope.compile_time_vars) {
       bool known = false;
-      for (const Var& c : *cx.scope.compile_time_vars) known |= c == v->var || (c && v->var && c->id == v->var->id);
+      for (const Var& c : *cx.scope.compile_time_vars)
+        known |= c == v->var || (c && v->var && c->id == v->var->id);
       found = !known;
       return;
     }
@@ -107,8 +109,8 @@ bool contiguous_in(const ContractContext& cx, const TransferRegion& r, const std
   for (size_t j = k + 1; j < region.size(); ++j) {
     auto dim = as_const_int(t->shape[j]);
     if (!dim || *dim == 1) continue;  // symbolic: rechecked after specialize
-    cx.fail(operand, "the region " + shape_str(r.shape) + " is not flat-contiguous in " + quoted(tensor) + " " +
-                         shape_str(t->shape) + ": every dim after its long dim " + std::to_string(k) +
+    cx.fail(operand, "the region " + shape_str(r.shape) + " is not flat-contiguous in " + quoted(tensor) +
+                         " " + shape_str(t->shape) + ": every dim after its long dim " + std::to_string(k) +
                          " must have size 1 in the tensor, so that the bytes form one run");
     return false;
   }
@@ -124,7 +126,8 @@ bool is_runtime_dim(const ContractContext& cx, const Expr& dim) {
   return f.found;
 }
 
-bool check_dma_region(const ContractContext& cx, const TransferRegion& r, const TypeNode* dst, const TypeNode* src) {
+bool check_dma_region(const ContractContext& cx, const TransferRegion& r, const TypeNode* dst,
+                      const TypeNode* src) {
   std::string_view where = r.explicit_region ? "shape" : "src";
   for (size_t i = 0; i < r.shape.size(); ++i) {
     if (!is_runtime_dim(cx, r.shape[i])) continue;
@@ -142,7 +145,8 @@ bool check_dma_region(const ContractContext& cx, const TransferRegion& r, const 
                          "put_async per row");
     return false;
   }
-  return contiguous_in(cx, r, *dims, dst, "dst_offsets", "dst") && contiguous_in(cx, r, *dims, src, "src_offsets", "src");
+  return contiguous_in(cx, r, *dims, dst, "dst_offsets", "dst") &&
+         contiguous_in(cx, r, *dims, src, "src_offsets", "src");
 }
 
 }  // namespace ptodist::ir::contracts

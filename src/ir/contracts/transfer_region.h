@@ -28,7 +28,8 @@ std::optional<TransferRegion> check_transfer_region(const ContractContext& cx, c
 
 // The DMA engine copies one flat run of bytes: the region must be static, logically 1-D (at most one
 // dim > 1) and, in both tensors, contiguous (every dim after the long one is 1 in the tensor too).
-bool check_dma_region(const ContractContext& cx, const TransferRegion& r, const TypeNode* dst, const TypeNode* src);
+bool check_dma_region(const ContractContext& cx, const TransferRegion& r, const TypeNode* dst,
+                      const TypeNode* src);
 
 // True when `dim` is certainly a run-time value: a dynamic dim, a call, or (when the scope lists the
 // compile-time variables) a variable outside that list.

@@ -22,10 +22,15 @@ bool check_chunks(const ContractContext& cx, const TransferRegion& r) {
     pipelined = b && b->value;
   }
   if (pipelined && !(rows && cols)) {
-    cx.fail("pipeline", "'pipeline=True' needs both 'chunk_rows' and 'chunk_cols' (the size of each staging tile)");
+    cx.fail("pipeline",
+            "'pipeline=True' needs both 'chunk_rows' and 'chunk_cols' (the size of each staging tile)");
     return false;
   }
-  struct Chunk { const char* name; bool given; int dim_from_end; };
+  struct Chunk {
+    const char* name;
+    bool given;
+    int dim_from_end;
+  };
   for (Chunk c : {Chunk{"chunk_rows", rows, 2}, Chunk{"chunk_cols", cols, 1}}) {
     if (!c.given) continue;
     if (!need_int_scalar(cx, c.name)) return false;
