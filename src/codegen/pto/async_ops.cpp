@@ -92,10 +92,11 @@ void FunctionEmitter::emit_async_wait(const CallSite& site, bool is_test) {
   PTODIST_INTERNAL_ASSERT(it->second.session == session.ssa,
                           c.op->spelling + ": event '" + event_arg->as<VarRef>()->var->name +
                               "' is waited on a session that did not issue it");
-  Value done{fresh(is_test ? "test" : "done"), "i1"};
+  Var r = site.result();
+  Value done{fresh(r ? r->name : is_test ? "test" : "done"), "i1"};
   line(done.ssa + " = " + (is_test ? "pto.comm.test_async_event(" : "pto.comm.wait_async_event(") + event.ssa +
        ", " + session.ssa + ") : (!pto.async_event, !pto.async_session) -> i1");
-  if (Var r = site.result()) scalars_[r->id] = done;
+  if (r) scalars_[r->id] = done;
   if (is_test) return;  // a test may fail: the event stays outstanding and the invalidate waits on
   const Value& written = it->second.written_view;
   line("pto.cmo.cacheinvalid " + written.ssa + " single_cache_line : " + written.type);
