@@ -127,8 +127,20 @@ transforms::PassContext make_pass_context(DiagnosticEngine& diags, const ir::Mod
   return cx;
 }
 
+// CLI11 would call a mistyped command a missing one; name it instead.
+void check_command_name(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return;
+  std::string names;
+  for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (sub->get_name() == argv[1]) return;
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  usage_error("unknown command '" + std::string(argv[1]) + "'; commands: " + names);
+}
+
 int run_cli(CLI::App& app, int argc, char** argv) {
   try {
+    check_command_name(app, argc, argv);
     app.parse(argc, argv);
     return 0;
   } catch (const CLI::RuntimeError& e) {
