@@ -5,6 +5,8 @@
 
 #include <cctype>
 #include <cstring>
+#include <exception>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -15,6 +17,13 @@ constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicLen = 6;
 constexpr size_t kMaxHeader = size_t{1} << 20;  // far above any real header; stops absurd lengths
 constexpr long long kMaxElements = 1LL << 46;
+
+// Text from the file quoted in a one-line message: control bytes become '?', long text is cut.
+std::string printable(std::string_view s) {
+  std::string out;
+  for (char c : s.substr(0, 40)) out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+  return s.size() > 40 ? out + "..." : out;
+}
 
 // The header's dict literal, parsed by a small recursive-descent reader.
 struct Header {
@@ -33,7 +42,7 @@ class HeaderParser {
     while (!eat('}')) {
       std::string key;
       if (!string(key)) return fail(error, "expected a quoted key");
-      if (!eat(':')) return fail(error, "expected ':' after '" + key + "'");
+      if (!eat(':')) return fail(error, "expected ':' after '" + printable(key) + "'");
       if (key == "descr") {
         if (!string(h.descr)) {
           return fail(error, "unsupported dtype: a structured or non-string descr");
@@ -46,7 +55,7 @@ class HeaderParser {
         if (!tuple(h.shape)) return fail(error, "shape must be a tuple of non-negative integers");
         seen_shape = true;
       } else {
-        return fail(error, "unexpected key '" + key + "'");
+        return fail(error, "unexpected key '" + printable(key) + "'");
       }
       if (!eat(',') && !peek('}')) return fail(error, "expected ',' or '}'");
     }
@@ -194,8 +203,8 @@ std::optional<NpyArray> parse_npy(const uint8_t* bytes, size_t size, std::string
   if (!HeaderParser(text).parse(h, error)) return std::nullopt;
   const int item = npy_item_bytes(h.descr);
   if (item == 0) {
-    return fail(error,
-                "unsupported dtype '" + h.descr + "' (supported: <f4 <f2 <u2(bf16) <i4 <i2 |i1 |u1 <i8 |b1)");
+    return fail(error, "unsupported dtype '" + printable(h.descr) +
+                           "' (supported: <f4 <f2 <u2(bf16) <i4 <i2 |i1 |u1 <i8 |b1)");
   }
   if (h.fortran_order) return fail(error, "fortran_order arrays are not supported; save a C-order array");
   const long long n = count_elements(h.shape);
@@ -213,9 +222,16 @@ std::optional<NpyArray> parse_npy(const uint8_t* bytes, size_t size, std::string
 }
 
 std::optional<NpyArray> read_npy(const std::string& path, std::string& error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return fail(error, path + ": is a directory, not a .npy file");
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail(error, path + ": cannot open for reading");
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes;
+  try {  // libstdc++ can throw from the stream buffer on a read error even without exceptions() set
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {
+    return fail(error, path + ": read error");
+  }
   if (in.bad()) return fail(error, path + ": read error");
   auto a = parse_npy(bytes.data(), bytes.size(), error);
   if (!a) error = path + ": " + error;

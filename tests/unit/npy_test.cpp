@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
 
 namespace ptodist {
@@ -159,6 +160,28 @@ TEST(Npy, RejectsBadFilesWithOneLineReasons) {
   std::string error;
   EXPECT_FALSE(read_npy("/nonexistent/in.npy", error));
   EXPECT_EQ(error, "/nonexistent/in.npy: cannot open for reading");
+  const std::string dir = testing::TempDir();
+  EXPECT_FALSE(read_npy(dir, error));
+  EXPECT_NE(error.find("is a directory"), std::string::npos) << error;
+}
+
+// Random corruption of a real file never crashes the reader; it either parses or gives a reason.
+TEST(Npy, SurvivesCorruptedFiles) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string bytes = trial % 2 ? kF32_2x3 : kI8_v2;
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) bytes[rng() % bytes.size()] = static_cast<char>(rng());
+    if (trial % 7 == 0) bytes.resize(rng() % bytes.size());
+    std::string error;
+    const auto a = parse(bytes, error);
+    if (a) {
+      EXPECT_EQ(static_cast<long long>(a->data.size()), a->element_count() * npy_item_bytes(a->dtype_descr));
+    } else {
+      EXPECT_FALSE(error.empty());
+      EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    }
+  }
 }
 
 TEST(Npy, RefusesToWriteInconsistentArrays) {

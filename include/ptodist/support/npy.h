@@ -28,7 +28,7 @@ std::string npy_canonical_descr(std::string_view descr);
 
 // Parses a whole .npy file held in memory. On failure returns nullopt and sets `error` to a one-line
 // reason ("bad magic: not a .npy file", "truncated data: ...", "unsupported dtype '>f4' ...",
-// "fortran_order arrays are not supported ...").
+// "fortran_order arrays are not supported ..."). Bytes after the data are ignored, as numpy does.
 std::optional<NpyArray> parse_npy(const uint8_t* bytes, size_t size, std::string& error);
 
 // Reads a file; errors are prefixed with the path ("in.npy: bad magic: not a .npy file").
