@@ -7,5 +7,7 @@ namespace ptodist::cli {
 
 void add_check_command(CLI::App& app);
 void add_compile_command(CLI::App& app);
+void add_run_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
 
 }  // namespace ptodist::cli

@@ -7,5 +7,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   ptodist::cli::add_check_command(app);
   ptodist::cli::add_compile_command(app);
+  ptodist::cli::add_run_command(app);
+  ptodist::cli::add_bench_command(app);
   return ptodist::cli::run_cli(app, argc, argv);
 }

@@ -1,0 +1,38 @@
+// Host tensors from and to the outside world: .npy files, seeded random data and zeros for the host
+// orchestrator's parameters (what `ptodist run --in/--out-dir` and the bench use).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ptodist/runtime/runtime.h"
+#include "ptodist/support/npy.h"
+
+namespace ptodist::runtime {
+
+// Host parameters the host orchestrator slices per rank (`x[r]` with r a loop variable).
+std::set<std::string> rank_sliced_params(const ir::FunctionNode& host);
+
+// .npy <-> HostTensor; a dtype numpy cannot name (or ptodist does not support) is a one-line error.
+bool host_tensor_from_npy(const NpyArray& a, HostTensor& out, std::string& error);
+NpyArray npy_from_host_tensor(const HostTensor& t);
+
+// Seeded data: floats uniform in [-1, 1), integers in [-8, 8) ([0, 2) for UINT8 and BOOL). The stream
+// depends on the seed and on `name`, so two inputs given the same seed still differ.
+HostTensor random_tensor(ir::DType dtype, const std::vector<long long>& shape, unsigned long long seed,
+                         const std::string& name);
+
+// Builds every host argument from `--in name=FILE.npy|rand:SEED|zeros` specs. Defaults: an input
+// (In or InOut) not named gets rand:0; an Out parameter gets zeros. Shapes come from the program;
+// a dynamic dim takes its value from a .npy input that binds it, else (leading dim of a per-rank
+// tensor) the rank count. Returns "" or a one-line reason.
+std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std::vector<std::string>& specs,
+                              std::map<std::string, HostTensor>& out);
+
+// Writes every Out/InOut parameter to DIR/<name>.npy; returns "" or a one-line reason.
+std::string write_host_outputs(const ir::FunctionNode& host, const std::map<std::string, HostTensor>& args,
+                               const std::string& dir);
+
+}  // namespace ptodist::runtime

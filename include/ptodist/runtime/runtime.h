@@ -1,0 +1,75 @@
+// Running a program on N in-process ranks: host tensors in, host tensors out, one round at a time,
+// with a watchdog that turns a hang into a report of every blocked core (DESIGN.md §6).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptodist/ir/function.h"
+#include "ptodist/runtime/value.h"
+#include "ptodist/support/profile.h"
+
+namespace ptodist::runtime {
+
+// A dense row-major host tensor: the host orchestrator's parameters (what .npy files hold).
+struct HostTensor {
+  ir::DType dtype = ir::DType::FP32;
+  std::vector<long long> shape;
+  std::vector<std::byte> data;
+
+  long long numel() const;
+  static HostTensor zeros(ir::DType dtype, std::vector<long long> shape);
+};
+
+struct RunOptions {
+  int ranks = 2;
+  ChipProfile profile;
+  double watchdog_seconds = 10;  // no progress for this long ends the run with a report
+  bool persistent = false;       // keep window contents between rounds (the program resets signals)
+};
+
+struct RoundResult {
+  enum class Status { Ok, Error, Hang };
+  Status status = Status::Ok;
+  std::string message;               // the formatted error or the watchdog report
+  double seconds = 0;                // wall time of the round
+  std::vector<double> rank_seconds;  // per rank: its chip orchestration, start to end
+};
+
+class World;
+struct RankExec;
+struct RunEnv;
+
+class Runtime {
+ public:
+  // `program` is specialized (factory parameters bound); tile level after the pipeline, or tensor
+  // level (put/put_async are then interpreted directly, with staging and scratch made at run time).
+  Runtime(ir::Program program, RunOptions options);
+  ~Runtime();
+
+  // The host orchestrator (level HOST); null when the program has none.
+  const ir::FunctionNode* host_function() const;
+  // One-line reason why `args` cannot run (missing, shape/dtype mismatch, rank count), or "".
+  std::string check_args(const std::map<std::string, HostTensor>& args) const;
+  // Runs the host orchestrator once over `args` (Out/InOut tensors are written in place).
+  RoundResult run(std::map<std::string, HostTensor>& args);
+
+ private:
+  void run_ranks(RunEnv& env);
+
+  ir::Program program_;
+  RunOptions options_;
+  std::unique_ptr<World> world_;
+  std::vector<std::unique_ptr<RankExec>> ranks_;  // core pools and buffers, kept across rounds
+  bool first_round_ = true;
+};
+
+// The shape of host parameter `p` with dynamic dims resolved from `args` (and `ranks` for a dim
+// indexed by the rank loop); nullopt when a dim cannot be resolved.
+std::optional<std::vector<long long>> resolve_param_shape(const ir::Param& p, int ranks,
+                                                          const std::map<std::string, long long>& dyn);
+
+}  // namespace ptodist::runtime

@@ -1,0 +1,140 @@
+// The world: N ranks in one process, each with a chip profile, a symmetric window heap, signal
+// cells, a DMA engine and a registry of running cores for the watchdog; and the transport interface
+// through which ranks touch each other's windows (inproc here; an MPI transport can implement it too).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ptodist/runtime/value.h"
+#include "ptodist/support/profile.h"
+#include "ptodist/support/source.h"
+
+namespace ptodist::runtime {
+
+// A user error found while running (bad offsets, over-budget submissions, ...): a located message.
+struct RunError {
+  SourceSpan span;
+  std::string message;
+};
+
+// Thrown out of a blocked or running core when the run is being torn down (error or watchdog).
+struct RunAborted {};
+
+// One-sided access to the ranks' windows. Windows are named by WindowAddr so a transport that cannot
+// map peer memory (MPI) implements the same calls.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual int world_size() const = 0;
+  // Allocates one symmetric segment of `bytes` on every rank (zeroed); returns its index.
+  virtual int alloc_segment(long long bytes) = 0;
+  virtual void zero_segments() = 0;
+  // Direct pointer to `addr` in `rank`'s window, or null where memory is not mapped (remote process).
+  virtual std::byte* window_ptr(int rank, WindowAddr addr) = 0;
+  virtual void put(int peer, WindowAddr dst, const std::byte* src, long long bytes) = 0;
+  virtual void get(int peer, WindowAddr src, std::byte* dst, long long bytes) = 0;
+  // Element-wise atomic add of `count` elements of `dtype` into the peer's window.
+  virtual void accumulate(int peer, WindowAddr dst, const std::byte* src, long long count, ir::DType dtype) = 0;
+  // Atomically adds `value` to (or sets) the INT32 cell; the caller wakes the peer's waiters.
+  virtual void signal(int peer, WindowAddr cell, int32_t value, bool add) = 0;
+};
+
+std::unique_ptr<Transport> make_inproc_transport(int ranks);
+
+// What a blocked core is waiting for, kept for the watchdog report.
+struct BlockInfo {
+  std::string op;            // "pld.system.wait"
+  SourceSpan span;
+  std::string cell;          // "signal[1, 3]" or "event #4 of session sync_id=0"
+  const int32_t* watch = nullptr;     // the cell, read when the report is printed
+  const uint32_t* watch_u = nullptr;  // a completion word
+  long long expected = 0;
+  std::string cmp;           // "==" or ">="
+};
+
+// A running core (or an orchestrator thread): progress counter and what it blocks on, if anything.
+struct CoreState {
+  int rank = 0;
+  std::string name;          // "vector core 3 (block 1/4 of comm_local_shard)"
+  std::atomic<uint64_t> progress{0};
+  std::atomic<bool> blocked{false};
+  BlockInfo block;           // valid while `blocked`; written before blocked is set
+};
+
+struct WorldOptions {
+  int ranks = 2;
+  ChipProfile profile;
+};
+
+class DmaEngine;
+
+class World {
+ public:
+  explicit World(const WorldOptions& options);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  int ranks() const { return ranks_; }
+  const ChipProfile& profile() const { return profile_; }
+  Transport& transport() { return *transport_; }
+  DmaEngine& dma(int rank) { return *dma_[rank]; }
+
+  // Symmetric window heap: every alloc has the same segment id (and logical offset) on every rank.
+  WindowBufferValue alloc_window(long long bytes, std::string name);
+  void zero_windows() { transport_->zero_segments(); }
+  // Segments survive rounds; a new round's host orchestrator reuses them in allocation order.
+  void restart_allocation() { next_segment_ = 0; }
+
+  // Blocking without burning CPU: wait until `ready()` holds; wakes on wake(rank) or abort. Throws
+  // RunAborted when the run is torn down. `core` records what it waits on for the watchdog.
+  void block_until(int rank, CoreState* core, const BlockInfo& info, const std::function<bool()>& ready);
+  void wake(int rank);
+  void wake_all();
+
+  // First error wins; the run aborts and every blocked core is woken.
+  void fail(const RunError& error);
+  void abort_for_hang(std::string report);
+  bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
+  void check_abort() const {
+    if (aborted()) throw RunAborted{};
+  }
+  bool has_error() const;
+  RunError error() const;
+  bool hung() const { return hung_; }
+  const std::string& hang_report() const { return hang_report_; }
+  void reset_status();
+
+  // Core registry for the watchdog.
+  void register_core(CoreState* core);
+  void unregister_core(CoreState* core);
+  uint64_t total_progress();
+  std::string blocked_report();
+  void note_progress() { misc_progress_.fetch_add(1, std::memory_order_relaxed); }
+
+ private:
+  int ranks_;
+  ChipProfile profile_;
+  std::unique_ptr<Transport> transport_;
+  std::vector<std::unique_ptr<DmaEngine>> dma_;
+  std::vector<WindowBufferValue> segments_;
+  size_t next_segment_ = 0;
+  std::unique_ptr<std::atomic<uint32_t>[]> generation_;  // one per rank, bumped by wake()
+  std::atomic<bool> aborted_{false};
+  mutable std::mutex mu_;
+  bool has_error_ = false;
+  RunError error_;
+  bool hung_ = false;
+  std::string hang_report_;
+  std::vector<CoreState*> cores_;
+  std::atomic<uint64_t> misc_progress_{0};
+};
+
+}  // namespace ptodist::runtime

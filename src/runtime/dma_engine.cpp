@@ -1,0 +1,69 @@
+// The per-rank DMA engine thread: transfers run in issue order, in pieces of the session's
+// block_bytes, while the cores keep computing; the completion word is written last, with release
+// order, so a core that sees it also sees the data.
+#include "ptodist/runtime/dma.h"
+
+#include <algorithm>
+
+#include "ptodist/runtime/world.h"
+
+namespace ptodist::runtime {
+
+DmaEngine::DmaEngine(World& world, int rank) : world_(world), rank_(rank), thread_([this] { loop(); }) {}
+
+DmaEngine::~DmaEngine() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void DmaEngine::submit(DmaTransfer t) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(std::move(t));
+  }
+  cv_.notify_one();
+}
+
+void DmaEngine::clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  queue_.clear();
+}
+
+void DmaEngine::loop() {
+  while (true) {
+    DmaTransfer t;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (stop_) return;
+      t = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    if (world_.aborted()) continue;
+    execute(t);
+  }
+}
+
+void DmaEngine::execute(const DmaTransfer& t) {
+  Transport& tr = world_.transport();
+  long long piece = std::max<long long>(1, t.session->block_bytes);
+  for (long long done = 0; done < t.bytes; done += piece) {
+    long long n = std::min(piece, t.bytes - done);
+    WindowAddr at{t.remote.segment, t.remote.offset + done};
+    if (t.is_put)
+      tr.put(t.peer, at, t.local + done, n);
+    else
+      tr.get(t.peer, at, t.local + done, n);
+  }
+  std::atomic_ref<uint32_t>(*t.session->completion_word()).store(t.seq, std::memory_order_release);
+  completed_.fetch_add(1, std::memory_order_relaxed);
+  // The issuing rank's waiters read the completion word; the peer may poll the data it received.
+  world_.wake(rank_);
+  if (t.peer != rank_) world_.wake(t.peer);
+}
+
+}  // namespace ptodist::runtime

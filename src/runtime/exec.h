@@ -1,0 +1,165 @@
+// Internal to the runtime: the interpreter's frames and contexts, shared by the executor's files
+// (expressions, ops, control flow, orchestration).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "ptodist/ir/function.h"
+#include "ptodist/ir/op_table.h"
+#include "ptodist/runtime/value.h"
+#include "ptodist/runtime/world.h"
+
+namespace ptodist::runtime {
+
+// Pooled, aligned storage for tiles whose address the memory planner did not fix: a freed buffer is
+// reused by the next tile of the same size, so an inner loop does not hit malloc.
+class TilePool : public std::enable_shared_from_this<TilePool> {
+ public:
+  ~TilePool();
+  std::shared_ptr<void> take(long long bytes);
+
+ private:
+  std::mutex mu_;
+  std::map<long long, std::vector<void*>> free_;
+};
+
+// A pool of core threads of one rank: blocks run on them; a thread is made when none is idle.
+class CorePool {
+ public:
+  CorePool();
+  ~CorePool();
+  void run(std::function<void()> job);
+
+ private:
+  struct Worker;
+  void loop(Worker* w);
+  std::mutex mu_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  bool stop_ = false;
+};
+
+// A submitted kernel: its blocks, dependencies and completion.
+struct TaskState {
+  std::string kernel;
+  int cores = 1;
+  bool cube = false;
+  SourceSpan span;
+  std::vector<std::shared_ptr<TaskState>> deps;
+  std::atomic<int> remaining{0};
+  std::atomic<bool> done{false};
+  std::vector<Value> results;  // block 0's return values, valid once done
+};
+
+// The on-chip buffers of one core, indexed by ir::Memory (Vec, Mat, Left, Right, Acc); sized from the
+// profile on first use of a planned tile.
+struct CoreBuffers {
+  std::vector<std::byte> memory[5];
+};
+
+// Per rank and kept across rounds: the core thread pool, which cores are busy, and their buffers.
+struct RankExec {
+  int rank = 0;
+  CorePool pool;
+  std::mutex mu;
+  std::vector<bool> vector_busy, cube_busy;
+  std::vector<std::unique_ptr<CoreBuffers>> vector_buffers, cube_buffers;
+  std::vector<std::shared_ptr<TilePool>> vector_pools, cube_pools;
+  int acquire_core(bool cube);
+  void release_core(bool cube, int id);
+};
+
+// Everything one round shares.
+struct RunEnv {
+  World* world = nullptr;
+  const ir::ProgramNode* program = nullptr;
+  std::map<std::string, long long> dyn;  // pl.dynamic dims bound from host shapes
+  std::vector<RankExec*> ranks;
+  std::vector<double> rank_seconds;
+  // Chip orchestrations queued by the host's `device=` calls, run one thread per rank afterwards.
+  std::vector<std::vector<std::function<void()>>> rank_jobs;
+  // Blocks still running on core threads; a round ends only when this is zero, even after an abort.
+  std::mutex live_mu;
+  std::condition_variable live_cv;
+  int live_blocks = 0;
+};
+
+// One function activation on one core (or orchestrator thread).
+struct Frame {
+  RunEnv* env = nullptr;
+  const ir::FunctionNode* fn = nullptr;
+  int rank = -1;  // -1 in the host orchestrator
+  CoreState* core = nullptr;
+  int block_idx = 0;
+  int block_num = 1;
+  std::unordered_map<int, Value> vars;  // by Var id (ids are unique per program, not dense)
+  std::shared_ptr<TilePool> tiles;
+  CoreBuffers* buffers = nullptr;
+  // Orchestration: tasks of the innermost manual scope (null outside one).
+  std::vector<std::shared_ptr<TaskState>>* scope_tasks = nullptr;
+  bool returned = false;
+  std::vector<Value> results;
+};
+
+class Interp {
+ public:
+  explicit Interp(Frame& frame) : f(frame) {}
+
+  // Runs `fn` with `args` bound to its parameters; returns the values of its `return`.
+  std::vector<Value> run_function(const ir::FunctionNode& fn, std::vector<Value> args);
+  void exec_block(const ir::Block& b);
+  void exec_stmt(const ir::Stmt& s);
+
+  Value eval(const ir::Expr& e);
+  long long eval_int(const ir::Expr& e);
+  double eval_double(const ir::Expr& e);
+  std::vector<long long> eval_ints(const ir::Expr& e);
+  const TensorView& tensor_arg(const ir::OpCall& c, std::string_view slot, Value& holder);
+  const TileValue& tile_arg(const ir::OpCall& c, std::string_view slot, Value& holder);
+
+  // A fresh tile for the result of `c` (at the planned address when there is one).
+  TileValue new_tile(const ir::OpCall& c, std::vector<long long> shape, ir::DType dtype, ir::Memory memory);
+
+  void bind(const ir::Var& v, Value value);
+  [[noreturn]] void fail(const SourceSpan& span, const std::string& message) const;
+  World& world() const { return *f.env->world; }
+  void tick() const {
+    if (f.core) f.core->progress.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  Frame& f;
+
+ private:
+  Value eval_binary(const ir::Binary& b);
+  Value eval_compare(const ir::Compare& c);
+  Value eval_subscript(const ir::Subscript& s);
+  void exec_for(const ir::For& loop);
+  void exec_manual_scope(const ir::ManualScope& scope);
+};
+
+// Op dispatch generated from ops.def: one function per op, so a new op cannot be skipped silently.
+#define PTODIST_OP(Id, spelling, signature, effects, where) Value op_##Id(Interp& in, const ir::OpCall& c);
+#include "ptodist/ir/ops.def"
+#undef PTODIST_OP
+Value dispatch_op(Interp& in, const ir::OpCall& c);
+
+// Calls of program functions: kernels, orchestrators and `device=` calls (orchestration.cpp).
+Value call_function(Interp& in, const ir::FuncCall& call);
+// Waits for every task the frame submitted (end of a manual scope or of an orchestrator).
+void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span);
+
+// Helpers shared by the op files.
+const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot);
+std::string describe_cell(const TensorView& t, const std::vector<long long>& offsets);
+long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView& t,
+                              const std::vector<long long>& offsets, const std::vector<long long>& shape);
+
+}  // namespace ptodist::runtime

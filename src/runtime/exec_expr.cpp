@@ -1,0 +1,234 @@
+// Evaluation of expressions: constants, variables, scalar arithmetic with Python semantics, host
+// tensor slicing (`x[r]`), and dispatch of op calls and function calls.
+#include <cmath>
+
+#include "exec.h"
+#include "ptodist/ir/printer.h"
+
+namespace ptodist::runtime {
+namespace {
+
+Scalar as_scalar(Interp& in, const Value& v, const SourceSpan& span) {
+  if (const auto* s = std::get_if<Scalar>(&v)) return *s;
+  in.fail(span, "expected a scalar value here");
+}
+
+long long floor_div(long long a, long long b) {
+  long long q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+long long floor_mod(long long a, long long b) {
+  long long m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+
+Value int_result(long long v, const Scalar& a, const Scalar& b) {
+  ir::DType t = a.dtype == ir::DType::BOOL ? b.dtype : a.dtype;
+  if (t == ir::DType::BOOL) t = ir::DType::INT64;
+  return Scalar::of_int(v, t);
+}
+
+}  // namespace
+
+void Interp::fail(const SourceSpan& span, const std::string& message) const { throw RunError{span, message}; }
+
+void Interp::bind(const ir::Var& v, Value value) {
+  if (!v) return;
+  f.vars[v->id] = std::move(value);
+}
+
+Value Interp::eval(const ir::Expr& e) {
+  switch (e->kind) {
+    case ir::ExprKind::IntImm: return Scalar::of_int(e->as<ir::IntImm>()->value);
+    case ir::ExprKind::FloatImm: return Scalar::of_float(e->as<ir::FloatImm>()->value);
+    case ir::ExprKind::BoolImm: return Scalar::of_bool(e->as<ir::BoolImm>()->value);
+    case ir::ExprKind::StrImm:
+    case ir::ExprKind::NoneImm:
+    case ir::ExprKind::DTypeImm:
+    case ir::ExprKind::EnumImm: return NoneValue{};
+    case ir::ExprKind::Dynamic: {
+      const auto* d = e->as<ir::Dynamic>();
+      auto it = f.env->dyn.find(d->name);
+      if (it == f.env->dyn.end()) fail(e->span, "dynamic dimension '" + d->name + "' is not bound by any input shape");
+      return Scalar::of_int(it->second);
+    }
+    case ir::ExprKind::VarRef: {
+      const ir::Var& v = e->as<ir::VarRef>()->var;
+      auto it = f.vars.find(v->id);
+      if (it == f.vars.end()) fail(e->span, "'" + v->name + "' is used before it is defined");
+      return it->second;
+    }
+    case ir::ExprKind::Unary: {
+      const auto* u = e->as<ir::Unary>();
+      Scalar s = as_scalar(*this, eval(u->operand), u->span);
+      switch (u->op) {
+        case ir::UnaryOpKind::Neg: return s.is_float() ? Scalar::of_float(-s.f, s.dtype) : Scalar::of_int(-s.i, s.dtype);
+        case ir::UnaryOpKind::Pos: return s;
+        case ir::UnaryOpKind::Not: return Scalar::of_bool(s.as_double() == 0);
+        case ir::UnaryOpKind::Invert: return Scalar::of_int(~s.as_int(), s.dtype);
+      }
+      return s;
+    }
+    case ir::ExprKind::Binary: return eval_binary(*e->as<ir::Binary>());
+    case ir::ExprKind::Compare: return eval_compare(*e->as<ir::Compare>());
+    case ir::ExprKind::BoolOp: {
+      const auto* b = e->as<ir::BoolOp>();
+      bool lhs = as_scalar(*this, eval(b->lhs), b->span).as_double() != 0;
+      if (b->op == ir::BoolOpKind::And && !lhs) return Scalar::of_bool(false);
+      if (b->op == ir::BoolOpKind::Or && lhs) return Scalar::of_bool(true);
+      return Scalar::of_bool(as_scalar(*this, eval(b->rhs), b->span).as_double() != 0);
+    }
+    case ir::ExprKind::IfExp: {
+      const auto* c = e->as<ir::IfExp>();
+      return as_scalar(*this, eval(c->cond), c->span).as_double() != 0 ? eval(c->then_value) : eval(c->else_value);
+    }
+    case ir::ExprKind::List:
+    case ir::ExprKind::Tuple: {
+      auto t = std::make_shared<TupleValue>();
+      for (const ir::Expr& x : *ir::as_list(e)) t->elements.push_back(eval(x));
+      return t;
+    }
+    case ir::ExprKind::Subscript: return eval_subscript(*e->as<ir::Subscript>());
+    case ir::ExprKind::OpCall: {
+      tick();
+      return dispatch_op(*this, *e->as<ir::OpCall>());
+    }
+    case ir::ExprKind::FuncCall: return call_function(*this, *e->as<ir::FuncCall>());
+    case ir::ExprKind::FuncRef: {
+      const auto* r = e->as<ir::FuncRef>();
+      ir::Function fn = f.env->program->find(r->callee);
+      if (!fn) fail(e->span, "no function named '" + r->callee + "' in program '" + f.env->program->name + "'");
+      return FuncRefValue{fn.get()};
+    }
+  }
+  fail(e->span, "cannot evaluate expression '" + ir::print_expr(e) + "'");
+}
+
+Value Interp::eval_binary(const ir::Binary& b) {
+  Scalar x = as_scalar(*this, eval(b.lhs), b.span);
+  Scalar y = as_scalar(*this, eval(b.rhs), b.span);
+  bool fl = x.is_float() || y.is_float() || b.op == ir::BinaryOpKind::Div;
+  if (fl && b.op != ir::BinaryOpKind::FloorDiv && b.op != ir::BinaryOpKind::Mod) {
+    double p = x.as_double(), q = y.as_double();
+    ir::DType t = x.is_float() ? x.dtype : (y.is_float() ? y.dtype : ir::DType::FP32);
+    switch (b.op) {
+      case ir::BinaryOpKind::Add: return Scalar::of_float(p + q, t);
+      case ir::BinaryOpKind::Sub: return Scalar::of_float(p - q, t);
+      case ir::BinaryOpKind::Mul: return Scalar::of_float(p * q, t);
+      case ir::BinaryOpKind::Div:
+        if (q == 0) fail(b.span, "division by zero");
+        return Scalar::of_float(p / q, t);
+      case ir::BinaryOpKind::Pow: return Scalar::of_float(std::pow(p, q), t);
+      default: fail(b.span, "bit operation on a float value");
+    }
+  }
+  long long p = x.as_int(), q = y.as_int();
+  switch (b.op) {
+    case ir::BinaryOpKind::Add: return int_result(p + q, x, y);
+    case ir::BinaryOpKind::Sub: return int_result(p - q, x, y);
+    case ir::BinaryOpKind::Mul: return int_result(p * q, x, y);
+    case ir::BinaryOpKind::FloorDiv:
+    case ir::BinaryOpKind::Mod:
+      if (fl) {
+        double a = x.as_double(), c = y.as_double();
+        if (c == 0) fail(b.span, "division by zero");
+        double r = b.op == ir::BinaryOpKind::FloorDiv ? std::floor(a / c) : a - c * std::floor(a / c);
+        return Scalar::of_float(r);
+      }
+      if (q == 0) fail(b.span, b.op == ir::BinaryOpKind::Mod ? "modulo by zero" : "division by zero");
+      return int_result(b.op == ir::BinaryOpKind::FloorDiv ? floor_div(p, q) : floor_mod(p, q), x, y);
+    case ir::BinaryOpKind::Pow: {
+      long long r = 1;
+      for (long long i = 0; i < q; ++i) r *= p;
+      return int_result(r, x, y);
+    }
+    case ir::BinaryOpKind::BitAnd: return int_result(p & q, x, y);
+    case ir::BinaryOpKind::BitOr: return int_result(p | q, x, y);
+    case ir::BinaryOpKind::BitXor: return int_result(p ^ q, x, y);
+    case ir::BinaryOpKind::Shl: return int_result(p << q, x, y);
+    case ir::BinaryOpKind::Shr: return int_result(p >> q, x, y);
+    default: break;
+  }
+  fail(b.span, "unsupported binary operator");
+}
+
+Value Interp::eval_compare(const ir::Compare& c) {
+  Scalar x = as_scalar(*this, eval(c.lhs), c.span);
+  Scalar y = as_scalar(*this, eval(c.rhs), c.span);
+  auto cmp = [&](auto p, auto q) {
+    switch (c.op) {
+      case ir::CompareOpKind::Eq: return p == q;
+      case ir::CompareOpKind::Ne: return p != q;
+      case ir::CompareOpKind::Lt: return p < q;
+      case ir::CompareOpKind::Le: return p <= q;
+      case ir::CompareOpKind::Gt: return p > q;
+      case ir::CompareOpKind::Ge: return p >= q;
+    }
+    return false;
+  };
+  if (x.is_float() || y.is_float()) return Scalar::of_bool(cmp(x.as_double(), y.as_double()));
+  return Scalar::of_bool(cmp(x.i, y.i));
+}
+
+// `x[r]` on a host tensor drops the leading dim (the per-rank slice); on a tuple it picks an element.
+Value Interp::eval_subscript(const ir::Subscript& s) {
+  Value base = eval(s.value);
+  if (s.indices.size() != 1) fail(s.span, "subscript takes one index here (the rank)");
+  long long idx = eval_int(s.indices[0]);
+  if (auto* t = std::get_if<std::shared_ptr<TupleValue>>(&base)) {
+    if (idx < 0 || idx >= static_cast<long long>((*t)->elements.size())) fail(s.span, "tuple index out of range");
+    return (*t)->elements[idx];
+  }
+  auto* view = std::get_if<TensorView>(&base);
+  if (!view || view->shape.empty()) fail(s.span, "only a tensor with a leading rank dim can be indexed by a rank");
+  if (idx < 0 || idx >= view->shape[0]) {
+    fail(s.span, "index " + std::to_string(idx) + " is out of range for '" + view->name + "' whose leading dim is " +
+                     std::to_string(view->shape[0]) + "; the host tensor needs one slice per rank (" +
+                     std::to_string(world().ranks()) + " ranks)");
+  }
+  TensorView slice = *view;
+  slice.data += idx * view->strides[0] * ir::dtype_bytes(view->dtype);
+  slice.shape.erase(slice.shape.begin());
+  slice.strides.erase(slice.strides.begin());
+  slice.name = view->name + "[" + std::to_string(idx) + "]";
+  return slice;
+}
+
+long long Interp::eval_int(const ir::Expr& e) {
+  Value v = eval(e);
+  const auto* s = std::get_if<Scalar>(&v);
+  if (!s) fail(e->span, "expected an integer value");
+  return s->as_int();
+}
+
+double Interp::eval_double(const ir::Expr& e) {
+  Value v = eval(e);
+  const auto* s = std::get_if<Scalar>(&v);
+  if (!s) fail(e->span, "expected a numeric value");
+  return s->as_double();
+}
+
+std::vector<long long> Interp::eval_ints(const ir::Expr& e) {
+  std::vector<long long> out;
+  if (const auto* list = ir::as_list(e)) {
+    out.reserve(list->size());
+    for (const ir::Expr& x : *list) out.push_back(eval_int(x));
+    return out;
+  }
+  Value v = eval(e);
+  if (auto* t = std::get_if<std::shared_ptr<TupleValue>>(&v)) {
+    for (const Value& x : (*t)->elements) {
+      const auto* s = std::get_if<Scalar>(&x);
+      if (!s) fail(e->span, "expected a list of integers");
+      out.push_back(s->as_int());
+    }
+    return out;
+  }
+  if (const auto* s = std::get_if<Scalar>(&v)) return {s->as_int()};
+  fail(e->span, "expected a list of integers");
+}
+
+}  // namespace ptodist::runtime

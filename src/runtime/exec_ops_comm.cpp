@@ -1,0 +1,230 @@
+// Communication ops of the executor: windows and identity, notify/wait on signal cells, remote tile
+// access, and synchronous put/get through staging tiles (atomic add honoured).
+#include <atomic>
+#include <cstring>
+
+#include "exec.h"
+#include "remote_io.h"
+
+namespace ptodist::runtime {
+
+int peer_arg(Interp& in, const ir::OpCall& c) {
+  long long peer = in.eval_int(c.arg("peer"));
+  if (peer < 0 || peer >= in.world().ranks()) {
+    in.fail(c.arg("peer")->span, c.op->spelling + ": peer " + std::to_string(peer) + " is not a rank of this world (0.." +
+                                     std::to_string(in.world().ranks() - 1) + ")");
+  }
+  return static_cast<int>(peer);
+}
+
+const TensorView& window_arg(Interp& in, const ir::OpCall& c, std::string_view slot, Value& holder) {
+  const TensorView& t = in.tensor_arg(c, slot, holder);
+  if (!t.is_window()) {
+    in.fail(c.arg(slot)->span, c.op->spelling + ": '" + t.name +
+                                   "' is not window-backed; pass a pld.DistributedTensor made by pld.window");
+  }
+  return t;
+}
+
+// ---- identity and memory ----
+
+Value op_AllocWindowBuffer(Interp& in, const ir::OpCall& c) {
+  std::vector<long long> shape = in.eval_ints(c.arg("shape"));
+  ir::Expr dt = c.arg("dtype");
+  ir::DType dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value : ir::DType::INT8;
+  long long bytes = ir::dtype_bytes(dtype);
+  for (long long d : shape) bytes *= d;
+  if (bytes < 0) in.fail(c.span, "pld.alloc_window_buffer: size must not be negative");
+  return in.world().alloc_window(bytes, "window");
+}
+
+// In the host orchestrator a window view is not yet tied to a rank; the `device=r` call binds it.
+Value op_Window(Interp& in, const ir::OpCall& c) {
+  Value h = in.eval(c.arg("buf"));
+  const auto* buf = std::get_if<WindowBufferValue>(&h);
+  if (!buf) in.fail(c.arg("buf")->span, "pld.window: 'buf' must come from pld.alloc_window_buffer");
+  TensorView v;
+  v.shape = in.eval_ints(c.arg("shape"));
+  ir::Expr dt = c.arg("dtype");
+  v.dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value : (c.type ? c.type->dtype : ir::DType::INT8);
+  v.strides = dense_strides(v.shape);
+  v.window = WindowAddr{buf->segment, 0};
+  v.name = "window";
+  if (v.numel() * ir::dtype_bytes(v.dtype) > buf->bytes) {
+    in.fail(c.span, "pld.window: the view needs " + std::to_string(v.numel() * ir::dtype_bytes(v.dtype)) +
+                        " bytes but the window buffer has " + std::to_string(buf->bytes));
+  }
+  if (in.f.rank >= 0) {
+    v.rank = in.f.rank;
+    v.data = in.world().transport().window_ptr(in.f.rank, v.window);
+  }
+  return v;
+}
+
+Value op_WorldSize(Interp& in, const ir::OpCall&) { return Scalar::of_int(in.world().ranks()); }
+
+Value op_GetCommCtx(Interp& in, const ir::OpCall& c) {
+  Value h;
+  window_arg(in, c, "tensor", h);
+  return CommCtxValue{in.f.rank, in.world().ranks()};
+}
+
+static const CommCtxValue& ctx_arg(Interp& in, const ir::OpCall& c, Value& holder) {
+  holder = in.eval(c.arg("ctx"));
+  const auto* ctx = std::get_if<CommCtxValue>(&holder);
+  if (!ctx) in.fail(c.span, c.op->spelling + ": 'ctx' must come from pld.get_comm_ctx");
+  return *ctx;
+}
+
+Value op_Rank(Interp& in, const ir::OpCall& c) {
+  Value h;
+  return Scalar::of_int(ctx_arg(in, c, h).rank);
+}
+
+Value op_NRanks(Interp& in, const ir::OpCall& c) {
+  Value h;
+  return Scalar::of_int(ctx_arg(in, c, h).nranks);
+}
+
+// ---- signals ----
+
+static long long cell_offset(Interp& in, const ir::OpCall& c, const TensorView& t, std::vector<long long>& offsets) {
+  if (t.dtype != ir::DType::INT32) in.fail(c.span, c.op->spelling + ": signal cells are INT32; '" + t.name + "' is not");
+  return region_offset_bytes(in, c, t, offsets, std::vector<long long>(offsets.size(), 1));
+}
+
+Value op_Notify(Interp& in, const ir::OpCall& c) {
+  Value h;
+  const TensorView& t = window_arg(in, c, "target", h);
+  int peer = peer_arg(in, c);
+  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  long long at = cell_offset(in, c, t, offsets);
+  long long value = in.eval_int(c.arg("value"));
+  const ir::EnumImm* op = enum_arg(c, "op");
+  bool add = !op || op->value != "Set";
+  in.world().transport().signal(peer, WindowAddr{t.window.segment, t.window.offset + at}, static_cast<int32_t>(value), add);
+  in.world().wake(peer);
+  return NoneValue{};
+}
+
+Value op_Wait(Interp& in, const ir::OpCall& c) {
+  Value h;
+  const TensorView& t = window_arg(in, c, "signal", h);
+  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  long long at = cell_offset(in, c, t, offsets);
+  long long expected = in.eval_int(c.arg("expected"));
+  const ir::EnumImm* cmp = enum_arg(c, "cmp");
+  bool ge = cmp && cmp->value == "Ge";
+  auto* cell = reinterpret_cast<int32_t*>(t.data + at);
+  BlockInfo info{"pld.system.wait", c.span, describe_cell(t, offsets), cell, nullptr, expected, ge ? ">=" : "=="};
+  in.world().block_until(in.f.rank, in.f.core, info, [cell, expected, ge] {
+    int32_t v = std::atomic_ref<int32_t>(*cell).load(std::memory_order_acquire);
+    return ge ? v >= expected : v == expected;
+  });
+  return NoneValue{};
+}
+
+Value op_Fence(Interp&, const ir::OpCall&) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return NoneValue{};
+}
+
+// Host memory is coherent: invalidation has nothing to do here (the check scheduler models it).
+Value op_CacheInvalid(Interp&, const ir::OpCall&) { return NoneValue{}; }
+
+// ---- remote tile access ----
+
+Value op_RemoteLoad(Interp& in, const ir::OpCall& c) {
+  Value h;
+  const TensorView& t = window_arg(in, c, "target", h);
+  int peer = peer_arg(in, c);
+  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  std::vector<long long> shape = in.eval_ints(c.arg("shape"));
+  region_offset_bytes(in, c, t, offsets, shape);
+  TileValue tile = in.new_tile(c, shape, t.dtype, ir::Memory::Vec);
+  Region r{&t, offsets, shape};
+  for (long long row = 0; row < r.rows(); ++row)
+    in.world().transport().get(peer, r.row_addr(row, 0), tile.data + row * r.row_bytes(), r.row_bytes());
+  return tile;
+}
+
+static void store_tile_remote(Interp& in, const ir::OpCall& c, const std::byte* src, ir::DType src_type,
+                              const TensorView& t, int peer, const std::vector<long long>& offsets,
+                              const std::vector<long long>& shape) {
+  region_offset_bytes(in, c, t, offsets, shape);
+  if (src_type != t.dtype) in.fail(c.span, c.op->spelling + ": source and target dtypes differ");
+  const ir::EnumImm* atomic = enum_arg(c, "atomic");
+  bool add = atomic && atomic->value == "Add";
+  Region r{&t, offsets, shape};
+  for (long long row = 0; row < r.rows(); ++row) write_row(in, r, peer, row, 0, r.cols(), src + row * r.row_bytes(), add);
+  in.world().wake(peer);
+}
+
+Value op_RemoteStore(Interp& in, const ir::OpCall& c) {
+  Value ht, hd;
+  const TileValue& tile = in.tile_arg(c, "tile", ht);
+  const TensorView& t = window_arg(in, c, "target", hd);
+  int peer = peer_arg(in, c);
+  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  std::vector<long long> shape = tile.shape;
+  while (shape.size() < t.shape.size()) shape.insert(shape.begin(), 1);
+  store_tile_remote(in, c, tile.data, tile.dtype, t, peer, offsets, shape);
+  return NoneValue{};
+}
+
+Value op_TensorRemoteStore(Interp& in, const ir::OpCall& c) {
+  Value hs, hd;
+  const TensorView& src = in.tensor_arg(c, "src", hs);
+  const TensorView& t = window_arg(in, c, "target", hd);
+  int peer = peer_arg(in, c);
+  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  std::vector<std::byte> dense(src.numel() * ir::dtype_bytes(src.dtype));
+  copy_dense(src, dense.data());
+  std::vector<long long> shape = src.shape;
+  while (shape.size() < t.shape.size()) shape.insert(shape.begin(), 1);
+  store_tile_remote(in, c, dense.data(), src.dtype, t, peer, offsets, shape);
+  return NoneValue{};
+}
+
+// ---- synchronous transfers ----
+
+Value op_Put(Interp& in, const ir::OpCall& c) {
+  staged_transfer(in, c, true, nullptr, nullptr);
+  return NoneValue{};
+}
+
+Value op_Get(Interp& in, const ir::OpCall& c) {
+  staged_transfer(in, c, false, nullptr, nullptr);
+  return NoneValue{};
+}
+
+Value op_TilePut(Interp& in, const ir::OpCall& c) {
+  Value h1, h2;
+  const TileValue& stage = in.tile_arg(c, "stage", h1);
+  const TileValue* stage2 = c.arg("stage2") && !c.arg("stage2")->isa<ir::NoneImm>() ? &in.tile_arg(c, "stage2", h2) : nullptr;
+  staged_transfer(in, c, true, &stage, stage2);
+  return NoneValue{};
+}
+
+Value op_TileGet(Interp& in, const ir::OpCall& c) {
+  Value h1, h2;
+  const TileValue& stage = in.tile_arg(c, "stage", h1);
+  const TileValue* stage2 = c.arg("stage2") && !c.arg("stage2")->isa<ir::NoneImm>() ? &in.tile_arg(c, "stage2", h2) : nullptr;
+  staged_transfer(in, c, false, &stage, stage2);
+  return NoneValue{};
+}
+
+// ---- collectives: the lower-collectives pass turns them into put/notify/wait ----
+
+static Value unlowered(Interp& in, const ir::OpCall& c) {
+  in.fail(c.span, c.op->spelling + ": collectives run only after the lower-collectives pass; run the full pipeline");
+}
+
+Value op_Barrier(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
+Value op_Broadcast(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
+Value op_AllGather(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
+Value op_ReduceScatter(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
+Value op_AllReduce(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
+Value op_AllToAll(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
+
+}  // namespace ptodist::runtime

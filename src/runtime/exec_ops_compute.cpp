@@ -1,0 +1,246 @@
+// Compute ops of the executor: load/store (strided copies), matmul, elementwise, casts, fills,
+// reductions, block idx/num and scalar read/write, each through the kernels library.
+#include <algorithm>
+#include <sstream>
+
+#include "exec.h"
+#include "ptodist/kernels/cast.h"
+#include "ptodist/kernels/elementwise.h"
+#include "ptodist/kernels/matmul.h"
+#include "ptodist/kernels/reduce.h"
+#include "tile_math.h"
+
+namespace ptodist::runtime {
+namespace {
+
+std::string dims_str(const std::vector<long long>& v) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+  os << "]";
+  return os.str();
+}
+
+kernels::TileView view_of(const TileValue& t) {
+  return kernels::TileView::contiguous(t.data, static_cast<int>(t.rows()), static_cast<int>(t.cols()),
+                                       elem_type(t.dtype));
+}
+
+ir::Memory memory_arg(const ir::OpCall& c, std::string_view slot, ir::Memory fallback) {
+  if (c.type && c.type->kind == ir::TypeKind::Tile) fallback = c.type->memory;
+  if (const ir::EnumImm* e = enum_arg(c, slot)) {
+    if (auto m = ir::memory_from_name(e->value)) return *m;
+  }
+  return fallback;
+}
+
+ir::DType dtype_arg(Interp& in, const ir::OpCall& c, std::string_view slot) {
+  ir::Expr e = c.arg(slot);
+  if (e && e->isa<ir::DTypeImm>()) return e->as<ir::DTypeImm>()->value;
+  if (c.type) return c.type->dtype;
+  in.fail(c.span, c.op->spelling + ": " + std::string(slot) + " must be a dtype such as pl.FP32");
+}
+
+// Checks that [offsets, offsets + shape) lies inside the tensor; returns the region's byte offset.
+long long checked_region(Interp& in, const ir::OpCall& c, const TensorView& t, const std::vector<long long>& offsets,
+                         const std::vector<long long>& shape) {
+  return region_offset_bytes(in, c, t, offsets, shape);
+}
+
+// A tile's shape aligned to a tensor's rank: leading 1s are added or dropped.
+std::vector<long long> fit_rank(std::vector<long long> shape, size_t rank) {
+  while (shape.size() < rank) shape.insert(shape.begin(), 1);
+  while (shape.size() > rank && shape.front() == 1) shape.erase(shape.begin());
+  return shape;
+}
+
+void check_same_shape(Interp& in, const ir::OpCall& c, const TileValue& a, const TileValue& b) {
+  if (a.numel() != b.numel() || a.cols() != b.cols()) {
+    in.fail(c.span, c.op->spelling + ": operand shapes " + dims_str(a.shape) + " and " + dims_str(b.shape) +
+                        " differ; both tiles must have the same shape");
+  }
+}
+
+Value binary_op(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
+  Value hl, hr;
+  const TileValue& a = in.tile_arg(c, "lhs", hl);
+  const TileValue& b = in.tile_arg(c, "rhs", hr);
+  check_same_shape(in, c, a, b);
+  TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
+  kernels::binary(op, view_of(out), view_of(a), view_of(b));
+  return out;
+}
+
+Value scalar_op(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
+  Value h;
+  const TileValue& a = in.tile_arg(c, "tile", h);
+  double s = in.eval_double(c.arg("scalar"));
+  TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
+  kernels::binary_scalar(op, view_of(out), view_of(a), s);
+  return out;
+}
+
+Value matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const TileValue& b, TileValue acc, bool add) {
+  if (a.cols() != b.rows()) {
+    in.fail(c.span, c.op->spelling + ": inner dims differ: lhs " + dims_str(a.shape) + " and rhs " + dims_str(b.shape));
+  }
+  if (!kernels::matmul_supported(elem_type(a.dtype), elem_type(b.dtype), elem_type(acc.dtype))) {
+    in.fail(c.span, c.op->spelling + ": operands must be FP16, BF16 or FP32 with an FP32 accumulator");
+  }
+  if (acc.rows() != a.rows() || acc.cols() != b.cols()) {
+    in.fail(c.span, c.op->spelling + ": accumulator " + dims_str(acc.shape) + " does not match " +
+                        dims_str({a.rows(), b.cols()}));
+  }
+  if (add)
+    kernels::matmul_acc(view_of(a), view_of(b), view_of(acc));
+  else
+    kernels::matmul(view_of(a), view_of(b), view_of(acc));
+  return acc;
+}
+
+}  // namespace
+
+long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView& t,
+                              const std::vector<long long>& offsets, const std::vector<long long>& shape) {
+  if (offsets.size() != t.shape.size() || shape.size() != t.shape.size()) {
+    in.fail(c.span, c.op->spelling + ": offsets " + dims_str(offsets) + " and shape " + dims_str(shape) +
+                        " must each have one entry per dim of '" + t.name + "' " + dims_str(t.shape));
+  }
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (offsets[i] < 0 || shape[i] < 0 || offsets[i] + shape[i] > t.shape[i]) {
+      in.fail(c.span, c.op->spelling + ": region at offsets " + dims_str(offsets) + " of shape " + dims_str(shape) +
+                          " lies outside '" + t.name + "' of shape " + dims_str(t.shape));
+    }
+  }
+  return t.byte_offset(offsets);
+}
+
+Value op_Load(Interp& in, const ir::OpCall& c) {
+  Value h;
+  const TensorView& t = in.tensor_arg(c, "tensor", h);
+  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  std::vector<long long> shape = in.eval_ints(c.arg("shape"));
+  long long at = checked_region(in, c, t, offsets, shape);
+  std::vector<long long> tile_shape = shape;
+  if (c.type) {
+    if (auto s = c.type->static_shape()) tile_shape = *s;
+  }
+  TileValue tile = in.new_tile(c, tile_shape, t.dtype, memory_arg(c, "target_memory", ir::Memory::Vec));
+  copy_region(t.data + at, t.dtype, t.strides, tile.data, tile.dtype, dense_strides(shape), shape);
+  return tile;
+}
+
+Value op_Store(Interp& in, const ir::OpCall& c) {
+  Value ht, hd;
+  const TileValue& tile = in.tile_arg(c, "tile", ht);
+  const TensorView& t = in.tensor_arg(c, "output_tensor", hd);
+  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  std::vector<long long> shape = fit_rank(tile.shape, t.shape.size());
+  long long at = checked_region(in, c, t, offsets, shape);
+  copy_region(tile.data, tile.dtype, dense_strides(shape), t.data + at, t.dtype, t.strides, shape);
+  if (t.is_window()) in.world().wake(t.rank);
+  return t;
+}
+
+Value op_Matmul(Interp& in, const ir::OpCall& c) {
+  Value ha, hb;
+  const TileValue& a = in.tile_arg(c, "lhs", ha);
+  const TileValue& b = in.tile_arg(c, "rhs", hb);
+  ir::DType acc_type = c.type ? c.type->dtype : ir::DType::FP32;
+  TileValue acc = in.new_tile(c, {a.rows(), b.cols()}, acc_type, ir::Memory::Acc);
+  return matmul_into(in, c, a, b, acc, false);
+}
+
+// The accumulator is updated in place, as on the device, where the result shares the Acc buffer.
+Value op_MatmulAcc(Interp& in, const ir::OpCall& c) {
+  Value hc, ha, hb;
+  const TileValue& acc = in.tile_arg(c, "acc", hc);
+  const TileValue& a = in.tile_arg(c, "lhs", ha);
+  const TileValue& b = in.tile_arg(c, "rhs", hb);
+  return matmul_into(in, c, a, b, acc, true);
+}
+
+Value op_Add(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Add); }
+Value op_Sub(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Sub); }
+Value op_Mul(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Mul); }
+Value op_Div(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Div); }
+Value op_Maximum(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Maximum); }
+Value op_Minimum(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Minimum); }
+Value op_Adds(Interp& in, const ir::OpCall& c) { return scalar_op(in, c, kernels::ScalarOp::Add); }
+Value op_Muls(Interp& in, const ir::OpCall& c) { return scalar_op(in, c, kernels::ScalarOp::Mul); }
+
+Value op_Exp(Interp& in, const ir::OpCall& c) {
+  Value h;
+  const TileValue& a = in.tile_arg(c, "tile", h);
+  TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
+  kernels::exp(view_of(out), view_of(a));
+  return out;
+}
+
+Value op_Cast(Interp& in, const ir::OpCall& c) {
+  Value h;
+  const TileValue& a = in.tile_arg(c, "tile", h);
+  TileValue out = in.new_tile(c, a.shape, dtype_arg(in, c, "target_type"), a.memory);
+  kernels::cast(view_of(out), view_of(a));
+  return out;
+}
+
+Value op_Move(Interp& in, const ir::OpCall& c) {
+  Value h;
+  const TileValue& a = in.tile_arg(c, "tile", h);
+  TileValue out = in.new_tile(c, a.shape, a.dtype, memory_arg(c, "target_memory", a.memory));
+  std::copy_n(a.data, a.bytes(), out.data);
+  return out;
+}
+
+static Value filled(Interp& in, const ir::OpCall& c, double value, bool fill) {
+  std::vector<long long> shape = in.eval_ints(c.arg("shape"));
+  TileValue out = in.new_tile(c, shape, dtype_arg(in, c, "dtype"), memory_arg(c, "target_memory", ir::Memory::Vec));
+  if (fill) kernels::fill(view_of(out), value);
+  return out;
+}
+
+Value op_Full(Interp& in, const ir::OpCall& c) { return filled(in, c, in.eval_double(c.arg("value")), true); }
+Value op_Zeros(Interp& in, const ir::OpCall& c) { return filled(in, c, 0, true); }
+// Like the device, a created tile holds whatever bytes its buffer held before.
+Value op_CreateTile(Interp& in, const ir::OpCall& c) { return filled(in, c, 0, false); }
+
+static Value reduce(Interp& in, const ir::OpCall& c, bool sum) {
+  Value h;
+  const TileValue& a = in.tile_arg(c, "tile", h);
+  ir::DType t = c.type ? c.type->dtype : a.dtype;
+  TileValue out = in.new_tile(c, {a.rows(), 1}, t, a.memory);
+  if (sum)
+    kernels::row_sum(view_of(out), view_of(a));
+  else
+    kernels::row_max(view_of(out), view_of(a));
+  return out;
+}
+
+Value op_RowSum(Interp& in, const ir::OpCall& c) { return reduce(in, c, true); }
+Value op_RowMax(Interp& in, const ir::OpCall& c) { return reduce(in, c, false); }
+
+Value op_GetBlockIdx(Interp& in, const ir::OpCall&) { return Scalar::of_int(in.f.block_idx); }
+Value op_GetBlockNum(Interp& in, const ir::OpCall&) { return Scalar::of_int(in.f.block_num); }
+
+Value op_Read(Interp& in, const ir::OpCall& c) {
+  Value h;
+  const TensorView& t = in.tensor_arg(c, "tensor", h);
+  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  long long at = checked_region(in, c, t, offsets, std::vector<long long>(offsets.size(), 1));
+  double v = load_element(t.data + at, t.dtype);
+  if (ir::dtype_is_float(t.dtype)) return Scalar::of_float(v, t.dtype);
+  return Scalar::of_int(static_cast<long long>(v), t.dtype);
+}
+
+Value op_Write(Interp& in, const ir::OpCall& c) {
+  Value h;
+  const TensorView& t = in.tensor_arg(c, "tensor", h);
+  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  long long at = checked_region(in, c, t, offsets, std::vector<long long>(offsets.size(), 1));
+  store_element(t.data + at, t.dtype, in.eval_double(c.arg("value")));
+  if (t.is_window()) in.world().wake(t.rank);
+  return NoneValue{};
+}
+
+}  // namespace ptodist::runtime

@@ -1,0 +1,205 @@
+// Shared pieces of the executor: operand access, tile allocation (planned address or pooled
+// storage), the op dispatch table generated from ops.def, and the pools of tile storage and threads.
+#include <cstring>
+#include <new>
+#include <sstream>
+
+#include "exec.h"
+
+namespace ptodist::runtime {
+
+// ---- operands ----
+
+static const Value& operand(Interp& in, const ir::OpCall& c, std::string_view slot, Value& holder) {
+  ir::Expr e = c.arg(slot);
+  if (!e) in.fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot) + "'");
+  // A variable is read in place: no copy of its shape vectors on every use in an inner loop.
+  if (const auto* ref = e->as<ir::VarRef>()) {
+    auto it = in.f.vars.find(ref->var->id);
+    if (it != in.f.vars.end()) return it->second;
+  }
+  holder = in.eval(e);
+  return holder;
+}
+
+const TensorView& Interp::tensor_arg(const ir::OpCall& c, std::string_view slot, Value& holder) {
+  const Value& v = operand(*this, c, slot, holder);
+  const auto* t = std::get_if<TensorView>(&v);
+  if (!t) fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tensor here");
+  if (!t->data) fail(c.arg(slot)->span, c.op->spelling + ": window view '" + t->name + "' is not bound to a rank");
+  return *t;
+}
+
+const TileValue& Interp::tile_arg(const ir::OpCall& c, std::string_view slot, Value& holder) {
+  const Value& v = operand(*this, c, slot, holder);
+  const auto* t = std::get_if<TileValue>(&v);
+  if (!t) fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tile here");
+  return *t;
+}
+
+const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot) {
+  ir::Expr e = c.arg(slot);
+  return e ? e->as<ir::EnumImm>() : nullptr;
+}
+
+std::string describe_cell(const TensorView& t, const std::vector<long long>& offsets) {
+  std::ostringstream os;
+  os << t.name << "[";
+  for (size_t i = 0; i < offsets.size(); ++i) os << (i ? ", " : "") << offsets[i];
+  os << "]";
+  return os.str();
+}
+
+// ---- tiles ----
+
+static long long memory_capacity(const ChipProfile& p, ir::Memory m) {
+  switch (m) {
+    case ir::Memory::Vec: return p.ub_bytes;
+    case ir::Memory::Mat: return p.l1_bytes;
+    case ir::Memory::Left: return p.l0a_bytes;
+    case ir::Memory::Right: return p.l0b_bytes;
+    case ir::Memory::Acc: return p.l0c_bytes;
+  }
+  return 0;
+}
+
+// A tile planned by plan-memory lives at its address in this core's buffer of that memory, so a
+// reuse bug corrupts real bytes; an unplanned tile takes pooled storage.
+TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir::DType dtype, ir::Memory memory) {
+  TileValue t;
+  t.shape = std::move(shape);
+  t.dtype = dtype;
+  t.memory = memory;
+  long long bytes = t.bytes();
+  long long addr = (c.type && c.type->kind == ir::TypeKind::Tile) ? c.type->addr : -1;
+  if (addr >= 0 && f.buffers) {
+    long long cap = memory_capacity(world().profile(), memory);
+    if (addr + bytes > cap) {
+      fail(c.span, c.op->spelling + ": tile of " + std::to_string(bytes) + " bytes at address " + std::to_string(addr) +
+                       " overflows the " + std::string(ir::memory_name(memory)) + " buffer (" + std::to_string(cap) +
+                       " bytes)");
+    }
+    std::vector<std::byte>& buf = f.buffers->memory[static_cast<int>(memory)];
+    if (buf.size() < static_cast<size_t>(cap)) buf.resize(cap);
+    t.data = buf.data() + addr;
+    return t;
+  }
+  if (!f.tiles) f.tiles = std::make_shared<TilePool>();
+  t.storage = f.tiles->take(bytes);
+  t.data = static_cast<std::byte*>(t.storage.get());
+  return t;
+}
+
+constexpr std::align_val_t kTileAlign{64};
+
+TilePool::~TilePool() {
+  for (auto& [size, list] : free_)
+    for (void* p : list) ::operator delete(p, kTileAlign);
+}
+
+std::shared_ptr<void> TilePool::take(long long bytes) {
+  long long size = bytes > 0 ? bytes : 1;
+  void* p = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = free_.find(size);
+    if (it != free_.end() && !it->second.empty()) {
+      p = it->second.back();
+      it->second.pop_back();
+    }
+  }
+  if (!p) p = ::operator new(size, kTileAlign);
+  // The deleter holds the pool, so a tile that outlives its kernel (a session's scratch held by the DMA
+  // engine) still returns its bytes safely.
+  std::shared_ptr<TilePool> self = shared_from_this();
+  return std::shared_ptr<void>(p, [self, size](void* q) {
+    std::lock_guard<std::mutex> lock(self->mu_);
+    self->free_[size].push_back(q);
+  });
+}
+
+// ---- dispatch ----
+
+Value dispatch_op(Interp& in, const ir::OpCall& c) {
+  switch (c.op->id) {
+#define PTODIST_OP(Id, spelling, signature, effects, where) \
+  case ir::OpId::Id: return op_##Id(in, c);
+#include "ptodist/ir/ops.def"
+#undef PTODIST_OP
+  }
+  in.fail(c.span, "unknown op");
+}
+
+// ---- core threads ----
+
+struct CorePool::Worker {
+  std::thread thread;
+  std::function<void()> job;
+  bool busy = false;
+  std::condition_variable cv;
+};
+
+CorePool::CorePool() = default;
+
+CorePool::~CorePool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  for (auto& w : workers_) w->cv.notify_all();
+  for (auto& w : workers_) w->thread.join();
+}
+
+void CorePool::run(std::function<void()> job) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& w : workers_) {
+    if (!w->busy) {
+      w->busy = true;
+      w->job = std::move(job);
+      w->cv.notify_one();
+      return;
+    }
+  }
+  auto w = std::make_unique<Worker>();
+  w->busy = true;
+  w->job = std::move(job);
+  Worker* raw = w.get();
+  workers_.push_back(std::move(w));
+  raw->thread = std::thread([this, raw] { loop(raw); });
+}
+
+void CorePool::loop(Worker* w) {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    w->cv.wait(lock, [&] { return stop_ || w->job; });
+    if (w->job) {
+      std::function<void()> job = std::move(w->job);
+      w->job = nullptr;
+      lock.unlock();
+      job();
+      lock.lock();
+      w->busy = false;
+      continue;
+    }
+    if (stop_) return;
+  }
+}
+
+int RankExec::acquire_core(bool cube) {
+  std::lock_guard<std::mutex> lock(mu);
+  std::vector<bool>& busy = cube ? cube_busy : vector_busy;
+  for (size_t i = 0; i < busy.size(); ++i) {
+    if (!busy[i]) {
+      busy[i] = true;
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+void RankExec::release_core(bool cube, int id) {
+  std::lock_guard<std::mutex> lock(mu);
+  (cube ? cube_busy : vector_busy)[id] = false;
+}
+
+}  // namespace ptodist::runtime

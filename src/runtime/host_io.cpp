@@ -1,0 +1,212 @@
+// .npy files, seeded random data and zeros as host tensors for the host orchestrator's parameters.
+#include "ptodist/runtime/host_io.h"
+
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <random>
+
+#include "ptodist/ir/functor.h"
+#include "ptodist/kernels/tile.h"
+#include "tile_math.h"
+
+namespace ptodist::runtime {
+namespace {
+
+class SlicedFinder : public ir::Walker {
+ public:
+  explicit SlicedFinder(const ir::FunctionNode& host) {
+    for (const ir::Param& p : host.params) params_.insert(p.var->id);
+  }
+  void visit_stmt(const ir::Stmt& s) override {
+    if (!s) return;
+    if (const auto* f = s->as<ir::For>()) loop_vars_.insert(f->iv->id);
+    Walker::visit_stmt(s);
+  }
+  void visit_expr(const ir::Expr& e) override {
+    if (!e) return;
+    if (const auto* sub = e->as<ir::Subscript>()) {
+      const auto* base = sub->value->as<ir::VarRef>();
+      const auto* idx = sub->indices.size() == 1 ? sub->indices[0]->as<ir::VarRef>() : nullptr;
+      if (base && idx && params_.count(base->var->id) && loop_vars_.count(idx->var->id)) sliced.insert(base->var->name);
+    }
+    Walker::visit_expr(e);
+  }
+  std::set<std::string> sliced;
+
+ private:
+  std::set<int> params_;
+  std::set<int> loop_vars_;
+};
+
+std::optional<ir::DType> dtype_of_descr(const std::string& descr) {
+  auto t = kernels::elem_type_from_npy_descr(descr);
+  if (!t) return std::nullopt;
+  for (ir::DType d : {ir::DType::FP32, ir::DType::FP16, ir::DType::BF16, ir::DType::INT32, ir::DType::INT16,
+                      ir::DType::INT8, ir::DType::UINT8, ir::DType::INT64, ir::DType::BOOL})
+    if (elem_type(d) == *t) return d;
+  return std::nullopt;
+}
+
+std::string dims_str(const std::vector<long long>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+struct Spec {
+  std::string kind;  // "file", "rand", "zeros"
+  std::string path;
+  unsigned long long seed = 0;
+};
+
+std::string parse_spec(const std::string& text, std::string& name, Spec& spec) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return "--in '" + text + "': expected name=FILE.npy, name=rand:SEED or name=zeros";
+  name = text.substr(0, eq);
+  std::string v = text.substr(eq + 1);
+  if (v == "zeros") {
+    spec.kind = "zeros";
+  } else if (v.rfind("rand:", 0) == 0) {
+    spec.kind = "rand";
+    try {
+      size_t used = 0;
+      spec.seed = std::stoull(v.substr(5), &used);
+      if (used != v.size() - 5) throw std::invalid_argument("seed");
+    } catch (const std::exception&) {
+      return "--in '" + text + "': the seed of rand:SEED must be a non-negative integer";
+    }
+  } else {
+    spec.kind = "file";
+    spec.path = v;
+  }
+  return "";
+}
+
+// The program's shape for `p` with dynamic dims from `dyn`, else the rank count for a per-rank leading dim.
+std::optional<std::vector<long long>> shape_for(const ir::Param& p, int ranks, bool sliced,
+                                                const std::map<std::string, long long>& dyn) {
+  std::vector<long long> out;
+  const auto& dims = p.var->type->shape;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (auto v = ir::as_const_int(dims[i])) {
+      out.push_back(*v);
+    } else if (const auto* dy = dims[i]->as<ir::Dynamic>()) {
+      auto it = dyn.find(dy->name);
+      if (it != dyn.end())
+        out.push_back(it->second);
+      else if (i == 0 && sliced)
+        out.push_back(ranks);
+      else
+        return std::nullopt;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::set<std::string> rank_sliced_params(const ir::FunctionNode& host) {
+  SlicedFinder f(host);
+  f.visit_function(std::make_shared<ir::FunctionNode>(host));
+  return f.sliced;
+}
+
+bool host_tensor_from_npy(const NpyArray& a, HostTensor& out, std::string& error) {
+  auto dt = dtype_of_descr(a.dtype_descr);
+  if (!dt) {
+    error = "unsupported .npy dtype '" + a.dtype_descr + "'";
+    return false;
+  }
+  out.dtype = *dt;
+  out.shape = a.shape;
+  out.data.resize(a.data.size());
+  std::memcpy(out.data.data(), a.data.data(), a.data.size());
+  return true;
+}
+
+NpyArray npy_from_host_tensor(const HostTensor& t) {
+  NpyArray a;
+  a.dtype_descr = std::string(kernels::npy_descr(elem_type(t.dtype)));
+  a.shape = t.shape;
+  a.data.resize(t.data.size());
+  std::memcpy(a.data.data(), t.data.data(), t.data.size());
+  return a;
+}
+
+HostTensor random_tensor(ir::DType dtype, const std::vector<long long>& shape, unsigned long long seed,
+                         const std::string& name) {
+  HostTensor t = HostTensor::zeros(dtype, shape);
+  std::mt19937_64 gen(seed * 0x9E3779B97F4A7C15ULL ^ std::hash<std::string>{}(name));
+  int eb = ir::dtype_bytes(dtype);
+  bool small = dtype == ir::DType::UINT8 || dtype == ir::DType::BOOL;
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int> integer(small ? 0 : -8, small ? 1 : 7);
+  for (long long i = 0; i < t.numel(); ++i) {
+    double v = ir::dtype_is_float(dtype) ? real(gen) : integer(gen);
+    store_element(t.data.data() + i * eb, dtype, v);
+  }
+  return t;
+}
+
+std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std::vector<std::string>& specs,
+                              std::map<std::string, HostTensor>& out) {
+  std::map<std::string, Spec> given;
+  for (const std::string& text : specs) {
+    std::string name;
+    Spec spec;
+    if (std::string why = parse_spec(text, name, spec); !why.empty()) return why;
+    bool known = false;
+    for (const ir::Param& p : host.params) known |= p.var->name == name;
+    if (!known) return "--in '" + name + "': the host orchestrator '" + host.name + "' has no parameter of that name";
+    given[name] = spec;
+  }
+  std::map<std::string, long long> dyn;
+  // Files first: they bind dynamic dims the generated inputs then follow.
+  for (const ir::Param& p : host.params) {
+    auto it = given.find(p.var->name);
+    if (it == given.end() || it->second.kind != "file") continue;
+    std::string err;
+    auto a = read_npy(it->second.path, err);
+    if (!a) return err;
+    HostTensor t;
+    if (!host_tensor_from_npy(*a, t, err)) return it->second.path + ": " + err;
+    const auto& dims = p.var->type->shape;
+    for (size_t i = 0; i < dims.size() && i < t.shape.size(); ++i)
+      if (const auto* dy = dims[i]->as<ir::Dynamic>()) dyn.emplace(dy->name, t.shape[i]);
+    out[p.var->name] = std::move(t);
+  }
+  std::set<std::string> sliced = rank_sliced_params(host);
+  for (const ir::Param& p : host.params) {
+    const std::string& name = p.var->name;
+    if (out.count(name)) continue;
+    if (!p.var->type->is_tensor_like()) return "host parameter '" + name + "' is not a tensor; only tensors can be passed";
+    auto shape = shape_for(p, ranks, sliced.count(name) > 0, dyn);
+    if (!shape) return "cannot tell the shape of '" + name + "' (" + ir::type_str(p.var->type) + "); pass it as a .npy file";
+    auto it = given.find(name);
+    Spec spec = it != given.end() ? it->second : Spec{p.direction == ir::Direction::Out ? "zeros" : "rand", "", 0};
+    out[name] = spec.kind == "zeros" ? HostTensor::zeros(p.var->type->dtype, *shape)
+                                     : random_tensor(p.var->type->dtype, *shape, spec.seed, name);
+  }
+  return "";
+}
+
+std::string write_host_outputs(const ir::FunctionNode& host, const std::map<std::string, HostTensor>& args,
+                               const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return "cannot create output directory '" + dir + "': " + ec.message();
+  for (const ir::Param& p : host.params) {
+    if (p.direction == ir::Direction::In) continue;
+    auto it = args.find(p.var->name);
+    if (it == args.end()) continue;
+    std::string err;
+    std::string path = (std::filesystem::path(dir) / (p.var->name + ".npy")).string();
+    if (!write_npy(path, npy_from_host_tensor(it->second), err)) return err;
+  }
+  return "";
+}
+
+}  // namespace ptodist::runtime

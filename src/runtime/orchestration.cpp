@@ -1,0 +1,304 @@
+// Orchestration: the host's `device=r` calls queue chip orchestrations per rank; kernel calls and
+// pl.spmd_submit run blocks on the rank's core threads (block idx/num, deps), concurrently inside a
+// manual scope and in order outside it, within the chip's core budget.
+#include <chrono>
+
+#include "exec.h"
+
+namespace ptodist::runtime {
+namespace {
+
+// AIC kernels run on cube cores; AIV and InCore kernels on vector cores (InCore leaves the choice to
+// the compiler; the examples' InCore kernels are data movers, which the device runs on AIV).
+bool uses_cube(const ir::FunctionNode& fn) { return fn.kind == ir::FunctionKind::AIC; }
+const char* core_kind(bool cube) { return cube ? "cube" : "vector"; }
+
+// The value a kernel's result stands for, known before it runs: the argument bound to the parameter
+// it returns (`return out` where `out` is a parameter). Lets an asynchronous submit return at once.
+Value static_result(const ir::FunctionNode& fn, const std::vector<Value>& args) {
+  const ir::Return* ret = nullptr;
+  for (const ir::Stmt& s : fn.body)
+    if (const auto* r = s->as<ir::Return>()) ret = r;
+  if (!ret) return NoneValue{};
+  std::vector<Value> out;
+  for (const ir::Expr& v : ret->values) {
+    Value mapped = NoneValue{};
+    if (const auto* ref = v->as<ir::VarRef>()) {
+      for (size_t i = 0; i < fn.params.size(); ++i)
+        if (fn.params[i].var->id == ref->var->id) mapped = args[i];
+    }
+    out.push_back(mapped);
+  }
+  if (out.size() == 1) return out[0];
+  auto t = std::make_shared<TupleValue>();
+  t->elements = std::move(out);
+  return t;
+}
+
+bool depends_on(const TaskState& task, const TaskState* other) {
+  for (const auto& d : task.deps)
+    if (d.get() == other || depends_on(*d, other)) return true;
+  return false;
+}
+
+// Kernels that may run at the same time must fit the chip together, or they could wait on each
+// other forever (DESIGN.md §4): counted per core kind over the scope's tasks the new one does not
+// depend on.
+void check_budget(Interp& in, const TaskState& task) {
+  const ChipProfile& p = in.world().profile();
+  int budget = task.cube ? p.cube_cores : p.vector_cores;
+  std::string kind = core_kind(task.cube);
+  if (task.cores > budget) {
+    in.fail(task.span, "pl.spmd_submit: kernel '" + task.kernel + "' needs " + std::to_string(task.cores) + " " + kind +
+                           " cores but chip '" + p.name + "' has " + std::to_string(budget));
+  }
+  if (!in.f.scope_tasks) return;
+  int total = task.cores;
+  std::string others;
+  for (const auto& t : *in.f.scope_tasks) {
+    if (t->cube != task.cube || depends_on(task, t.get())) continue;
+    total += t->cores;
+    others += (others.empty() ? "'" : ", '") + t->kernel + "' (" + std::to_string(t->cores) + ")";
+  }
+  if (total > budget) {
+    in.fail(task.span, "pl.spmd_submit: kernels " + others + " and '" + task.kernel + "' (" + std::to_string(task.cores) +
+                           ") run concurrently in this manual_scope and need " + std::to_string(total) + " " + kind +
+                           " cores together, but chip '" + p.name + "' has " + std::to_string(budget) +
+                           "; lower core_num or add deps");
+  }
+}
+
+struct BlockJob {
+  RunEnv* env;
+  int rank;
+  const ir::FunctionNode* fn;
+  std::shared_ptr<TaskState> task;
+  std::vector<Value> args;
+  int block;
+};
+
+void finish_block(const BlockJob& j) {
+  if (j.task->remaining.fetch_sub(1) == 1) {
+    j.task->done.store(true);
+    j.env->world->wake(j.rank);
+  }
+  std::lock_guard<std::mutex> lock(j.env->live_mu);
+  if (--j.env->live_blocks == 0) j.env->live_cv.notify_all();
+}
+
+CoreBuffers* buffers_for(RankExec& rx, bool cube, int id) {
+  std::lock_guard<std::mutex> lock(rx.mu);
+  auto& list = cube ? rx.cube_buffers : rx.vector_buffers;
+  if (!list[id]) list[id] = std::make_unique<CoreBuffers>();
+  return list[id].get();
+}
+
+std::shared_ptr<TilePool> pool_for(RankExec& rx, bool cube, int id) {
+  std::lock_guard<std::mutex> lock(rx.mu);
+  auto& list = cube ? rx.cube_pools : rx.vector_pools;
+  if (!list[id]) list[id] = std::make_shared<TilePool>();
+  return list[id];
+}
+
+void run_block_on_core(const BlockJob& j, CoreState& core) {
+  World& world = *j.env->world;
+  RankExec& rx = *j.env->ranks[j.rank];
+  for (const auto& dep : j.task->deps) {
+    BlockInfo info{"pl.spmd_submit", j.task->span, "deps: kernel '" + dep->kernel + "'", nullptr, nullptr, 0, ""};
+    world.block_until(j.rank, &core, info, [&dep] { return dep->done.load(); });
+  }
+  int id = rx.acquire_core(j.task->cube);
+  if (id < 0) throw RunError{j.task->span, "pl.spmd_submit: no free " + std::string(core_kind(j.task->cube)) + " core for kernel '" + j.task->kernel + "'"};
+  core.name = std::string(core_kind(j.task->cube)) + " core " + std::to_string(id) + " (block " + std::to_string(j.block) +
+              "/" + std::to_string(j.task->cores) + " of " + j.task->kernel + ")";
+  Frame frame;
+  frame.env = j.env;
+  frame.rank = j.rank;
+  frame.core = &core;
+  frame.block_idx = j.block;
+  frame.block_num = j.task->cores;
+  frame.tiles = pool_for(rx, j.task->cube, id);
+  frame.buffers = buffers_for(rx, j.task->cube, id);
+  try {
+    Interp in(frame);
+    std::vector<Value> results = in.run_function(*j.fn, j.args);
+    if (j.block == 0) j.task->results = std::move(results);
+  } catch (...) {
+    rx.release_core(j.task->cube, id);
+    throw;
+  }
+  rx.release_core(j.task->cube, id);
+}
+
+void run_block(const BlockJob& j) {
+  World& world = *j.env->world;
+  CoreState core;
+  core.rank = j.rank;
+  core.name = "block " + std::to_string(j.block) + " of " + j.task->kernel;
+  world.register_core(&core);
+  try {
+    run_block_on_core(j, core);
+  } catch (const RunError& e) {
+    world.fail(e);
+  } catch (const RunAborted&) {
+  } catch (const std::exception& e) {
+    world.fail(RunError{j.fn->span, std::string("internal error in kernel '") + j.fn->name + "': " + e.what()});
+  }
+  world.unregister_core(&core);
+  finish_block(j);
+}
+
+std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, const std::vector<Value>& args, long long cores,
+                                  std::vector<std::shared_ptr<TaskState>> deps, const SourceSpan& span) {
+  if (cores < 1) in.fail(span, "pl.spmd_submit: core_num must be at least 1, got " + std::to_string(cores));
+  auto task = std::make_shared<TaskState>();
+  task->kernel = fn.name;
+  task->cores = static_cast<int>(cores);
+  task->cube = uses_cube(fn);
+  task->span = span;
+  task->deps = std::move(deps);
+  check_budget(in, *task);
+  task->remaining.store(task->cores);
+  RunEnv* env = in.f.env;
+  {
+    std::lock_guard<std::mutex> lock(env->live_mu);
+    env->live_blocks += task->cores;
+  }
+  RankExec& rx = *env->ranks[in.f.rank];
+  for (int b = 0; b < task->cores; ++b) {
+    rx.pool.run([job = BlockJob{env, in.f.rank, &fn, task, args, b}] { run_block(job); });
+  }
+  return task;
+}
+
+const ir::FunctionNode& callee(Interp& in, const std::string& name, const SourceSpan& span) {
+  ir::Function fn = in.f.env->program->find(name);
+  if (!fn) in.fail(span, "no function named '" + name + "' in program '" + in.f.env->program->name + "'");
+  return *fn;
+}
+
+// A tensor view made by pld.window in the host names no rank yet; the device call binds it.
+Value bind_to_rank(World& world, Value v, int rank) {
+  if (auto* t = std::get_if<TensorView>(&v)) {
+    if (t->is_window() && t->rank < 0) {
+      t->rank = rank;
+      t->data = world.transport().window_ptr(rank, t->window);
+    }
+  }
+  return v;
+}
+
+Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn, std::vector<Value> args) {
+  long long r = in.eval_int(call.device);
+  if (r < 0 || r >= in.world().ranks()) {
+    in.fail(call.device->span, "device " + std::to_string(r) + " is not a rank of this world (0.." +
+                                   std::to_string(in.world().ranks() - 1) + ")");
+  }
+  int rank = static_cast<int>(r);
+  for (Value& a : args) a = bind_to_rank(in.world(), std::move(a), rank);
+  RunEnv* env = in.f.env;
+  env->rank_jobs[rank].push_back([env, rank, &fn, args = std::move(args)]() mutable {
+    CoreState core;
+    core.rank = rank;
+    core.name = "orchestrator (" + fn.name + ")";
+    env->world->register_core(&core);
+    Frame frame;
+    frame.env = env;
+    frame.rank = rank;
+    frame.core = &core;
+    try {
+      Interp(frame).run_function(fn, std::move(args));
+    } catch (const RunError& e) {
+      env->world->fail(e);
+    } catch (const RunAborted&) {
+    }
+    env->world->unregister_core(&core);
+  });
+  return NoneValue{};
+}
+
+}  // namespace
+
+void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span) {
+  for (const auto& t : tasks) {
+    BlockInfo info{"end of pl.manual_scope", span, "kernel '" + t->kernel + "'", nullptr, nullptr, 0, ""};
+    in.world().block_until(in.f.rank, in.f.core, info, [&t] { return t->done.load(); });
+  }
+  tasks.clear();
+}
+
+Value call_function(Interp& in, const ir::FuncCall& call) {
+  const ir::FunctionNode& fn = callee(in, call.callee, call.span);
+  std::vector<Value> args;
+  for (const ir::Expr& a : call.args) args.push_back(in.eval(a));
+  if (args.size() != fn.params.size()) {
+    in.fail(call.span, "'" + fn.name + "' takes " + std::to_string(fn.params.size()) + " arguments, got " +
+                           std::to_string(args.size()));
+  }
+  if (call.device) return call_on_device(in, call, fn, std::move(args));
+  if (in.f.rank < 0) in.fail(call.span, "a call from the host orchestrator needs device=<rank>");
+  // A kernel called from orchestration runs as one block and is waited for; anything else runs inline.
+  if (ir::is_kernel(fn.kind) && !ir::is_kernel(in.f.fn->kind)) {
+    std::vector<std::shared_ptr<TaskState>> one{launch(in, fn, args, 1, {}, call.span)};
+    auto task = one[0];
+    join_tasks(in, one, call.span);
+    std::vector<Value>& r = task->results;
+    if (r.empty()) return NoneValue{};
+    if (r.size() == 1) return r[0];
+    auto t = std::make_shared<TupleValue>();
+    t->elements = r;
+    return t;
+  }
+  Frame frame;
+  frame.env = in.f.env;
+  frame.rank = in.f.rank;
+  frame.core = in.f.core;
+  frame.block_idx = in.f.block_idx;
+  frame.block_num = in.f.block_num;
+  frame.tiles = in.f.tiles;
+  frame.buffers = in.f.buffers;
+  std::vector<Value> r = Interp(frame).run_function(fn, std::move(args));
+  if (r.empty()) return NoneValue{};
+  if (r.size() == 1) return r[0];
+  auto t = std::make_shared<TupleValue>();
+  t->elements = std::move(r);
+  return t;
+}
+
+Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
+  Value k = in.eval(c.arg("kernel"));
+  const auto* ref = std::get_if<FuncRefValue>(&k);
+  if (!ref || !ref->fn) in.fail(c.span, "pl.spmd_submit: the first argument must name a kernel (self.kernel)");
+  const ir::FunctionNode& fn = *ref->fn;
+  std::vector<Value> args;
+  for (const ir::Expr& a : c.varargs) args.push_back(in.eval(a));
+  if (args.size() != fn.params.size()) {
+    in.fail(c.span, "pl.spmd_submit: kernel '" + fn.name + "' takes " + std::to_string(fn.params.size()) +
+                        " arguments, got " + std::to_string(args.size()));
+  }
+  long long cores = c.arg("core_num") ? in.eval_int(c.arg("core_num")) : 1;
+  std::vector<std::shared_ptr<TaskState>> deps;
+  if (ir::Expr d = c.arg("deps"); d && !d->isa<ir::NoneImm>()) {
+    Value dv = in.eval(d);
+    if (auto* list = std::get_if<std::shared_ptr<TupleValue>>(&dv)) {
+      for (const Value& x : (*list)->elements) {
+        if (const auto* tv = std::get_if<TaskValue>(&x)) deps.push_back(tv->task);
+      }
+    }
+  }
+  auto task = launch(in, fn, args, cores, std::move(deps), c.span);
+  auto out = std::make_shared<TupleValue>();
+  if (in.f.scope_tasks) {
+    in.f.scope_tasks->push_back(task);
+    out->elements = {static_result(fn, args), TaskValue{task}};
+    return out;
+  }
+  // Outside a manual scope submissions run in order: this one finishes before the next statement.
+  std::vector<std::shared_ptr<TaskState>> one{task};
+  join_tasks(in, one, c.span);
+  Value result = task->results.empty() ? NoneValue{} : task->results[0];
+  out->elements = {result, TaskValue{task}};
+  return out;
+}
+
+}  // namespace ptodist::runtime

@@ -1,0 +1,36 @@
+// Internal: regions of window-backed tensors addressed row by row through the transport, and the
+// staged transfer loop shared by put/get at tensor and tile level.
+#pragma once
+
+#include "exec.h"
+
+namespace ptodist::runtime {
+
+// A region [offsets, offsets + shape) of a tensor, seen as rows (all leading dims flattened) of the
+// innermost dim, which must be contiguous.
+struct Region {
+  const TensorView* t = nullptr;
+  std::vector<long long> offsets;
+  std::vector<long long> shape;
+
+  long long rows() const;
+  long long cols() const { return shape.empty() ? 1 : shape.back(); }
+  long long row_bytes() const { return cols() * ir::dtype_bytes(t->dtype); }
+  // Element offset (from t->data) of column `col` of row `row`.
+  long long elem_offset(long long row, long long col) const;
+  std::byte* local_ptr(long long row, long long col) const;
+  WindowAddr row_addr(long long row, long long col) const;
+};
+
+int peer_arg(Interp& in, const ir::OpCall& c);
+const TensorView& window_arg(Interp& in, const ir::OpCall& c, std::string_view slot, Value& holder);
+// Writes `ncols` elements into row `row` (from column `col`) of the peer's copy of the region.
+void write_row(Interp& in, const Region& r, int peer, long long row, long long col, long long ncols,
+               const std::byte* src, bool atomic_add);
+// Copies a (possibly strided) view into dense row-major bytes.
+void copy_dense(const TensorView& v, std::byte* dst);
+// put (local GM -> peer window) or get (peer window -> local GM) through one staging tile, or two
+// alternating ones with pipeline=True; the tensor-level ops pass null stages and get pooled ones.
+void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileValue* stage, const TileValue* stage2);
+
+}  // namespace ptodist::runtime

@@ -1,0 +1,202 @@
+// One round of a program on the in-process world: bind host tensors, run the host orchestrator,
+// run each rank's chip orchestration on its own thread under the watchdog, collect status and times.
+#include "ptodist/runtime/runtime.h"
+
+#include <chrono>
+#include <cstring>
+#include <set>
+
+#include "exec.h"
+#include "ptodist/runtime/host_io.h"
+#include "ptodist/support/diagnostics.h"
+#include "watchdog.h"
+
+namespace ptodist::runtime {
+namespace {
+
+std::string dims_str(const std::vector<long long>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+RoundResult::Status status_of(World& w, std::string* message) {
+  if (w.hung()) {
+    *message = w.hang_report();
+    return RoundResult::Status::Hang;
+  }
+  if (w.has_error()) {
+    RunError e = w.error();
+    Diagnostic d;
+    d.span = e.span;
+    d.message = e.message;
+    *message = format_diagnostic(d);
+    return RoundResult::Status::Error;
+  }
+  return RoundResult::Status::Ok;
+}
+
+}  // namespace
+
+long long HostTensor::numel() const {
+  long long n = 1;
+  for (long long d : shape) n *= d;
+  return n;
+}
+
+HostTensor HostTensor::zeros(ir::DType dtype, std::vector<long long> shape) {
+  HostTensor t;
+  t.dtype = dtype;
+  t.shape = std::move(shape);
+  t.data.assign(t.numel() * ir::dtype_bytes(dtype), std::byte{0});
+  return t;
+}
+
+std::optional<std::vector<long long>> resolve_param_shape(const ir::Param& p, int ranks,
+                                                          const std::map<std::string, long long>& dyn) {
+  std::vector<long long> out;
+  for (const ir::Expr& d : p.var->type->shape) {
+    if (auto v = ir::as_const_int(d)) {
+      out.push_back(*v);
+    } else if (const auto* dy = d->as<ir::Dynamic>()) {
+      auto it = dyn.find(dy->name);
+      if (it == dyn.end()) return std::nullopt;
+      out.push_back(it->second);
+    } else {
+      return std::nullopt;
+    }
+  }
+  (void)ranks;
+  return out;
+}
+
+Runtime::Runtime(ir::Program program, RunOptions options) : program_(std::move(program)), options_(std::move(options)) {
+  world_ = std::make_unique<World>(WorldOptions{options_.ranks, options_.profile});
+  for (int r = 0; r < options_.ranks; ++r) {
+    auto rx = std::make_unique<RankExec>();
+    rx->rank = r;
+    rx->vector_busy.assign(options_.profile.vector_cores, false);
+    rx->cube_busy.assign(options_.profile.cube_cores, false);
+    rx->vector_buffers.resize(options_.profile.vector_cores);
+    rx->cube_buffers.resize(options_.profile.cube_cores);
+    rx->vector_pools.resize(options_.profile.vector_cores);
+    rx->cube_pools.resize(options_.profile.cube_cores);
+    ranks_.push_back(std::move(rx));
+  }
+}
+
+Runtime::~Runtime() = default;
+
+const ir::FunctionNode* Runtime::host_function() const {
+  for (const ir::Function& f : program_->functions)
+    if (f->kind == ir::FunctionKind::Host) return f.get();
+  return nullptr;
+}
+
+std::string Runtime::check_args(const std::map<std::string, HostTensor>& args) const {
+  const ir::FunctionNode* host = host_function();
+  if (!host) return "program '" + program_->name + "' has no host orchestrator (level=pl.Level.HOST)";
+  std::set<std::string> sliced = rank_sliced_params(*host);
+  std::map<std::string, long long> dyn;
+  for (const ir::Param& p : host->params) {
+    const std::string& name = p.var->name;
+    if (!p.var->type->is_tensor_like()) return "host parameter '" + name + "' is not a tensor; only tensors can be passed";
+    auto it = args.find(name);
+    if (it == args.end()) return "no input for host parameter '" + name + "'";
+    const HostTensor& t = it->second;
+    if (t.dtype != p.var->type->dtype) {
+      return "input '" + name + "' has dtype " + std::string(ir::dtype_name(t.dtype)) + " but the program expects " +
+             std::string(ir::dtype_name(p.var->type->dtype));
+    }
+    const auto& dims = p.var->type->shape;
+    if (t.shape.size() != dims.size()) {
+      return "input '" + name + "' has shape " + dims_str(t.shape) + " but the program expects " +
+             std::to_string(dims.size()) + " dims (" + ir::type_str(p.var->type) + ")";
+    }
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (const auto* dy = dims[i]->as<ir::Dynamic>()) {
+        auto [at, fresh] = dyn.emplace(dy->name, t.shape[i]);
+        if (!fresh && at->second != t.shape[i])
+          return "input '" + name + "' binds dynamic dim '" + dy->name + "' to " + std::to_string(t.shape[i]) +
+                 " but another input bound it to " + std::to_string(at->second);
+      } else if (auto v = ir::as_const_int(dims[i]); v && *v != t.shape[i]) {
+        return "input '" + name + "' has shape " + dims_str(t.shape) + " but the program expects " + ir::type_str(p.var->type);
+      }
+    }
+    if (sliced.count(name) && (t.shape.empty() || t.shape[0] != options_.ranks)) {
+      return "input '" + name + "' has " + (t.shape.empty() ? std::string("no") : std::to_string(t.shape[0])) +
+             " per-rank slices (shape " + dims_str(t.shape) + ") but the run has " + std::to_string(options_.ranks) +
+             " ranks";
+    }
+  }
+  return "";
+}
+
+RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
+  RoundResult result;
+  const ir::FunctionNode* host = host_function();
+  if (std::string why = check_args(args); !why.empty()) {
+    result.status = RoundResult::Status::Error;
+    result.message = why;
+    return result;
+  }
+  World& world = *world_;
+  world.reset_status();
+  if (!options_.persistent && !first_round_) world.zero_windows();
+  first_round_ = false;
+  RunEnv env;
+  env.world = &world;
+  env.program = program_.get();
+  for (auto& rx : ranks_) env.ranks.push_back(rx.get());
+  env.rank_seconds.assign(options_.ranks, 0);
+  env.rank_jobs.resize(options_.ranks);
+  std::vector<Value> host_args;
+  for (const ir::Param& p : host->params) {
+    HostTensor& t = args.at(p.var->name);
+    for (size_t i = 0; i < t.shape.size(); ++i)
+      if (const auto* dy = p.var->type->shape[i]->as<ir::Dynamic>()) env.dyn[dy->name] = t.shape[i];
+    TensorView v;
+    v.data = t.data.data();
+    v.dtype = t.dtype;
+    v.shape = t.shape;
+    v.strides = dense_strides(t.shape);
+    v.name = p.var->name;
+    host_args.push_back(v);
+  }
+  auto start = std::chrono::steady_clock::now();
+  Frame host_frame;
+  host_frame.env = &env;
+  try {
+    Interp(host_frame).run_function(*host, std::move(host_args));
+  } catch (const RunError& e) {
+    world.fail(e);
+  } catch (const RunAborted&) {
+  }
+  if (!world.aborted()) run_ranks(env);
+  {
+    std::unique_lock<std::mutex> lock(env.live_mu);
+    env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.rank_seconds = env.rank_seconds;
+  result.status = status_of(world, &result.message);
+  return result;
+}
+
+// One thread per rank runs the chip orchestrations the host queued for it, in order.
+void Runtime::run_ranks(RunEnv& env) {
+  Watchdog watchdog(*world_, options_.watchdog_seconds);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < options_.ranks; ++r) {
+    threads.emplace_back([&env, r] {
+      auto t0 = std::chrono::steady_clock::now();
+      for (auto& job : env.rank_jobs[r]) job();
+      env.rank_seconds[r] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::unique_lock<std::mutex> lock(env.live_mu);
+  env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
+}
+
+}  // namespace ptodist::runtime

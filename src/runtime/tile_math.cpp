@@ -1,0 +1,131 @@
+// Element access and conversion through the kernels library, N-D strided region copies and atomic
+// element adds on raw bytes.
+#include "tile_math.h"
+
+#include "ptodist/kernels/cast.h"
+#include "ptodist/kernels/convert.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+
+namespace ptodist::runtime {
+
+template <typename T>
+static T read_as(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <typename T>
+static void write_as(std::byte* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+double load_element(const std::byte* p, ir::DType t) { return kernels::load_scalar(elem_type(t), p); }
+
+void store_element(std::byte* p, ir::DType t, double v) { kernels::store_scalar(elem_type(t), p, v); }
+
+kernels::ElemType elem_type(ir::DType t) {
+  switch (t) {
+    case ir::DType::FP32: return kernels::ElemType::F32;
+    case ir::DType::FP16: return kernels::ElemType::F16;
+    case ir::DType::BF16: return kernels::ElemType::BF16;
+    case ir::DType::INT32: return kernels::ElemType::I32;
+    case ir::DType::INT16: return kernels::ElemType::I16;
+    case ir::DType::INT8: return kernels::ElemType::I8;
+    case ir::DType::UINT8: return kernels::ElemType::U8;
+    case ir::DType::INT64: return kernels::ElemType::I64;
+    case ir::DType::BOOL: return kernels::ElemType::Bool;
+  }
+  return kernels::ElemType::F32;
+}
+
+void convert_elements(const std::byte* src, ir::DType st, std::byte* dst, ir::DType dt, long long n) {
+  if (st == dt) {
+    std::memcpy(dst, src, n * ir::dtype_bytes(st));
+    return;
+  }
+  auto src_view = kernels::TileView::contiguous(const_cast<std::byte*>(src), 1, static_cast<int>(n), elem_type(st));
+  kernels::cast(kernels::TileView::contiguous(dst, 1, static_cast<int>(n), elem_type(dt)), src_view);
+}
+
+void copy_region(const std::byte* src, ir::DType st, const std::vector<long long>& src_strides, std::byte* dst,
+                 ir::DType dt, const std::vector<long long>& dst_strides, const std::vector<long long>& shape) {
+  size_t rank = shape.size();
+  if (rank == 0) {
+    convert_elements(src, st, dst, dt, 1);
+    return;
+  }
+  for (long long d : shape)
+    if (d <= 0) return;
+  int sb = ir::dtype_bytes(st), db = ir::dtype_bytes(dt);
+  long long inner = shape[rank - 1];
+  bool inner_dense = src_strides[rank - 1] == 1 && dst_strides[rank - 1] == 1;
+  // Odometer over the outer dims; the innermost dim is one contiguous run when both sides are dense.
+  std::vector<long long> idx(rank, 0);
+  while (true) {
+    long long so = 0, doff = 0;
+    for (size_t i = 0; i + 1 < rank; ++i) {
+      so += idx[i] * src_strides[i];
+      doff += idx[i] * dst_strides[i];
+    }
+    if (inner_dense) {
+      convert_elements(src + so * sb, st, dst + doff * db, dt, inner);
+    } else {
+      for (long long j = 0; j < inner; ++j)
+        convert_elements(src + (so + j * src_strides[rank - 1]) * sb, st,
+                         dst + (doff + j * dst_strides[rank - 1]) * db, dt, 1);
+    }
+    size_t i = rank - 1;
+    while (i > 0) {
+      --i;
+      if (++idx[i] < shape[i]) break;
+      idx[i] = 0;
+      if (i == 0) return;
+    }
+    if (rank == 1) return;
+  }
+}
+
+template <typename Bits, typename F>
+static void cas_add(std::byte* p, F add) {
+  std::atomic_ref<Bits> ref(*reinterpret_cast<Bits*>(p));
+  Bits old = ref.load(std::memory_order_relaxed);
+  while (!ref.compare_exchange_weak(old, add(old), std::memory_order_acq_rel)) {
+  }
+}
+
+void atomic_add_elements(std::byte* dst, const std::byte* src, long long n, ir::DType t) {
+  int b = ir::dtype_bytes(t);
+  for (long long i = 0; i < n; ++i) {
+    std::byte* p = dst + i * b;
+    const std::byte* q = src + i * b;
+    switch (t) {
+      case ir::DType::FP32: std::atomic_ref<float>(*reinterpret_cast<float*>(p)).fetch_add(read_as<float>(q)); break;
+      case ir::DType::INT32:
+        std::atomic_ref<int32_t>(*reinterpret_cast<int32_t*>(p)).fetch_add(read_as<int32_t>(q));
+        break;
+      case ir::DType::INT64:
+        std::atomic_ref<int64_t>(*reinterpret_cast<int64_t*>(p)).fetch_add(read_as<int64_t>(q));
+        break;
+      case ir::DType::FP16:
+        cas_add<uint16_t>(p, [&](uint16_t o) { return kernels::fp32_to_fp16(kernels::fp16_to_fp32(o) + kernels::fp16_to_fp32(read_as<uint16_t>(q))); });
+        break;
+      case ir::DType::BF16:
+        cas_add<uint16_t>(p, [&](uint16_t o) { return kernels::fp32_to_bf16(kernels::bf16_to_fp32(o) + kernels::bf16_to_fp32(read_as<uint16_t>(q))); });
+        break;
+      case ir::DType::INT16:
+        cas_add<int16_t>(p, [&](int16_t o) { return static_cast<int16_t>(o + read_as<int16_t>(q)); });
+        break;
+      case ir::DType::INT8:
+      case ir::DType::UINT8:
+      case ir::DType::BOOL:
+        cas_add<uint8_t>(p, [&](uint8_t o) { return static_cast<uint8_t>(o + read_as<uint8_t>(q)); });
+        break;
+    }
+  }
+}
+
+}  // namespace ptodist::runtime

@@ -1,0 +1,170 @@
+// The world of ranks: window heap, blocking waits that burn no CPU, abort, and the core registry the
+// watchdog reads.
+#include "ptodist/runtime/world.h"
+
+#include <sstream>
+
+#include "ptodist/runtime/dma.h"
+
+namespace ptodist::runtime {
+
+World::World(const WorldOptions& options)
+    : ranks_(options.ranks),
+      profile_(options.profile),
+      transport_(make_inproc_transport(options.ranks)),
+      generation_(new std::atomic<uint32_t>[options.ranks]) {
+  for (int r = 0; r < ranks_; ++r) generation_[r].store(0);
+  for (int r = 0; r < ranks_; ++r) dma_.push_back(std::make_unique<DmaEngine>(*this, r));
+}
+
+World::~World() {
+  aborted_.store(true);
+  wake_all();
+  dma_.clear();  // joins the engine threads before the transport goes
+}
+
+WindowBufferValue World::alloc_window(long long bytes, std::string name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // A later round re-runs the host orchestrator: reuse the segment allocated at the same position.
+  if (next_segment_ < segments_.size() && segments_[next_segment_].bytes == bytes) {
+    return segments_[next_segment_++];
+  }
+  WindowBufferValue w;
+  w.segment = transport_->alloc_segment(bytes);
+  w.bytes = bytes;
+  w.name = std::move(name);
+  if (next_segment_ < segments_.size())
+    segments_[next_segment_] = w;
+  else
+    segments_.push_back(w);
+  ++next_segment_;
+  return w;
+}
+
+// Waits on the rank's generation counter: wake(rank) bumps it after every write that may satisfy a
+// waiter (a notify, a remote write, a DMA completion, a task's end), so a blocked core sleeps in the
+// kernel (futex) until then. Reading the generation before testing `ready` closes the lost-wakeup race.
+void World::block_until(int rank, CoreState* core, const BlockInfo& info, const std::function<bool()>& ready) {
+  std::atomic<uint32_t>& gen = generation_[rank < 0 ? 0 : rank];
+  uint32_t seen = gen.load(std::memory_order_seq_cst);
+  if (ready()) return;
+  if (core) {
+    core->block = info;
+    core->blocked.store(true, std::memory_order_release);
+  }
+  while (true) {
+    if (aborted()) {
+      if (core) core->blocked.store(false);
+      throw RunAborted{};
+    }
+    if (ready()) break;
+    gen.wait(seen, std::memory_order_seq_cst);
+    seen = gen.load(std::memory_order_seq_cst);
+  }
+  if (core) {
+    core->blocked.store(false, std::memory_order_release);
+    core->progress.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void World::wake(int rank) {
+  std::atomic<uint32_t>& gen = generation_[rank < 0 ? 0 : rank];
+  gen.fetch_add(1, std::memory_order_seq_cst);
+  gen.notify_all();
+}
+
+void World::wake_all() {
+  for (int r = 0; r < ranks_; ++r) wake(r);
+}
+
+void World::fail(const RunError& error) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!has_error_ && !hung_) {
+      has_error_ = true;
+      error_ = error;
+    }
+  }
+  aborted_.store(true);
+  wake_all();
+}
+
+void World::abort_for_hang(std::string report) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!has_error_ && !hung_) {
+      hung_ = true;
+      hang_report_ = std::move(report);
+    }
+  }
+  aborted_.store(true);
+  wake_all();
+}
+
+bool World::has_error() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return has_error_;
+}
+
+RunError World::error() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return error_;
+}
+
+void World::reset_status() {
+  std::lock_guard<std::mutex> lock(mu_);
+  has_error_ = false;
+  hung_ = false;
+  hang_report_.clear();
+  error_ = RunError{};
+  aborted_.store(false);
+  next_segment_ = 0;
+  for (auto& d : dma_) d->clear();
+}
+
+void World::register_core(CoreState* core) {
+  std::lock_guard<std::mutex> lock(mu_);
+  cores_.push_back(core);
+}
+
+void World::unregister_core(CoreState* core) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::erase(cores_, core);
+}
+
+uint64_t World::total_progress() {
+  std::lock_guard<std::mutex> lock(mu_);
+  uint64_t sum = misc_progress_.load(std::memory_order_relaxed);
+  for (CoreState* c : cores_) sum += c->progress.load(std::memory_order_relaxed);
+  for (auto& d : dma_) sum += d->completed();
+  return sum + cores_.size();
+}
+
+// One line per blocked core: where it waits and what it sees.
+std::string World::blocked_report() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::ostringstream os;
+  int blocked = 0;
+  for (CoreState* c : cores_) {
+    if (!c->blocked.load(std::memory_order_acquire)) continue;
+    ++blocked;
+    const BlockInfo& b = c->block;
+    os << "  rank " << c->rank << ", " << c->name << ": blocked in " << b.op << " at " << b.span.str();
+    if (b.watch) {
+      os << " on " << b.cell << ": sees " << std::atomic_ref<int32_t>(*const_cast<int32_t*>(b.watch)).load() << ", expects "
+         << b.cmp << " " << b.expected;
+    } else if (b.watch_u) {
+      os << " on " << b.cell << ": completed " << std::atomic_ref<uint32_t>(*const_cast<uint32_t*>(b.watch_u)).load()
+         << ", expects >= " << b.expected;
+    } else if (!b.cell.empty()) {
+      os << " on " << b.cell;
+    }
+    os << "\n";
+    if (b.span.valid()) os << "      " << b.span.file->line(b.span.line) << "\n";
+  }
+  std::ostringstream head;
+  head << "watchdog: no progress; " << blocked << " of " << cores_.size() << " running cores are blocked\n";
+  return head.str() + os.str();
+}
+
+}  // namespace ptodist::runtime

@@ -1,0 +1,83 @@
+// `ptodist bench FILE --ranks N --warmup W --rounds R [--persistent]`: time rounds of a program and
+// print median/min/max per round and per rank. Windows are re-zeroed each round unless --persistent,
+// where the program must reset its own signals, as on the device.
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.h"
+#include "run_common.h"
+
+namespace ptodist::cli {
+namespace {
+
+struct BenchOptions {
+  RunFlags flags;
+  int warmup = 2;
+  int rounds = 10;
+  bool persistent = false;
+};
+
+struct Stats {
+  double median = 0, min = 0, max = 0;
+};
+
+Stats stats_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  Stats s;
+  if (v.empty()) return s;
+  size_t n = v.size();
+  s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  s.min = v.front();
+  s.max = v.back();
+  return s;
+}
+
+void print_row(const std::string& label, const Stats& s) {
+  std::printf("%-10s median %10.3f ms   min %10.3f ms   max %10.3f ms\n", label.c_str(), s.median * 1e3, s.min * 1e3,
+              s.max * 1e3);
+}
+
+int run_bench(const BenchOptions& o) {
+  PreparedRun run = prepare_run(o.flags, o.persistent);
+  int ranks = o.flags.program.ranks;
+  std::vector<double> rounds;
+  std::vector<std::vector<double>> per_rank(ranks);
+  int total = o.warmup + o.rounds;
+  for (int i = 0; i < total; ++i) {
+    std::fprintf(stderr, "\rptodist bench: %s %d/%d", i < o.warmup ? "warmup" : "round ",
+                 i < o.warmup ? i + 1 : i - o.warmup + 1, i < o.warmup ? o.warmup : o.rounds);
+    std::fflush(stderr);
+    runtime::RoundResult r = run.runtime->run(run.args);
+    if (r.status != runtime::RoundResult::Status::Ok) {
+      std::fprintf(stderr, "\n");
+      fail_round(r);
+    }
+    if (i < o.warmup) continue;
+    rounds.push_back(r.seconds);
+    for (int k = 0; k < ranks; ++k) per_rank[k].push_back(r.rank_seconds[k]);
+  }
+  std::fprintf(stderr, "\n");
+  std::printf("%s: %d ranks, %d rounds after %d warmup%s\n", o.flags.program.file.c_str(), ranks, o.rounds, o.warmup,
+              o.persistent ? " (persistent windows)" : " (windows re-zeroed each round)");
+  print_row("round", stats_of(rounds));
+  for (int k = 0; k < ranks; ++k) print_row("rank " + std::to_string(k), stats_of(per_rank[k]));
+  return 0;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto o = std::make_shared<BenchOptions>();
+  CLI::App* sub = app.add_subcommand("bench", "time rounds of a program on N in-process ranks");
+  add_run_flags(sub, o->flags);
+  sub->add_option("--warmup", o->warmup, "untimed rounds first")->check(CLI::NonNegativeNumber)->capture_default_str();
+  sub->add_option("--rounds", o->rounds, "timed rounds")->check(CLI::PositiveNumber)->capture_default_str();
+  sub->add_flag("--persistent", o->persistent, "keep window contents between rounds (the program resets its signals)");
+  sub->callback([o] {
+    int code = run_bench(*o);
+    if (code != 0) exit_with(code);
+  });
+}
+
+}  // namespace ptodist::cli

@@ -1,0 +1,124 @@
+// `ptodist run FILE --ranks N`: run a program once on N in-process ranks; inputs and outputs are the
+// host orchestrator's parameters as .npy files.
+#include <chrono>
+#include <condition_variable>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "commands.h"
+#include "ptodist/runtime/host_io.h"
+#include "ptodist/transforms/pass.h"
+#include "run_common.h"
+
+namespace ptodist::cli {
+
+void add_run_flags(CLI::App* sub, RunFlags& f) {
+  add_program_options(sub, f.program);
+  sub->add_option("--in", f.inputs, "host input: name=FILE.npy, name=rand:SEED or name=zeros (default rand:0)")
+      ->allow_extra_args(false);
+  sub->add_option("--profile", f.profile, "chip profile (profiles/<name>.json or a path)")->capture_default_str();
+  sub->add_option("--watchdog", f.watchdog, "seconds without progress before a hang is reported (0: off)")
+      ->capture_default_str();
+}
+
+PreparedRun prepare_run(const RunFlags& f, bool persistent) {
+  PreparedRun run;
+  parse_defines(f.program.defines);
+  run.file = load_file(f.program.file);
+  LoadedFile& lf = *run.file;
+  if (!lf.module) {
+    lf.diags.print(std::cerr);
+    exit_with(kExitProgramError);
+  }
+  ir::Program p = select_program(lf.module, f.program.program);
+  transforms::PassContext cx = make_pass_context(lf.diags, lf.module, p, f.program, {});
+  std::string error;
+  auto profile = load_profile(f.profile, &error);
+  if (!profile) usage_error(error);
+  cx.profile = *profile;
+  ir::Program lowered = transforms::run_pipeline(p, cx);
+  lf.diags.print(std::cerr);
+  if (!lowered || lf.diags.has_errors()) exit_with(kExitProgramError);
+  runtime::RunOptions options;
+  options.ranks = f.program.ranks;
+  options.profile = *profile;
+  options.watchdog_seconds = f.watchdog;
+  options.persistent = persistent;
+  run.runtime = std::make_unique<runtime::Runtime>(lowered, options);
+  const ir::FunctionNode* host = run.runtime->host_function();
+  if (!host) usage_error("program '" + lowered->name + "' has no host orchestrator (level=pl.Level.HOST) to run");
+  if (std::string why = runtime::prepare_host_args(*host, options.ranks, f.inputs, run.args); !why.empty())
+    usage_error(why);
+  if (std::string why = run.runtime->check_args(run.args); !why.empty()) usage_error(why);
+  return run;
+}
+
+void fail_round(const runtime::RoundResult& r) {
+  std::cerr << r.message;
+  if (!r.message.empty() && r.message.back() != '\n') std::cerr << "\n";
+  exit_with(r.status == runtime::RoundResult::Status::Hang ? kExitHang : kExitProgramError);
+}
+
+namespace {
+
+struct RunOptions {
+  RunFlags flags;
+  std::string out_dir;
+};
+
+// Prints the elapsed time every few seconds while a long run is going.
+class Heartbeat {
+ public:
+  Heartbeat() : thread_([this] { loop(); }) {}
+  ~Heartbeat() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (int s = 2; !cv_.wait_for(lock, std::chrono::seconds(2), [&] { return stop_; }); s += 2)
+      std::cerr << "ptodist run: still running (" << s << " s)\n";
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+int run_once(const RunOptions& o) {
+  PreparedRun run = prepare_run(o.flags, false);
+  runtime::RoundResult r;
+  {
+    Heartbeat heartbeat;
+    r = run.runtime->run(run.args);
+  }
+  if (r.status != runtime::RoundResult::Status::Ok) fail_round(r);
+  if (!o.out_dir.empty()) {
+    const ir::FunctionNode* host = run.runtime->host_function();
+    if (std::string why = runtime::write_host_outputs(*host, run.args, o.out_dir); !why.empty()) usage_error(why);
+  }
+  std::cerr << "ptodist run: " << o.flags.program.ranks << " ranks, " << r.seconds * 1e3 << " ms\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* sub = app.add_subcommand("run", "run a program on N in-process ranks");
+  add_run_flags(sub, o->flags);
+  sub->add_option("--out-dir", o->out_dir, "write every Out/InOut host parameter to DIR/<name>.npy");
+  sub->callback([o] {
+    int code = run_once(*o);
+    if (code != 0) exit_with(code);
+  });
+}
+
+}  // namespace ptodist::cli
