@@ -18,8 +18,9 @@ in seconds on a CPU. The published configuration (pypto-lib's L3 all-gather GEMM
 ``M_LOCAL=2048, K=4096, N=4096``, tiles ``M 128 x K 256 x N 256``, 4 comm and 8 GEMM cores:
     ptodist run examples/allgather_gemm.py --ranks 4 -D m_local=2048 -D k=4096 -D n=4096
 PyPTO multiplies Mat (L1) tiles and splits them for L0 itself; here the moves into L0 are written
-out, so one W tile (``k_tile x n_tile`` FP16, twice with the 2-stage pipeline) must fit the 64 KiB
-L0B: hence ``k_tile=64`` by default, the largest K tile that pairs with ``n_tile=256``.
+out, so one W tile (``k_tile x n_tile`` FP16) must fit the 64 KiB L0B: hence ``k_tile=128`` by
+default, the largest K tile that pairs with ``n_tile=256`` (the published K tile of 256 needs
+``-D n_tile=128``; plan-memory names the tile that does not fit).
 
 Rounds: signal cells count arrivals (``AtomicAdd``) and are waited with ``Ge 1``, so every round
 must start from zeroed signal cells. The runtime re-zeroes the windows between rounds (``ptodist
@@ -31,7 +32,7 @@ import pypto.language.distributed as pld
 
 
 def make_program(world_size, comm_cores=4, gemm_cores=8, m_local=256, k=512, n=512, m_tile=128,
-                 k_tile=64, n_tile=256):
+                 k_tile=128, n_tile=256):
     M_LOCAL = m_local
     K = k
     N = n
