@@ -44,8 +44,12 @@ class StmtPrinter {
   void stmt(const Stmt& s, int indent, std::string& out) const {
     if (!s) return;
     switch (s->kind) {
-      case StmtKind::Assign: out += pad(indent) + assign(*s->as<Assign>()) + "\n"; break;
-      case StmtKind::ExprStmt: out += pad(indent) + ep_.expr(s->as<ExprStmt>()->value) + "\n"; break;
+      case StmtKind::Assign: {
+        auto a = s->as<Assign>();
+        line(assign_target(*a) + " = ", a->value, indent, out);
+        break;
+      }
+      case StmtKind::ExprStmt: line("", s->as<ExprStmt>()->value, indent, out); break;
       case StmtKind::For: loop(*s->as<For>(), indent, out); break;
       case StmtKind::If: if_chain(*s->as<If>(), indent, "if ", out); break;
       case StmtKind::ManualScope:
@@ -58,12 +62,32 @@ class StmtPrinter {
   }
 
  private:
-  std::string assign(const Assign& a) const {
+  std::string assign_target(const Assign& a) const {
     std::string lhs;
     for (size_t i = 0; i < a.targets.size(); ++i) lhs += (i ? ", " : "") + (a.targets[i] ? a.targets[i]->name : "_");
     if (a.targets.empty()) lhs = "_";
     if (a.annotation && a.targets.size() == 1) lhs += ": " + ep_.type(a.annotation);
-    return lhs + " = " + ep_.expr(a.value, kPrecTop);
+    return lhs;
+  }
+
+  // `prefix + value` on one line; a call too long for it gets its arguments on the next line(s).
+  void line(const std::string& prefix, const Expr& value, int indent, std::string& out) const {
+    std::string text = pad(indent) + prefix + ep_.expr(value, kPrecTop);
+    std::string callee;
+    std::vector<std::string> args;
+    if (text.size() <= kLineLimit || !ep_.call_parts(value, callee, args) || args.empty()) {
+      out += text + "\n";
+      return;
+    }
+    out += pad(indent) + prefix + callee + "(\n";
+    std::string joined;
+    for (size_t i = 0; i < args.size(); ++i) joined += (i ? ", " : "") + args[i];
+    if (pad(indent + 1).size() + joined.size() <= kLineLimit) {
+      out += pad(indent + 1) + joined + "\n";
+    } else {
+      for (const std::string& a : args) out += pad(indent + 1) + a + ",\n";
+    }
+    out += pad(indent) + ")\n";
   }
 
   std::string ret(const Return& r) const {
@@ -193,7 +217,11 @@ void program_text(const ExprPrinter& ep, const ProgramNode& p, std::string& out)
     params += fp.var ? fp.var->name : "_";
     if (fp.default_value) params += "=" + ep.expr(fp.default_value, kPrecIfExp);
   }
-  out += "def " + p.factory_name + "(" + params + "):\n";
+  if (p.factory_name.size() + params.size() + 7 <= kLineLimit) {
+    out += "def " + p.factory_name + "(" + params + "):\n";
+  } else {
+    out += "def " + p.factory_name + "(\n" + pad(1) + params + ",\n):\n";
+  }
   for (const Constant& c : p.factory_constants) constant_text(ep, c, 1, out);
   if (!p.factory_constants.empty()) out += "\n";
   program_body(ep, p, 1, out);

@@ -197,8 +197,8 @@ std::string ExprPrinter::body(const Expr& e, int& prec) const {
       auto x = e->as<Subscript>();
       return expr(x->value, kPrecPrimary) + "[" + list_of(x->indices) + "]";
     }
-    case ExprKind::OpCall: return op_call(*e->as<OpCall>());
-    case ExprKind::FuncCall: return func_call(*e->as<FuncCall>());
+    case ExprKind::OpCall:
+    case ExprKind::FuncCall: return call(e);
     case ExprKind::FuncRef: {
       auto x = e->as<FuncRef>();
       return (x->via_self ? "self." : "") + x->callee;
@@ -209,8 +209,7 @@ std::string ExprPrinter::body(const Expr& e, int& prec) const {
 
 // Canonical form: required parameters positionally in signature order, then the `*args` tail, then
 // every given optional parameter as a keyword; omitted ones are left out.
-std::string ExprPrinter::op_call(const OpCall& c) const {
-  if (!c.op) return "<unknown op>()";
+std::vector<std::string> ExprPrinter::op_call_args(const OpCall& c) const {
   std::vector<std::string> parts;
   bool positional = true;
   auto emit_varargs = [&] {
@@ -234,14 +233,31 @@ std::string ExprPrinter::op_call(const OpCall& c) const {
     }
   }
   if (c.op->varargs_at >= static_cast<int>(c.op->params.size())) emit_varargs();
-  std::string out = c.op->spelling + "(";
-  for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
-  return out + ")";
+  return parts;
 }
 
-std::string ExprPrinter::func_call(const FuncCall& c) const {
-  std::string out = (c.via_self ? "self." : "") + c.callee + "(" + list_of(c.args);
-  if (c.device) out += std::string(c.args.empty() ? "" : ", ") + "device=" + expr(c.device, kPrecIfExp);
+bool ExprPrinter::call_parts(const Expr& e, std::string& callee, std::vector<std::string>& args) const {
+  if (auto c = e ? e->as<OpCall>() : nullptr; c && c->op) {
+    callee = c->op->spelling;
+    args = op_call_args(*c);
+    return true;
+  }
+  if (auto c = e ? e->as<FuncCall>() : nullptr) {
+    callee = (c->via_self ? "self." : "") + c->callee;
+    args.clear();
+    for (const Expr& a : c->args) args.push_back(expr(a, kPrecIfExp));
+    if (c->device) args.push_back("device=" + expr(c->device, kPrecIfExp));
+    return true;
+  }
+  return false;
+}
+
+std::string ExprPrinter::call(const Expr& e) const {
+  std::string callee;
+  std::vector<std::string> args;
+  if (!call_parts(e, callee, args)) return "<unknown op>()";
+  std::string out = callee + "(";
+  for (size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i];
   return out + ")";
 }
 

@@ -4,6 +4,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "ptodist/ir/function.h"
 
@@ -38,11 +39,13 @@ class ExprPrinter {
   std::string type(const Type& t) const;
   std::string annotated_param_type(const Type& t, Direction d) const;
   std::string return_annotation(const std::vector<Type>& types) const;
+  // The callee text and printed arguments of an op or function call; false for other expressions.
+  bool call_parts(const Expr& e, std::string& callee, std::vector<std::string>& args) const;
 
  private:
   std::string body(const Expr& e, int& prec) const;
-  std::string op_call(const OpCall& c) const;
-  std::string func_call(const FuncCall& c) const;
+  std::string call(const Expr& e) const;
+  std::vector<std::string> op_call_args(const OpCall& c) const;
   std::string list_of(const std::vector<Expr>& elems) const;
   std::string shape(const std::vector<Expr>& dims) const;
 
