@@ -22,10 +22,12 @@ Type ContractContext::fail(std::string_view operand, const std::string& message)
 Type check_op(const ContractContext& cx) {
   PTODIST_INTERNAL_ASSERT(cx.call.op != nullptr, "check_op: call without an op");
   // An operand without a type comes from an expression that already failed (and was reported): checking
-  // the call would only add a second error for the same mistake.
-  for (const std::vector<Expr>* v : {&cx.call.args, &cx.call.varargs})
-    for (const Expr& a : *v)
-      if (a && !a->type) return nullptr;
+  // the call would only add a second error for the same mistake. Without an earlier error the contract
+  // runs and names the operand, so nothing fails silently.
+  if (cx.diags.has_errors())
+    for (const std::vector<Expr>* v : {&cx.call.args, &cx.call.varargs})
+      for (const Expr& a : *v)
+        if (a && !a->type) return nullptr;
   switch (cx.call.op->id) {
 #define PTODIST_OP(Id, spelling, signature, effects, where) \
   case OpId::Id:                                            \
