@@ -8,7 +8,11 @@ namespace ptodist::runtime {
 std::vector<Value> Interp::run_function(const ir::FunctionNode& fn, std::vector<Value> args) {
   f.fn = &fn;
   PTODIST_INTERNAL_ASSERT(args.size() == fn.params.size(), "run_function: argument count differs from parameters");
-  for (size_t i = 0; i < args.size(); ++i) bind(fn.params[i].var, std::move(args[i]));
+  for (size_t i = 0; i < args.size(); ++i) {
+    // Inside the function a tensor goes by its parameter's name, which is what reports should show.
+    if (auto* t = std::get_if<TensorView>(&args[i])) t->name = fn.params[i].var->name;
+    bind(fn.params[i].var, std::move(args[i]));
+  }
   exec_block(fn.body);
   return std::move(f.results);
 }
@@ -87,7 +91,7 @@ void Interp::exec_manual_scope(const ir::ManualScope& scope) {
     throw;
   }
   f.scope_tasks = outer;
-  join_tasks(*this, tasks, scope.span);
+  join_tasks(*this, tasks, scope.span, "end of pl.manual_scope");
 }
 
 }  // namespace ptodist::runtime

@@ -219,9 +219,9 @@ Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNod
 
 }  // namespace
 
-void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span) {
+void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span, const char* what) {
   for (const auto& t : tasks) {
-    BlockInfo info{"end of pl.manual_scope", span, "kernel '" + t->kernel + "'", nullptr, nullptr, 0, ""};
+    BlockInfo info{what, span, "kernel '" + t->kernel + "'", nullptr, nullptr, 0, ""};
     in.world().block_until(in.f.rank, in.f.core, info, [&t] { return t->done.load(); });
   }
   tasks.clear();
@@ -241,7 +241,7 @@ Value call_function(Interp& in, const ir::FuncCall& call) {
   if (ir::is_kernel(fn.kind) && !ir::is_kernel(in.f.fn->kind)) {
     std::vector<std::shared_ptr<TaskState>> one{launch(in, fn, args, 1, {}, call.span)};
     auto task = one[0];
-    join_tasks(in, one, call.span);
+    join_tasks(in, one, call.span, "kernel call");
     std::vector<Value>& r = task->results;
     if (r.empty()) return NoneValue{};
     if (r.size() == 1) return r[0];
@@ -295,7 +295,7 @@ Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
   }
   // Outside a manual scope submissions run in order: this one finishes before the next statement.
   std::vector<std::shared_ptr<TaskState>> one{task};
-  join_tasks(in, one, c.span);
+  join_tasks(in, one, c.span, "pl.spmd_submit");
   Value result = task->results.empty() ? NoneValue{} : task->results[0];
   out->elements = {result, TaskValue{task}};
   return out;

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `ptodist run` and `ptodist bench` from the command line: outputs as .npy, exit codes 0/1/2/3.
+# Usage: cli_test.sh <ptodist> <source-dir>
+set -u
+ptodist=$1
+root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect() {  # expect <code> <description> <command...>
+  local want=$1 what=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got -ne $want ]]; then
+    echo "FAIL: $what: exit $got, expected $want"; cat "$tmp/err"; fail=1
+  else
+    echo "ok: $what"
+  fi
+}
+
+expect 0 "run ring shuffle, outputs written" "$ptodist" run "$root/examples/ring_shuffle_put.py" --ranks 4 --in x=rand:3 --out-dir "$tmp/ring"
+[[ -f "$tmp/ring/y.npy" ]] || { echo "FAIL: y.npy not written"; fail=1; }
+"$ptodist" run "$root/examples/ring_shuffle_put_async.py" --program ring_put_async --ranks 4 --in x=rand:3 --out-dir "$tmp/async" 2>/dev/null
+cmp -s "$tmp/ring/y.npy" "$tmp/async/y.npy" && echo "ok: put and put_async outputs identical" || { echo "FAIL: put/put_async outputs differ"; fail=1; }
+
+expect 2 "rank count contradicting the host shape" "$ptodist" run "$root/examples/ring_shuffle_put.py" --ranks 2 --in "x=$tmp/ring/y.npy"
+grep -q "per-rank slices" "$tmp/err" || { echo "FAIL: no one-line reason"; fail=1; }
+expect 2 "dtype mismatch" "$ptodist" run "$root/examples/allgather_gemm.py" --ranks 4 --in "weight=$tmp/ring/y.npy"
+expect 2 "unknown input name" "$ptodist" run "$root/examples/ring_shuffle_put.py" --ranks 2 --in nope=zeros
+expect 3 "watchdog reports a hang" "$ptodist" run "$root/tests/e2e/programs/wait_forever.py" --ranks 2 --watchdog 0.5
+grep -q "blocked in pld.system.wait" "$tmp/err" || { echo "FAIL: no blocked-core report"; fail=1; }
+expect 1 "over the core budget" "$ptodist" run "$root/tests/e2e/programs/over_budget.py" --ranks 2 --profile "$root/profiles/cpu.json"
+expect 0 "bench" "$ptodist" bench "$root/examples/ring_shuffle_put_async.py" --program ring_put_async --ranks 2 --warmup 1 --rounds 3
+grep -q "median" "$tmp/out" || { echo "FAIL: bench printed no statistics"; fail=1; }
+exit $fail
