@@ -6,6 +6,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "ptodist/codegen/pto.h"
 #include "ptodist/ir/printer.h"
 
 namespace ptodist::cli {
@@ -50,12 +51,24 @@ int emit_ir(const CompileOptions& o, LoadedFile& lf) {
   return 0;
 }
 
+// --emit=pto: PTO text of every kernel on stdout, or DIR/<kernel>.pto and DIR/manifest.json with -o.
+int emit_pto(const CompileOptions& o, const ir::Program& lowered, const ChipProfile& profile, LoadedFile& lf) {
+  codegen::PtoResult r = codegen::emit_pto(lowered, profile, lf.diags);
+  lf.diags.print(std::cerr);
+  if (!r.ok || lf.diags.has_errors()) return kExitProgramError;
+  std::string error;
+  if (o.out_dir.empty()) std::cout << codegen::pto_text(r);
+  else if (!codegen::write_pto(r, o.out_dir, &error)) usage_error(error);
+  return 0;
+}
+
 int emit_tile_ir(const CompileOptions& o, LoadedFile& lf) {
   ir::Program p = select_program(lf.module, o.program.program);
   for (const std::string& flag : o.passes) require_known_pass(flag);
   transforms::PassContext cx = make_pass_context(lf.diags, lf.module, p, o.program, o.no_pass);
   if (o.print_after_all) cx.print_after_all = &std::cout;
   ir::Program out = o.passes.empty() ? transforms::run_pipeline(p, cx) : transforms::run_passes(p, o.passes, cx);
+  if (out && !lf.diags.has_errors() && o.emit == "pto") return emit_pto(o, out, cx.profile, lf);
   lf.diags.print(std::cerr);
   if (!out || lf.diags.has_errors()) return kExitProgramError;
   emit_text(o, p->name + ".tile.py", ir::print_module(module_with(lf.module, out)));
@@ -64,7 +77,6 @@ int emit_tile_ir(const CompileOptions& o, LoadedFile& lf) {
 
 int run_compile(const CompileOptions& o) {
   parse_defines(o.program.defines);
-  if (o.emit == "pto") usage_error("--emit=pto is not available yet");
   std::unique_ptr<LoadedFile> lf = load_file(o.program.file);
   if (!lf->module) {
     lf->diags.print(std::cerr);

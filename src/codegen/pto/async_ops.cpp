@@ -100,7 +100,9 @@ void FunctionEmitter::emit_async_wait(const CallSite& site, bool is_test) {
   if (is_test) return;  // a test may fail: the event stays outstanding and the invalidate waits on
   const Value& written = it->second.written_view;
   line("pto.cmo.cacheinvalid " + written.ssa + " single_cache_line : " + written.type);
-  ensure_fence(site);
+  // A run of async waits shares the fence after its last wait, as insert-comm-fence places it.
+  const OpCall* next = site.next_call();
+  if (!(next && next->op->has(ir::kAsyncWait))) ensure_fence(site);
   pending_.erase(it);
 }
 

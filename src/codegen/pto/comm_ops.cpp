@@ -9,15 +9,9 @@ using namespace ir;
 
 namespace {
 
-bool is_op(const Stmt* s, OpId id, bool no_target_arg = false) {
-  if (!s) return false;
-  const Expr* v = nullptr;
-  if (auto x = (*s)->as<ExprStmt>()) v = &x->value;
-  else if (auto a = (*s)->as<Assign>()) v = &a->value;
-  if (!v || !*v || !(*v)->isa<OpCall>()) return false;
-  const OpCall& c = *(*v)->as<OpCall>();
-  if (c.op->id != id) return false;
-  return !no_target_arg || !c.arg("target") || c.arg("target")->isa<NoneImm>();
+// A whole-GM invalidate: pl.system.cacheinvalid() without a target.
+bool is_invalidate_all(const OpCall* c) {
+  return c && c->op->id == OpId::CacheInvalid && (!c->arg("target") || c->arg("target")->isa<NoneImm>());
 }
 
 std::string atomic_attr(const Expr& atomic) {
@@ -58,7 +52,8 @@ void FunctionEmitter::emit_wait(const CallSite& site) {
        ty + ")");
   // Consume side: later cacheable reads must not hit lines cached before the peer's write landed. A run of
   // waits shares one invalidate, the one the fence pass placed after the run when it did.
-  if (!is_op(site.next, OpId::Wait) && !is_op(site.next, OpId::CacheInvalid, true))
+  const OpCall* next = site.next_call();
+  if (!(next && next->op->id == OpId::Wait) && !is_invalidate_all(next))
     line("pto.cmo.cacheinvalid all #pto.address_space<gm>");
 }
 

@@ -81,13 +81,18 @@ struct PendingAsync {
   Value written_view;
 };
 
-// Where an op call stands: its assignment targets (may be empty) and the statement after it in the same
-// block (null at the end), so an op can see whether the fence pass already placed the fence it needs.
+// Where an op call stands: its assignment targets (may be empty) and the statements after it in the same
+// block ([next, end)), so an op can see whether the fence pass already placed the marker it needs.
 struct CallSite {
   const ir::OpCall& call;
   const std::vector<ir::Var>* targets = nullptr;
   const ir::Stmt* next = nullptr;
+  const ir::Stmt* end = nullptr;
   ir::Var result() const { return targets && targets->size() == 1 ? (*targets)[0] : nullptr; }
+  // The op call of the statement right after this one, or null.
+  const ir::OpCall* next_call() const;
+  // Whether one of the markers (fences, cache invalidates) right after this statement is a fence.
+  bool fence_follows() const;
 };
 
 // Members are public: this is the emitter's internal state, shared by its topic files only.
@@ -106,6 +111,9 @@ class FunctionEmitter {
   void fail(const SourceSpan& span, const std::string& message);
   bool failed() const { return failed_; }
   std::string fresh(const std::string& hint);
+  // The name an assignment gives the value it binds: used by the outermost op that makes the value.
+  std::string take_hint(const std::string& fallback);
+  std::string hint_;
 
   // ---- values (values.cpp) ----
   Value constant_int(long long v, const std::string& type);
@@ -172,8 +180,8 @@ class FunctionEmitter {
   void declare_views();
   void declare_tiles();
   void emit_block(const ir::Block& block);
-  void emit_stmt(const ir::Stmt& s, const ir::Stmt* next);
-  void emit_assign(const ir::Assign& a, const ir::Stmt* next);
+  void emit_stmt(const ir::Stmt& s, const ir::Stmt* next, const ir::Stmt* end);
+  void emit_assign(const ir::Assign& a, const ir::Stmt* next, const ir::Stmt* end);
   void emit_for(const ir::For& f);
   void emit_if(const ir::If& s);
   std::vector<ir::Var> carried_vars(const std::vector<const ir::Block*>& bodies, bool need_all) const;

@@ -94,17 +94,40 @@ std::string FunctionEmitter::fresh(const std::string& hint) {
   return "%" + name;
 }
 
+std::string FunctionEmitter::take_hint(const std::string& fallback) {
+  std::string h = hint_.empty() ? fallback : hint_;
+  hint_.clear();
+  return h;
+}
+
 void FunctionEmitter::barrier_all() { line("pto.barrier <PIPE_ALL>"); }
 
-// A GM fence after a remote write; when the next statement is the fence the fence pass placed, that one
-// is it (emitting a second would be harmless but noisy).
-void FunctionEmitter::ensure_fence(const CallSite& site) {
-  if (site.next) {
-    const Expr* v = nullptr;
-    if (auto x = (*site.next)->as<ExprStmt>()) v = &x->value;
-    if (v && *v && (*v)->isa<OpCall>() && (*v)->as<OpCall>()->op->id == OpId::Fence) return;
+namespace {
+
+const OpCall* call_of(const Stmt& s) {
+  const Expr* v = nullptr;
+  if (auto x = s->as<ExprStmt>()) v = &x->value;
+  else if (auto a = s->as<Assign>()) v = &a->value;
+  return v && *v ? (*v)->as<OpCall>() : nullptr;
+}
+
+}  // namespace
+
+const OpCall* CallSite::next_call() const { return next && next != end ? call_of(*next) : nullptr; }
+
+bool CallSite::fence_follows() const {
+  for (const Stmt* s = next; s && s != end; ++s) {
+    const OpCall* c = call_of(*s);
+    if (!c || (c->op->id != OpId::Fence && c->op->id != OpId::CacheInvalid)) return false;
+    if (c->op->id == OpId::Fence) return true;
   }
-  line("pto.fence.barrier_all #pto.fence_scope<gm>");
+  return false;
+}
+
+// A GM fence after a remote write; when the markers that follow hold the fence the fence pass placed,
+// that one is it (a second would be harmless but noisy).
+void FunctionEmitter::ensure_fence(const CallSite& site) {
+  if (!site.fence_follows()) line("pto.fence.barrier_all #pto.fence_scope<gm>");
 }
 
 void FunctionEmitter::declare_signature() {
@@ -243,16 +266,16 @@ std::string FunctionEmitter::text() const {
 // ---- statements ----
 
 void FunctionEmitter::emit_block(const Block& block) {
-  for (size_t i = 0; i < block.size() && !failed_; ++i)
-    emit_stmt(block[i], i + 1 < block.size() ? &block[i + 1] : nullptr);
+  const Stmt* end = block.data() + block.size();
+  for (size_t i = 0; i < block.size() && !failed_; ++i) emit_stmt(block[i], &block[i] + 1, end);
 }
 
-void FunctionEmitter::emit_stmt(const Stmt& s, const Stmt* next) {
+void FunctionEmitter::emit_stmt(const Stmt& s, const Stmt* next, const Stmt* end) {
   switch (s->kind) {
-    case StmtKind::Assign: emit_assign(*s->as<Assign>(), next); return;
+    case StmtKind::Assign: emit_assign(*s->as<Assign>(), next, end); return;
     case StmtKind::ExprStmt: {
       const Expr& v = s->as<ExprStmt>()->value;
-      if (v && v->isa<OpCall>()) emit_op(CallSite{*v->as<OpCall>(), nullptr, next});
+      if (v && v->isa<OpCall>()) emit_op(CallSite{*v->as<OpCall>(), nullptr, next, end});
       else if (v && v->isa<FuncCall>()) fail(s->span, "a kernel cannot call another function in PTO text; inline it");
       return;  // docstrings and other bare expressions emit nothing
     }
@@ -264,10 +287,10 @@ void FunctionEmitter::emit_stmt(const Stmt& s, const Stmt* next) {
   }
 }
 
-void FunctionEmitter::emit_assign(const Assign& a, const Stmt* next) {
+void FunctionEmitter::emit_assign(const Assign& a, const Stmt* next, const Stmt* end) {
   if (!a.value) return;
   if (auto call = a.value->as<OpCall>()) {
-    emit_op(CallSite{*call, &a.targets, next});
+    emit_op(CallSite{*call, &a.targets, next, end});
     return;
   }
   if (a.targets.size() != 1 || !a.targets[0]) {
@@ -279,7 +302,9 @@ void FunctionEmitter::emit_assign(const Assign& a, const Stmt* next) {
     if (tiles_.count(ref->var->id)) { tiles_[v->id] = tiles_[ref->var->id]; return; }
     if (tensors_.count(ref->var->id)) { tensors_[v->id] = tensors_[ref->var->id]; return; }
   }
+  hint_ = v->name;
   Value val = emit_scalar(a.value);
+  hint_.clear();
   if (val.valid()) scalars_[v->id] = val;
 }
 

@@ -40,7 +40,9 @@ void FunctionEmitter::emit_op(const CallSite& site) {
     Value v = emit_scalar_op(c);
     if (Var r = site.result(); r && v.valid()) {
       bool is_value = r->type && r->type->kind == TypeKind::Scalar;
+      hint_ = r->name;
       scalars_[r->id] = is_value ? coerce(v, value_type(r->type->dtype)) : v;
+      hint_.clear();
     }
     return;
   }

@@ -153,7 +153,7 @@ Value FunctionEmitter::constant_float(double v, const std::string& type) {
 
 Value FunctionEmitter::coerce(const Value& v, const std::string& type) {
   if (!v.valid() || v.type == type) return v;
-  std::string r = fresh("cv");
+  std::string r = fresh(take_hint("cv"));
   bool from_f = is_float_type(v.type), to_f = is_float_type(type);
   if (from_f && to_f) {
     // f16 <-> bf16 goes through f32, the only type both convert to exactly.
@@ -264,10 +264,11 @@ Value FunctionEmitter::emit_scalar(const Expr& e) {
     }
     case ExprKind::Unary: {
       const auto* u = e->as<Unary>();
+      std::string hint = take_hint("v");
       if (u->op == UnaryOpKind::Pos) return emit_scalar(u->operand);
       Value x = emit_scalar(u->operand);
       if (!x.valid()) return {};
-      std::string r = fresh("v");
+      std::string r = fresh(hint);
       if (u->op == UnaryOpKind::Neg && is_float_type(x.type)) {
         line(r + " = arith.negf " + x.ssa + " : " + x.type);
       } else if (u->op == UnaryOpKind::Neg) {
@@ -279,6 +280,7 @@ Value FunctionEmitter::emit_scalar(const Expr& e) {
     }
     case ExprKind::Binary: {
       const auto* b = e->as<Binary>();
+      std::string hint = take_hint("v");
       std::string t = common_type(b->lhs, b->rhs);
       const char* op = is_float_type(t) ? float_binary_op(b->op) : int_binary_op(b->op);
       if (!op) {
@@ -288,35 +290,38 @@ Value FunctionEmitter::emit_scalar(const Expr& e) {
       }
       Value l = emit_scalar_as(b->lhs, t), r = emit_scalar_as(b->rhs, t);
       if (!l.valid() || !r.valid()) return {};
-      std::string res = fresh("v");
+      std::string res = fresh(hint);
       line(res + " = " + op + " " + l.ssa + ", " + r.ssa + " : " + t);
       return {res, t};
     }
     case ExprKind::Compare: {
       const auto* c = e->as<Compare>();
+      std::string hint = take_hint("cond");
       std::string t = common_type(c->lhs, c->rhs);
       Value l = emit_scalar_as(c->lhs, t), r = emit_scalar_as(c->rhs, t);
       if (!l.valid() || !r.valid()) return {};
-      std::string res = fresh("cond");
+      std::string res = fresh(hint);
       line(res + " = arith.cmp" + (is_float_type(t) ? "f " : "i ") + compare_predicate(c->op, is_float_type(t)) +
            ", " + l.ssa + ", " + r.ssa + " : " + t);
       return {res, "i1"};
     }
     case ExprKind::BoolOp: {
       const auto* b = e->as<BoolOp>();
+      std::string hint = take_hint("cond");
       Value l = emit_scalar_as(b->lhs, "i1"), r = emit_scalar_as(b->rhs, "i1");
       if (!l.valid() || !r.valid()) return {};
-      std::string res = fresh("cond");
+      std::string res = fresh(hint);
       line(res + (b->op == BoolOpKind::And ? " = arith.andi " : " = arith.ori ") + l.ssa + ", " + r.ssa + " : i1");
       return {res, "i1"};
     }
     case ExprKind::IfExp: {
       const auto* s = e->as<IfExp>();
+      std::string hint = take_hint("sel");
       std::string t = common_type(s->then_value, s->else_value);
       Value c = emit_scalar_as(s->cond, "i1");
       Value a = emit_scalar_as(s->then_value, t), b = emit_scalar_as(s->else_value, t);
       if (!c.valid() || !a.valid() || !b.valid()) return {};
-      std::string res = fresh("sel");
+      std::string res = fresh(hint);
       line(res + " = arith.select " + c.ssa + ", " + a.ssa + ", " + b.ssa + " : " + t);
       return {res, t};
     }
