@@ -17,12 +17,16 @@ bool has_module_prefix(const std::string& full, std::string_view prefix) {
 }
 
 size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  std::vector<size_t> prev2(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
+    for (size_t j = 1; j <= b.size(); ++j) {
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      // A swap of neighbours ("coutn" for "count") is one typo, not two.
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+    }
+    prev2 = prev;
     std::swap(prev, cur);
   }
   return prev[b.size()];
@@ -40,8 +44,8 @@ std::string did_you_mean(const std::string& name, const std::vector<std::string>
       best = c;
     }
   }
-  // Close means at most a third of the name differs (and at least one edit is allowed).
-  size_t limit = std::max<size_t>(1, name.size() / 3);
+  // Close means about a third of the name differs at most; names under 2 characters get no suggestion.
+  size_t limit = (name.size() + 1) / 3;
   if (best.empty() || best_distance == 0 || best_distance > limit) return "";
   return "; did you mean '" + best + "'?";
 }
