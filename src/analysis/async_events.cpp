@@ -68,8 +68,11 @@ class Analyzer {
 
   bool run() {
     EventState s = block(f_->body, EventState{});
-    if (s.reachable) check_end(s, f_->body.empty() ? f_->span : f_->body.back()->span);
-    record(f_->body.empty() ? f_->span : f_->body.back()->span, "end of kernel", s);
+    if (s.reachable) {
+      SourceSpan end = f_->body.empty() ? f_->span : f_->body.back()->span;
+      check_end(s, end);
+      record(end, "end of kernel", s);
+    }
     if (facts_) {
       facts_->push_back("async events of kernel '" + f_->name + "':");
       for (const auto& [key, line] : lines_) facts_->push_back("  " + line);
@@ -93,6 +96,7 @@ class Analyzer {
       case StmtKind::ManualScope: return block(st->as<ManualScope>()->body, std::move(s));
       case StmtKind::Return:
         check_end(s, st->span);
+        record(st->span, "return", s);
         return EventState::bottom();
       case StmtKind::Pass: return s;
     }
@@ -251,8 +255,10 @@ class Analyzer {
   // The last state seen at a point wins: loops revisit points until their facts are stable.
   void record(SourceSpan at, const std::string& what, const EventState& s) {
     if (!facts_) return;
-    lines_[{at.line, at.col, what}] = std::to_string(at.line) + ":" + std::to_string(at.col) + " " + what + ": " +
-                                      s.str();
+    // Points on one line keep the order in which the analysis first reached them.
+    auto it = order_.insert({{at.line, at.col, what}, static_cast<int>(order_.size())}).first;
+    lines_[{at.line, at.col, it->second}] =
+        std::to_string(at.line) + ":" + std::to_string(at.col) + " " + what + ": " + s.str();
   }
 
   const Function& f_;
@@ -260,7 +266,8 @@ class Analyzer {
   std::vector<std::string>* facts_;
   std::map<int, int> alias_;
   std::set<std::tuple<int, int, std::string>> seen_;
-  std::map<std::tuple<int, int, std::string>, std::string> lines_;
+  std::map<std::tuple<int, int, std::string>, int> order_;
+  std::map<std::tuple<int, int, int>, std::string> lines_;
   bool reported_ = false;
 };
 

@@ -11,6 +11,9 @@ bool same_span(const SourceSpan& a, const SourceSpan& b) {
   return a.file == b.file && a.line == b.line && a.col == b.col;
 }
 
+// A span from the source, or a hand-made one in a test: any line number counts.
+bool known(const SourceSpan& s) { return s.line > 0; }
+
 // Loops join the same step again on every iteration; a path is explained by a few distinct steps.
 void add_step(EventFact& f, const PathStep& step) {
   if (step.text.empty() || f.skip_path.size() >= 4) return;
@@ -27,8 +30,8 @@ EventFact join_fact(const EventFact& a, const EventFact& b, const PathStep& note
   const EventFact& other = b_only ? a : b;
   EventFact out = b_only ? b : a;
   out.states = a.states | b.states;
-  if (!out.issue.valid()) out.issue = other.issue;
-  if (!out.waited.valid()) out.waited = other.waited;
+  if (!known(out.issue)) out.issue = other.issue;
+  if (!known(out.waited)) out.waited = other.waited;
   if (!out.session) out.session = other.session;
   if (a_only) add_step(out, note_a);
   if (b_only) add_step(out, note_b);
