@@ -17,6 +17,7 @@ DmaEngine::~DmaEngine() {
     stop_ = true;
   }
   cv_.notify_all();
+  idle_cv_.notify_all();
   thread_.join();
 }
 
@@ -33,18 +34,25 @@ void DmaEngine::clear() {
   queue_.clear();
 }
 
+void DmaEngine::wait_idle() {
+  std::unique_lock<std::mutex> lock(mu_);
+  idle_cv_.wait(lock, [&] { return stop_ || (queue_.empty() && !busy_); });
+}
+
 void DmaEngine::loop() {
   while (true) {
     DmaTransfer t;
     {
       std::unique_lock<std::mutex> lock(mu_);
+      busy_ = false;
+      if (queue_.empty()) idle_cv_.notify_all();
       cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
       if (stop_) return;
       t = std::move(queue_.front());
       queue_.pop_front();
+      busy_ = true;
     }
-    if (world_.aborted()) continue;
-    execute(t);
+    if (!world_.aborted()) execute(t);
   }
 }
 

@@ -103,6 +103,10 @@ struct Frame {
   std::unordered_map<int, Value> vars;  // by Var id (ids are unique per program, not dense)
   std::shared_ptr<TilePool> tiles;
   CoreBuffers* buffers = nullptr;
+  // plan-memory records a tile's address on its variable's type: while the op call assigned to such a
+  // variable runs, its result goes to that address.
+  const ir::OpCall* planned_call = nullptr;
+  long long planned_addr = -1;
   // Orchestration: tasks of the innermost manual scope (null outside one).
   std::vector<std::shared_ptr<TaskState>>* scope_tasks = nullptr;
   bool returned = false;

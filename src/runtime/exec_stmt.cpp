@@ -41,7 +41,14 @@ void Interp::exec_stmt(const ir::Stmt& s) {
   switch (s->kind) {
     case ir::StmtKind::Assign: {
       const auto* a = s->as<ir::Assign>();
-      assign_targets(*this, *a, eval(a->value));
+      ir::Var target = a->targets.size() == 1 ? a->targets[0] : nullptr;
+      if (target && target->type && target->type->kind == ir::TypeKind::Tile && target->type->addr >= 0) {
+        f.planned_call = a->value->as<ir::OpCall>();
+        f.planned_addr = target->type->addr;
+      }
+      Value v = eval(a->value);
+      f.planned_call = nullptr;
+      assign_targets(*this, *a, std::move(v));
       return;
     }
     case ir::StmtKind::ExprStmt: eval(s->as<ir::ExprStmt>()->value); return;

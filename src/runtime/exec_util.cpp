@@ -72,6 +72,7 @@ TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir
   t.memory = memory;
   long long bytes = t.bytes();
   long long addr = (c.type && c.type->kind == ir::TypeKind::Tile) ? c.type->addr : -1;
+  if (f.planned_call == &c) addr = f.planned_addr;
   if (addr >= 0 && f.buffers) {
     long long cap = memory_capacity(world().profile(), memory);
     if (addr + bytes > cap) {

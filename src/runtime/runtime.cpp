@@ -7,6 +7,7 @@
 #include <set>
 
 #include "exec.h"
+#include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/host_io.h"
 #include "ptodist/support/diagnostics.h"
 #include "watchdog.h"
@@ -177,6 +178,7 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
     std::unique_lock<std::mutex> lock(env.live_mu);
     env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
   }
+  for (int r = 0; r < options_.ranks; ++r) world.dma(r).wait_idle();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.rank_seconds = env.rank_seconds;
   result.status = status_of(world, &result.message);

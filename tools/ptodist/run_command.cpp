@@ -2,6 +2,7 @@
 // host orchestrator's parameters as .npy files.
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <iostream>
 #include <mutex>
 #include <thread>
@@ -34,7 +35,9 @@ PreparedRun prepare_run(const RunFlags& f, bool persistent) {
   ir::Program p = select_program(lf.module, f.program.program);
   transforms::PassContext cx = make_pass_context(lf.diags, lf.module, p, f.program, {});
   std::string error;
-  auto profile = load_profile(f.profile, &error);
+  // Named profiles come from $PTODIST_PROFILE_DIR, else the source tree's profiles/.
+  const char* env = std::getenv("PTODIST_PROFILE_DIR");
+  auto profile = load_profile(f.profile, &error, env ? env : PTODIST_PROFILE_DIR);
   if (!profile) usage_error(error);
   cx.profile = *profile;
   ir::Program lowered = transforms::run_pipeline(p, cx);

@@ -33,6 +33,9 @@ class DmaEngine {
   void submit(DmaTransfer t);
   // Drops queued transfers (after an abort) so a new round starts clean.
   void clear();
+  // Returns once every submitted transfer has finished (a round never ends with the engine still
+  // reading host tensors that the caller may free).
+  void wait_idle();
   uint64_t completed() const { return completed_.load(std::memory_order_relaxed); }
 
  private:
@@ -43,7 +46,9 @@ class DmaEngine {
   int rank_;
   std::mutex mu_;
   std::condition_variable cv_;
+  std::condition_variable idle_cv_;
   std::deque<DmaTransfer> queue_;
+  bool busy_ = false;
   bool stop_ = false;
   std::atomic<uint64_t> completed_{0};
   std::thread thread_;
