@@ -32,8 +32,9 @@ class PtoAsyncTest : public PtoTest {
 
 TEST_F(PtoAsyncTest, SessionAttributesAreTypedAndBlockBytesAlwaysPresent) {
   std::string t = text(async_kernel(std::nullopt));
-  EXPECT_TRUE(in_order(t, {"%session = pto.comm.build_async_session(%scratch, %arg4) {sync_id = 3 : i32, "
-                           "block_bytes = 1048576 : i64} : (!pto.tile_buf<loc=vec, dtype=i8, rows=1, cols=256,"}));
+  EXPECT_TRUE(
+      in_order(t, {"%session = pto.comm.build_async_session(%scratch, %arg4) {sync_id = 3 : i32, "
+                   "block_bytes = 1048576 : i64} : (!pto.tile_buf<loc=vec, dtype=i8, rows=1, cols=256,"}));
   EXPECT_TRUE(in_order(t, {"%arg4: !pto.ptr<i8>)"}));  // the SDMA workspace comes last
 }
 
@@ -57,11 +58,14 @@ TEST_F(PtoAsyncTest, IssueHasOnlyTheLeadingBarrierAndTheWaitCarriesTheInvalidate
   EXPECT_EQ(count(between, "cacheinvalid"), 0u);
   EXPECT_EQ(count(between, "fence"), 0u);
   EXPECT_EQ(count(between, "pto.texp"), 1u);
-  EXPECT_TRUE(in_order(t, {"= pto.comm.wait_async_event(%ev, %session) : (!pto.async_event, !pto.async_session) -> i1\n",
-                           "pto.cmo.cacheinvalid %dst_peer single_cache_line : !pto.partition_tensor_view<1x1024xf32>\n",
-                           "pto.fence.barrier_all #pto.fence_scope<gm>\n", "return"}));
+  EXPECT_TRUE(in_order(
+      t, {"= pto.comm.wait_async_event(%ev, %session) : (!pto.async_event, !pto.async_session) -> i1\n",
+          "pto.cmo.cacheinvalid %dst_peer single_cache_line : !pto.partition_tensor_view<1x1024xf32>\n",
+          "pto.fence.barrier_all #pto.fence_scope<gm>\n", "return"}));
   EXPECT_EQ(count(t, "pto.fence.barrier_all"), 1u);
-  EXPECT_EQ(count(line_after(t, "pto.comm.tput_async") + t.substr(wait, t.find('\n', wait) - wait), "%scratch"), 0u);
+  EXPECT_EQ(
+      count(line_after(t, "pto.comm.tput_async") + t.substr(wait, t.find('\n', wait) - wait), "%scratch"),
+      0u);
 }
 
 TEST_F(PtoAsyncTest, WaitWithoutThePassFenceStillFences) {
@@ -72,9 +76,10 @@ TEST_F(PtoAsyncTest, WaitWithoutThePassFenceStillFences) {
   Var ev = let("ev", call("pld.tile.get_async", {ref(src), i(0), ref(dst), ref(session)}));
   stmt(call("pld.tile.wait_async_event", {ref(ev), ref(session)}));
   std::string t = text(program());
-  EXPECT_TRUE(in_order(t, {"pto.comm.tget_async(%src_local, %dst_peer, %session)", "pto.comm.wait_async_event(%ev, %session)",
-                           "pto.cmo.cacheinvalid %src_local single_cache_line",
-                           "pto.fence.barrier_all #pto.fence_scope<gm>"}));
+  EXPECT_TRUE(in_order(
+      t,
+      {"pto.comm.tget_async(%src_local, %dst_peer, %session)", "pto.comm.wait_async_event(%ev, %session)",
+       "pto.cmo.cacheinvalid %src_local single_cache_line", "pto.fence.barrier_all #pto.fence_scope<gm>"}));
 }
 
 TEST_F(PtoAsyncTest, ManifestEnablesSdmaOnlyForSessionKernels) {
@@ -113,9 +118,54 @@ TEST_F(PtoAsyncTest, TestDoesNotDrainTheEvent) {
     return program();
   }();
   std::string t = text(p);
-  EXPECT_EQ(line_after(t, "pto.comm.test_async_event"), "%done = pto.comm.wait_async_event(%ev, %session) : "
-                                                         "(!pto.async_event, !pto.async_session) -> i1");
+  EXPECT_EQ(line_after(t, "pto.comm.test_async_event"),
+            "%done = pto.comm.wait_async_event(%ev, %session) : "
+            "(!pto.async_event, !pto.async_session) -> i1");
   EXPECT_EQ(count(t, "single_cache_line"), 1u);
+}
+
+// insert-comm-fence closes a run of async waits with one fence; each wait still invalidates its region.
+TEST_F(PtoAsyncTest, ARunOfWaitsSharesOneFence) {
+  dst = param("dst", dist_tensor_type(dims({2, 64}), DType::FP16), Direction::InOut);
+  src = param("src", tensor_type(dims({2, 64}), DType::FP16));
+  scratch = let("scratch", tile_of({1, 256}, DType::INT8), 0);
+  session = let("session", call("pld.tile.async_session", {ref(scratch)}));
+  auto row = [&](long long r) {
+    return std::vector<std::pair<std::string, Expr>>{
+        {"dst_offsets", ints({r, 0})}, {"src_offsets", ints({r, 0})}, {"shape", ints({1, 64})}};
+  };
+  Var e0 = let("e0", call("pld.tile.put_async", {ref(dst), i(1), ref(src), ref(session)}, row(0)));
+  Var e1 = let("e1", call("pld.tile.put_async", {ref(dst), i(1), ref(src), ref(session)}, row(1)));
+  stmt(call("pld.tile.wait_async_event", {ref(e0), ref(session)}));
+  stmt(call("pld.tile.wait_async_event", {ref(e1), ref(session)}));
+  stmt(call("pl.system.fence", {}));
+  std::string t = text(program());
+  EXPECT_TRUE(
+      in_order(t, {"pto.comm.wait_async_event(%e0, %session)", "pto.cmo.cacheinvalid %dst_peer single",
+                   "pto.comm.wait_async_event(%e1, %session)", "pto.cmo.cacheinvalid %dst_peer_1 single",
+                   "pto.fence.barrier_all"}));
+  EXPECT_EQ(count(t, "pto.fence.barrier_all"), 1u);
+}
+
+TEST_F(PtoAsyncTest, AnEventIssuedInABranchCannotBeWaitedAfterIt) {
+  dst = param("dst", dist_tensor_type(dims({1, 64}), DType::FP16), Direction::InOut);
+  src = param("src", tensor_type(dims({1, 64}), DType::FP16));
+  Var k = param("k", scalar_type(DType::INT32));
+  scratch = let("scratch", tile_of({1, 256}, DType::INT8), 0);
+  session = let("session", call("pld.tile.async_session", {ref(scratch)}));
+  Var ev = b.make_var("ev", simple_type(TypeKind::AsyncEvent));
+  branch(
+      b.compare(CompareOpKind::Eq, ref(k), i(0), {}),
+      [&] {
+        set(ev, call("pld.tile.put_async", {ref(dst), i(1), ref(src), ref(session)}));
+      },
+      [] {});
+  stmt(call("pld.tile.wait_async_event", {ref(ev), ref(session)}));
+  codegen::PtoResult r = emit(program());
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.kernels.empty());
+  EXPECT_NE(first_error().find("pld.tile.wait_async_event: event 'ev' has no value here"), std::string::npos)
+      << first_error();
 }
 
 using PtoAsyncDeathTest = PtoAsyncTest;

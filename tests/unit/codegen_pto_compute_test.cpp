@@ -12,24 +12,28 @@ TEST_F(PtoComputeTest, MatmulKernelRunsOnTheCubeWithPlannedTiles) {
   Var a = param("a", tensor_type(dims({64, 128}), DType::FP16));
   Var bm = param("b", tensor_type(dims({128, 64}), DType::FP16));
   Var c = param("c", tensor_type(dims({64, 64}), DType::FP32), Direction::Out);
-  Var la = let("la", call("pl.load", {ref(a), ints({0, 0}), ints({64, 128})}, {{"target_memory", mem("Mat")}}), 0);
-  Var lb = let("lb", call("pl.load", {ref(bm), ints({0, 0}), ints({128, 64})}, {{"target_memory", mem("Mat")}}), 16384);
+  Var la =
+      let("la", call("pl.load", {ref(a), ints({0, 0}), ints({64, 128})}, {{"target_memory", mem("Mat")}}), 0);
+  Var lb =
+      let("lb", call("pl.load", {ref(bm), ints({0, 0}), ints({128, 64})}, {{"target_memory", mem("Mat")}}),
+          16384);
   Var l0a = let("l0a", call("pl.move", {ref(la), mem("Left")}), 0);
   Var l0b = let("l0b", call("pl.move", {ref(lb), mem("Right")}), 0);
   Var acc = let("acc", call("pl.matmul", {ref(l0a), ref(l0b)}), 0);
   set(acc, call("pl.matmul_acc", {ref(acc), ref(l0a), ref(l0b)}));
   let("c2", call("pl.store", {ref(acc), ints({0, 0}), ref(c)}));
   std::string t = text(program());
-  EXPECT_TRUE(in_order(t, {"#pto.kernel_kind<cube>",
-                           "%la = pto.alloc_tile addr = %c0_i64 : !pto.tile_buf<loc=mat, dtype=f16, rows=64, cols=128",
-                           "%lb = pto.alloc_tile addr = %c16384_i64 : !pto.tile_buf<loc=mat",
-                           "%l0a = pto.alloc_tile addr = %c0_i64 : !pto.tile_buf<loc=left",
-                           "%acc = pto.alloc_tile addr = %c0_i64 : !pto.tile_buf<loc=acc, dtype=f32, rows=64, cols=64, "
-                           "v_row=64, v_col=64, blayout=col_major, slayout=row_major, fractal=1024, pad=0>",
-                           "pto.tload ins(%a_pview : !pto.partition_tensor_view<64x128xf16>) outs(%la : ",
-                           "pto.tmov ins(%la : ", "pto.tmatmul ins(%l0a, %l0b : ", ") outs(%acc : ",
-                           "pto.tmatmul.acc ins(%acc, %l0a, %l0b : ", "%c_pview = pto.partition_view %c_view",
-                           "pto.tstore ins(%acc : "}));
+  EXPECT_TRUE(in_order(
+      t,
+      {"#pto.kernel_kind<cube>",
+       "%la = pto.alloc_tile addr = %c0_i64 : !pto.tile_buf<loc=mat, dtype=f16, rows=64, cols=128",
+       "%lb = pto.alloc_tile addr = %c16384_i64 : !pto.tile_buf<loc=mat",
+       "%l0a = pto.alloc_tile addr = %c0_i64 : !pto.tile_buf<loc=left",
+       "%acc = pto.alloc_tile addr = %c0_i64 : !pto.tile_buf<loc=acc, dtype=f32, rows=64, cols=64, "
+       "v_row=64, v_col=64, blayout=col_major, slayout=row_major, fractal=1024, pad=0>",
+       "pto.tload ins(%a_pview : !pto.partition_tensor_view<64x128xf16>) outs(%la : ", "pto.tmov ins(%la : ",
+       "pto.tmatmul ins(%l0a, %l0b : ", ") outs(%acc : ", "pto.tmatmul.acc ins(%acc, %l0a, %l0b : ",
+       "%c_pview = pto.partition_view %c_view", "pto.tstore ins(%acc : "}));
 }
 
 TEST_F(PtoComputeTest, VectorOpsTakeScalarsInTheTileType) {
@@ -60,22 +64,44 @@ TEST_F(PtoComputeTest, LoopCarriedScalarsBecomeIterArgs) {
   });
   stmt(call("pld.system.notify", {ref(sig), ref(peer), ints({0, 1}), i(1)}));
   std::string t = text(program());
-  EXPECT_TRUE(in_order(t, {"%rank = arith.trunci %rank_pair : i64 to i32", "arith.shrui %rank_pair_1, %c32_i64",
-                           "%loop = scf.for %r = %c0 to %c3 step %c1 iter_args(%peer = %",
-                           ") -> (index) {", "arith.remsi", "pto.comm.tnotify", "scf.yield %",
-                           " : index\n", "}\n", "arith.addi %c4, %loop : index", "pto.comm.tnotify"}));
+  EXPECT_TRUE(
+      in_order(t, {"%rank = arith.trunci %rank_pair : i64 to i32", "arith.shrui %rank_pair_1, %c32_i64",
+                   "%loop = scf.for %r = %c0 to %c3 step %c1 iter_args(%peer = %", ") -> (index) {",
+                   "arith.remsi", "pto.comm.tnotify", "scf.yield %", " : index\n", "}\n",
+                   "arith.addi %c4, %loop : index", "pto.comm.tnotify"}));
 }
 
 TEST_F(PtoComputeTest, BranchesYieldTheValuesBothSidesDefine) {
   Var sig = param("sig", dist_tensor_type(dims({1, 8}), DType::INT32), Direction::InOut);
   Var k = param("k", scalar_type(DType::INT32));
   Var peer = b.make_var("peer", scalar_type(DType::INT64));
-  branch(b.compare(CompareOpKind::Eq, ref(k), i(0), {}), [&] { set(peer, i(1)); }, [&] { set(peer, i(0)); });
+  branch(
+      b.compare(CompareOpKind::Eq, ref(k), i(0), {}), [&] { set(peer, i(1)); }, [&] { set(peer, i(0)); });
   stmt(call("pld.system.notify", {ref(sig), ref(peer), ints({0, 0}), i(1)}));
   std::string t = text(program());
-  EXPECT_TRUE(in_order(t, {"%cond = arith.cmpi eq, %arg2, %c0_i32 : i32", "%br = scf.if %cond -> (index) {",
-                           "scf.yield %c1 : index", "} else {", "scf.yield %c0 : index", "}",
-                           "arith.addi %c4, %br : index"}));
+  EXPECT_TRUE(in_order(
+      t, {"%cond = arith.cmpi eq, %arg2, %c0_i32 : i32", "%br = scf.if %cond -> (index) {",
+          "scf.yield %c1 : index", "} else {", "scf.yield %c0 : index", "}", "arith.addi %c4, %br : index"}));
+}
+
+TEST_F(PtoComputeTest, DynamicDimsArriveAsTrailingIndexArguments) {
+  Var x = param("x", tensor_type({b.dynamic_dim("NR"), i(64)}, DType::FP32));
+  Var sig = param("sig", tensor_type(dims({4, 8}), DType::INT32), Direction::InOut);
+  Var v = let("v", call("pl.read", {ref(sig), ints({1, 2})}));
+  stmt(call("pl.write", {ref(sig), ints({2, 3}), b.binary(BinaryOpKind::Add, ref(v), i(1), {})}));
+  let("t", call("pl.load", {ref(x), ints({0, 0}), ints({1, 64})}), 0);
+  codegen::PtoResult r = emit(program());
+  ASSERT_TRUE(r.ok) << first_error();
+  std::string t = r.kernels[0].text;
+  EXPECT_TRUE(
+      in_order(t, {"func.func @k(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<i32>, %arg2: index)",
+                   "%x_view = pto.make_tensor_view %arg0, shape = [%arg2, %c64], strides = [%c64, %c1]"}));
+  EXPECT_TRUE(in_order(t, {"%sig_val = pto.load_scalar %arg1[%sig_idx_1] : !pto.ptr<i32> -> i32",
+                           "pto.store_scalar %", ", %arg1[%sig_idx_3] : !pto.ptr<i32>, i32"}));
+  auto m = nlohmann::json::parse(r.manifest_json);
+  EXPECT_EQ(m["kernels"][0]["params"][2]["kind"], "Dim");
+  EXPECT_EQ(m["kernels"][0]["params"][2]["name"], "NR");
+  EXPECT_TRUE(m["kernels"][0]["params"][0]["shape"][0].is_null());
 }
 
 TEST_F(PtoComputeTest, OutputIsByteIdenticalAcrossRuns) {

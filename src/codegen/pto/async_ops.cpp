@@ -17,8 +17,9 @@ Value FunctionEmitter::handle_of(const Expr& e, const OpCall& call, const char* 
   if (auto ref = e ? e->as<VarRef>() : nullptr) {
     auto it = scalars_.find(ref->var->id);
     if (it != scalars_.end()) return it->second;
-    fail(e->span, call.op->spelling + ": " + operand + " '" + ref->var->name +
-                      "' has no value here (defined inside a loop or branch the PTO emitter cannot carry it out of)");
+    fail(e->span,
+         call.op->spelling + ": " + operand + " '" + ref->var->name +
+             "' has no value here (defined inside a loop or branch the PTO emitter cannot carry it out of)");
     return {};
   }
   fail(e ? e->span : call.span, call.op->spelling + ": " + operand + " must be a variable");
@@ -32,13 +33,15 @@ void FunctionEmitter::emit_session(const CallSite& site) {
   if (!scratch) return;
   if (!result) return fail(c.span, c.op->spelling + ": its session must be assigned to a variable");
   std::optional<long long> sync_id = c.arg("sync_id") ? as_const_int(c.arg("sync_id")) : 0;
-  std::optional<long long> block = c.arg("block_bytes") ? as_const_int(c.arg("block_bytes")) : kDefaultBlockBytes;
+  std::optional<long long> block =
+      c.arg("block_bytes") ? as_const_int(c.arg("block_bytes")) : kDefaultBlockBytes;
   if (!sync_id || !block)
-    return fail(c.span, c.op->spelling + ": sync_id and block_bytes must be constants in PTO text (run specialize)");
+    return fail(c.span,
+                c.op->spelling + ": sync_id and block_bytes must be constants in PTO text (run specialize)");
   Value session{fresh(result->name), "!pto.async_session"};
-  line(session.ssa + " = pto.comm.build_async_session(" + scratch->ssa + ", " + workspace_ + ") {sync_id = " +
-       std::to_string(*sync_id) + " : i32, block_bytes = " + std::to_string(*block) + " : i64} : (" +
-       scratch->type + ", !pto.ptr<i8>) -> !pto.async_session");
+  line(session.ssa + " = pto.comm.build_async_session(" + scratch->ssa + ", " + workspace_ +
+       ") {sync_id = " + std::to_string(*sync_id) + " : i32, block_bytes = " + std::to_string(*block) +
+       " : i64} : (" + scratch->type + ", !pto.ptr<i8>) -> !pto.async_session");
   scalars_[result->id] = session;
   info_.enable_sdma = true;
   info_.sync_id = *sync_id;
@@ -54,7 +57,8 @@ void FunctionEmitter::emit_async_transfer(const CallSite& site, bool is_put) {
   Value session = handle_of(c.arg("session"), c, "session");
   Var result = site.result();
   if (!dst || !src || !session.valid()) return;
-  if (!result) return fail(c.span, c.op->spelling + ": its event must be assigned so that a wait can drain it");
+  if (!result)
+    return fail(c.span, c.op->spelling + ": its event must be assigned so that a wait can drain it");
   const TensorRef& remote = is_put ? *dst : *src;
   if (remote.ctx.empty())
     return fail(c.arg(is_put ? "dst" : "src")->span,
@@ -64,9 +68,11 @@ void FunctionEmitter::emit_async_transfer(const CallSite& site, bool is_put) {
   std::vector<Value> src_offs = region_offsets(c.arg("src_offsets"), *src, c);
   if (failed_) return;
   Value dst_view = is_put ? peer_view(*dst, c.arg("peer")) : dst->view;
-  Value dst_pv = partition(dst_view, dst->type->dtype, dst_offs, sizes, dst->name + (is_put ? "_peer" : "_local"));
+  Value dst_pv =
+      partition(dst_view, dst->type->dtype, dst_offs, sizes, dst->name + (is_put ? "_peer" : "_local"));
   Value src_view = is_put ? src->view : peer_view(*src, c.arg("peer"));
-  Value src_pv = partition(src_view, src->type->dtype, src_offs, sizes, src->name + (is_put ? "_local" : "_peer"));
+  Value src_pv =
+      partition(src_view, src->type->dtype, src_offs, sizes, src->name + (is_put ? "_local" : "_peer"));
   if (failed_) return;
   Value event{fresh(result->name), "!pto.async_event"};
   barrier_all();  // the DMA engine reads GM: earlier stores to the source must have landed
@@ -94,8 +100,8 @@ void FunctionEmitter::emit_async_wait(const CallSite& site, bool is_test) {
                               "' is waited on a session that did not issue it");
   Var r = site.result();
   Value done{fresh(r ? r->name : is_test ? "test" : "done"), "i1"};
-  line(done.ssa + " = " + (is_test ? "pto.comm.test_async_event(" : "pto.comm.wait_async_event(") + event.ssa +
-       ", " + session.ssa + ") : (!pto.async_event, !pto.async_session) -> i1");
+  line(done.ssa + " = " + (is_test ? "pto.comm.test_async_event(" : "pto.comm.wait_async_event(") +
+       event.ssa + ", " + session.ssa + ") : (!pto.async_event, !pto.async_session) -> i1");
   if (r) scalars_[r->id] = done;
   if (is_test) return;  // a test may fail: the event stays outstanding and the invalidate waits on
   const Value& written = it->second.written_view;
@@ -108,12 +114,23 @@ void FunctionEmitter::emit_async_wait(const CallSite& site, bool is_test) {
 
 bool FunctionEmitter::emit_async_op(const CallSite& site) {
   switch (site.call.op->id) {
-    case OpId::TileAsyncSession: emit_session(site); return true;
-    case OpId::TilePutAsync: emit_async_transfer(site, true); return true;
-    case OpId::TileGetAsync: emit_async_transfer(site, false); return true;
-    case OpId::TileWaitAsyncEvent: emit_async_wait(site, false); return true;
-    case OpId::TileTestAsyncEvent: emit_async_wait(site, true); return true;
-    default: return false;
+    case OpId::TileAsyncSession:
+      emit_session(site);
+      return true;
+    case OpId::TilePutAsync:
+      emit_async_transfer(site, true);
+      return true;
+    case OpId::TileGetAsync:
+      emit_async_transfer(site, false);
+      return true;
+    case OpId::TileWaitAsyncEvent:
+      emit_async_wait(site, false);
+      return true;
+    case OpId::TileTestAsyncEvent:
+      emit_async_wait(site, true);
+      return true;
+    default:
+      return false;
   }
 }
 

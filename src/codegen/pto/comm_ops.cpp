@@ -24,17 +24,19 @@ void FunctionEmitter::emit_notify(const CallSite& site) {
   const OpCall& c = site.call;
   const TensorRef* t = tensor_of(c.arg("target"), c, "target");
   if (!t) return;
-  if (t->ctx.empty()) return fail(c.arg("target")->span, c.op->spelling + ": target must be a DistributedTensor");
+  if (t->ctx.empty())
+    return fail(c.arg("target")->span, c.op->spelling + ": target must be a DistributedTensor");
   Value view = peer_view(*t, c.arg("peer"));
   std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
-  Value pv = partition(view, t->type->dtype, offs, std::vector<long long>(t->type->shape.size(), 1), t->name + "_peer");
+  Value pv = partition(view, t->type->dtype, offs, std::vector<long long>(t->type->shape.size(), 1),
+                       t->name + "_peer");
   std::string ty = value_type(t->type->dtype);
   Value v = emit_scalar_as(c.arg("value"), ty);
   if (failed_) return;
   std::string op = enum_value(c.arg("op"), "AtomicAdd") == "Set" ? "set" : "atomic_add";
   barrier_all();  // the writes this signal publishes must have left the core's pipes
-  line("pto.comm.tnotify(" + pv.ssa + ", " + v.ssa + ") {notifyOp = #pto<notify_op " + op + ">} : (" + pv.type +
-       ", " + ty + ")");
+  line("pto.comm.tnotify(" + pv.ssa + ", " + v.ssa + ") {notifyOp = #pto<notify_op " + op + ">} : (" +
+       pv.type + ", " + ty + ")");
 }
 
 void FunctionEmitter::emit_wait(const CallSite& site) {
@@ -48,8 +50,8 @@ void FunctionEmitter::emit_wait(const CallSite& site) {
   Value v = emit_scalar_as(c.arg("expected"), ty);
   if (failed_) return;
   std::string cmp = enum_value(c.arg("cmp"), "Eq") == "Ge" ? "ge" : "eq";
-  line("pto.comm.twait(" + pv.ssa + ", " + v.ssa + ") {cmp = #pto<wait_cmp " + cmp + ">} : (" + pv.type + ", " +
-       ty + ")");
+  line("pto.comm.twait(" + pv.ssa + ", " + v.ssa + ") {cmp = #pto<wait_cmp " + cmp + ">} : (" + pv.type +
+       ", " + ty + ")");
   // Consume side: later cacheable reads must not hit lines cached before the peer's write landed. A run of
   // waits shares one invalidate, the one the fence pass placed after the run when it did.
   const OpCall* next = site.next_call();
@@ -78,7 +80,8 @@ void FunctionEmitter::emit_remote_load(const CallSite& site) {
   const TensorRef* t = tensor_of(c.arg("target"), c, "target");
   const TileRef* out = result_tile(site);
   if (!t || !out) return;
-  if (t->ctx.empty()) return fail(c.arg("target")->span, c.op->spelling + ": target must be a DistributedTensor");
+  if (t->ctx.empty())
+    return fail(c.arg("target")->span, c.op->spelling + ": target must be a DistributedTensor");
   Value view = peer_view(*t, c.arg("peer"));
   std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
   std::vector<long long> sizes = region_sizes(c.arg("shape"), *t, c);
@@ -92,12 +95,15 @@ void FunctionEmitter::emit_remote_store(const CallSite& site) {
   const TileRef* src = tile_of(c.arg("tile"), c, "tile");
   const TensorRef* t = tensor_of(c.arg("target"), c, "target");
   if (!src || !t) return;
-  if (t->ctx.empty()) return fail(c.arg("target")->span, c.op->spelling + ": target must be a DistributedTensor");
+  if (t->ctx.empty())
+    return fail(c.arg("target")->span, c.op->spelling + ": target must be a DistributedTensor");
   Value view = peer_view(*t, c.arg("peer"));
   std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
   if (failed_) return;
-  Value pv = partition(view, t->type->dtype, offs, tile_region(src->ir_type, t->type->shape.size()), t->name + "_peer");
-  std::string attr = atomic_attr(c.arg("atomic")) == "atomic_add" ? " {atomicType = #pto<atomic_type atomic_add>}" : "";
+  Value pv = partition(view, t->type->dtype, offs, tile_region(src->ir_type, t->type->shape.size()),
+                       t->name + "_peer");
+  std::string attr =
+      atomic_attr(c.arg("atomic")) == "atomic_add" ? " {atomicType = #pto<atomic_type atomic_add>}" : "";
   line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")" + attr);
   line("pto.cmo.cacheinvalid " + pv.ssa + " single_cache_line : " + pv.type);
   ensure_fence(site);
@@ -111,7 +117,8 @@ void FunctionEmitter::emit_staged_transfer(const CallSite& site, bool is_put) {
   const TensorRef* src = tensor_of(c.arg("src"), c, "src");
   const TileRef* stage = tile_of(c.arg("stage"), c, "stage");
   const Expr& stage2_arg = c.arg("stage2");
-  const TileRef* stage2 = stage2_arg && !stage2_arg->isa<NoneImm>() ? tile_of(stage2_arg, c, "stage2") : nullptr;
+  const TileRef* stage2 =
+      stage2_arg && !stage2_arg->isa<NoneImm>() ? tile_of(stage2_arg, c, "stage2") : nullptr;
   if (!dst || !src || !stage || failed_) return;
   const TensorRef& remote = is_put ? *dst : *src;
   if (remote.ctx.empty())
@@ -122,12 +129,15 @@ void FunctionEmitter::emit_staged_transfer(const CallSite& site, bool is_put) {
   std::vector<Value> src_offs = region_offsets(c.arg("src_offsets"), *src, c);
   if (failed_) return;
   Value dst_view = is_put ? peer_view(*dst, c.arg("peer")) : dst->view;
-  Value dst_pv = partition(dst_view, dst->type->dtype, dst_offs, sizes, dst->name + (is_put ? "_peer" : "_local"));
+  Value dst_pv =
+      partition(dst_view, dst->type->dtype, dst_offs, sizes, dst->name + (is_put ? "_peer" : "_local"));
   Value src_view = is_put ? src->view : peer_view(*src, c.arg("peer"));
-  Value src_pv = partition(src_view, src->type->dtype, src_offs, sizes, src->name + (is_put ? "_local" : "_peer"));
+  Value src_pv =
+      partition(src_view, src->type->dtype, src_offs, sizes, src->name + (is_put ? "_local" : "_peer"));
   if (failed_) return;
   std::string bufs = stage->ssa + (stage2 ? ", " + stage2->ssa : "");
-  std::string types = dst_pv.type + ", " + src_pv.type + ", " + stage->type + (stage2 ? ", " + stage2->type : "");
+  std::string types =
+      dst_pv.type + ", " + src_pv.type + ", " + stage->type + (stage2 ? ", " + stage2->type : "");
   std::string attr = is_put ? " {atomicType = #pto<atomic_type " + atomic_attr(c.arg("atomic")) + ">}" : "";
   // The source may have just been written by a tstore on another pipe; the transfer's own stores must
   // drain before anything after it (a notify) can publish them.
@@ -141,15 +151,32 @@ void FunctionEmitter::emit_staged_transfer(const CallSite& site, bool is_put) {
 
 bool FunctionEmitter::emit_comm_op(const CallSite& site) {
   switch (site.call.op->id) {
-    case OpId::Notify: emit_notify(site); return true;
-    case OpId::Wait: emit_wait(site); return true;
-    case OpId::Fence: line("pto.fence.barrier_all #pto.fence_scope<gm>"); return true;
-    case OpId::CacheInvalid: emit_cache_invalid(site); return true;
-    case OpId::RemoteLoad: emit_remote_load(site); return true;
-    case OpId::RemoteStore: emit_remote_store(site); return true;
-    case OpId::TilePut: emit_staged_transfer(site, true); return true;
-    case OpId::TileGet: emit_staged_transfer(site, false); return true;
-    default: return false;
+    case OpId::Notify:
+      emit_notify(site);
+      return true;
+    case OpId::Wait:
+      emit_wait(site);
+      return true;
+    case OpId::Fence:
+      line("pto.fence.barrier_all #pto.fence_scope<gm>");
+      return true;
+    case OpId::CacheInvalid:
+      emit_cache_invalid(site);
+      return true;
+    case OpId::RemoteLoad:
+      emit_remote_load(site);
+      return true;
+    case OpId::RemoteStore:
+      emit_remote_store(site);
+      return true;
+    case OpId::TilePut:
+      emit_staged_transfer(site, true);
+      return true;
+    case OpId::TileGet:
+      emit_staged_transfer(site, false);
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -10,24 +10,37 @@ namespace {
 
 const char* binary_tile_op(OpId id) {
   switch (id) {
-    case OpId::Add: return "pto.tadd";
-    case OpId::Sub: return "pto.tsub";
-    case OpId::Mul: return "pto.tmul";
-    case OpId::Div: return "pto.tdiv";
-    case OpId::Maximum: return "pto.tmax";
-    case OpId::Minimum: return "pto.tmin";
-    case OpId::Matmul: return "pto.tmatmul";
-    default: return nullptr;
+    case OpId::Add:
+      return "pto.tadd";
+    case OpId::Sub:
+      return "pto.tsub";
+    case OpId::Mul:
+      return "pto.tmul";
+    case OpId::Div:
+      return "pto.tdiv";
+    case OpId::Maximum:
+      return "pto.tmax";
+    case OpId::Minimum:
+      return "pto.tmin";
+    case OpId::Matmul:
+      return "pto.tmatmul";
+    default:
+      return nullptr;
   }
 }
 
 const char* unary_tile_op(OpId id) {
   switch (id) {
-    case OpId::Exp: return "pto.texp";
-    case OpId::Move: return "pto.tmov";
-    case OpId::RowSum: return "pto.trowsum";
-    case OpId::RowMax: return "pto.trowmax";
-    default: return nullptr;
+    case OpId::Exp:
+      return "pto.texp";
+    case OpId::Move:
+      return "pto.tmov";
+    case OpId::RowSum:
+      return "pto.trowsum";
+    case OpId::RowMax:
+      return "pto.trowmax";
+    default:
+      return nullptr;
   }
 }
 
@@ -103,14 +116,15 @@ void FunctionEmitter::emit_store(const CallSite& site) {
 }
 
 // adds/muls and fills take a scalar in the tile's element type.
-void FunctionEmitter::emit_tile_scalar(const CallSite& site, const char* op, const Expr& tile, const Expr& scalar) {
+void FunctionEmitter::emit_tile_scalar(const CallSite& site, const char* op, const Expr& tile,
+                                       const Expr& scalar) {
   const OpCall& c = site.call;
   const TileRef* out = result_tile(site);
   const TileRef* in = tile ? tile_of(tile, c, "tile") : nullptr;
   if (!out || (tile && !in)) return;
   std::string ty = value_type(out->ir_type->dtype);
-  Value s = scalar ? emit_scalar_as(scalar, ty) : (ty[0] == 'f' || ty == "bf16" ? constant_float(0, ty)
-                                                                                 : constant_int(0, ty));
+  Value s = scalar ? emit_scalar_as(scalar, ty)
+                   : (ty[0] == 'f' || ty == "bf16" ? constant_float(0, ty) : constant_int(0, ty));
   if (!s.valid()) return;
   std::vector<const TileRef*> ins;
   if (in) ins.push_back(in);
@@ -151,19 +165,36 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
       const TileRef* out = result_tile(site);
       // Round to nearest, ties to even (RoundMode::CAST_RINT of pto-isa).
       if (a && out)
-        line("pto.tcvt ins(" + a->ssa + "{rmode = #pto<round_mode CAST_RINT>} : " + a->type + ") outs(" + out->ssa +
-             " : " + out->type + ")");
+        line("pto.tcvt ins(" + a->ssa + "{rmode = #pto<round_mode CAST_RINT>} : " + a->type + ") outs(" +
+             out->ssa + " : " + out->type + ")");
       return true;
     }
-    case OpId::Adds: emit_tile_scalar(site, "pto.tadds", c.arg("tile"), c.arg("scalar")); return true;
-    case OpId::Muls: emit_tile_scalar(site, "pto.tmuls", c.arg("tile"), c.arg("scalar")); return true;
-    case OpId::Full: emit_tile_scalar(site, "pto.texpands", nullptr, c.arg("value")); return true;
-    case OpId::Zeros: emit_tile_scalar(site, "pto.texpands", nullptr, nullptr); return true;
-    case OpId::CreateTile: result_tile(site); return true;  // the tile is its alloc_tile
-    case OpId::Load: emit_load(site); return true;
-    case OpId::Store: emit_store(site); return true;
-    case OpId::Write: emit_write(site); return true;
-    default: return false;
+    case OpId::Adds:
+      emit_tile_scalar(site, "pto.tadds", c.arg("tile"), c.arg("scalar"));
+      return true;
+    case OpId::Muls:
+      emit_tile_scalar(site, "pto.tmuls", c.arg("tile"), c.arg("scalar"));
+      return true;
+    case OpId::Full:
+      emit_tile_scalar(site, "pto.texpands", nullptr, c.arg("value"));
+      return true;
+    case OpId::Zeros:
+      emit_tile_scalar(site, "pto.texpands", nullptr, nullptr);
+      return true;
+    case OpId::CreateTile:
+      result_tile(site);
+      return true;  // the tile is its alloc_tile
+    case OpId::Load:
+      emit_load(site);
+      return true;
+    case OpId::Store:
+      emit_store(site);
+      return true;
+    case OpId::Write:
+      emit_write(site);
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -80,7 +80,8 @@ void FunctionEmitter::emit_for(const For& f) {
       args.push_back(fresh(carried[i]->name));
       iters.push_back(args[i] + " = " + inits[i].ssa);
     }
-    head = result_def(res, carried.size()) + " = " + head + " iter_args(" + join(iters) + ") -> (" + join(types) + ")";
+    head = result_def(res, carried.size()) + " = " + head + " iter_args(" + join(iters) + ") -> (" +
+           join(types) + ")";
   }
   line(head + " {");
   ++indent_;
@@ -89,13 +90,15 @@ void FunctionEmitter::emit_for(const For& f) {
   emit_block(f.body);
   if (!carried.empty() && !failed_) {
     std::vector<std::string> outs;
-    for (size_t i = 0; i < carried.size(); ++i) outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
+    for (size_t i = 0; i < carried.size(); ++i)
+      outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
     line("scf.yield " + join(outs) + " : " + join(types));
   }
   --indent_;
   line("}");
   scalars_ = saved;
-  for (size_t i = 0; i < carried.size(); ++i) scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
+  for (size_t i = 0; i < carried.size(); ++i)
+    scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
 }
 
 void FunctionEmitter::emit_if(const If& s) {
@@ -120,7 +123,8 @@ void FunctionEmitter::emit_if(const If& s) {
       if (!pending_.count(id)) waited.insert(id);
     if (!carried.empty() && !failed_) {
       std::vector<std::string> outs;
-      for (size_t i = 0; i < carried.size(); ++i) outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
+      for (size_t i = 0; i < carried.size(); ++i)
+        outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
       line("scf.yield " + join(outs) + " : " + join(types));
     }
     --indent_;
@@ -135,7 +139,8 @@ void FunctionEmitter::emit_if(const If& s) {
   scalars_ = saved;
   pending_ = pending_before;
   for (int id : waited) pending_.erase(id);
-  for (size_t i = 0; i < carried.size(); ++i) scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
+  for (size_t i = 0; i < carried.size(); ++i)
+    scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
 }
 
 }  // namespace ptodist::codegen::pto

@@ -31,7 +31,7 @@ struct TensorRef {
   std::string ptr;
   Value view;
   std::vector<std::string> dims, strides;  // index values of the view, defined in the prologue
-  std::string ctx;                          // empty unless the tensor is window-backed
+  std::string ctx;                         // empty unless the tensor is window-backed
 };
 
 // A tile: the handle of its `pto.alloc_tile` and the tile_buf type.
@@ -49,7 +49,7 @@ struct ParamInfo {
   std::string direction;  // In, Out, InOut; empty for hidden parameters
   std::string dtype;
   std::vector<long long> shape;  // -1 for a dynamic dim
-  std::string of;                 // the tensor a CommContext belongs to
+  std::string of;                // the tensor a CommContext belongs to
 };
 
 // One tile of the memory plan (manifest).
@@ -119,6 +119,12 @@ class FunctionEmitter {
   Value constant_int(long long v, const std::string& type);
   Value constant_float(double v, const std::string& type);
   Value emit_scalar(const ir::Expr& e);
+  Value emit_name(const ir::Expr& e);  // a variable or a dynamic dim
+  Value emit_unary(const ir::Unary& u);
+  Value emit_binary(const ir::Binary& b);
+  Value emit_compare(const ir::Compare& c);
+  Value emit_bool_op(const ir::BoolOp& b);
+  Value emit_select(const ir::IfExp& s);
   // Emits `e` converted to `type`; a constant is emitted directly in that type.
   Value emit_scalar_as(const ir::Expr& e, const std::string& type);
   Value coerce(const Value& v, const std::string& type);
@@ -177,6 +183,9 @@ class FunctionEmitter {
 
   // ---- the function (function.cpp, control_flow.cpp) ----
   void declare_signature();
+  void declare_param(const ir::Param& p);
+  // Appends `%argN: type` to the signature and its manifest entry; returns `%argN`.
+  std::string add_arg(const std::string& type, ParamInfo info);
   void declare_views();
   void declare_tiles();
   void emit_block(const ir::Block& block);
@@ -192,10 +201,10 @@ class FunctionEmitter {
   KernelInfo info_;
 
   // Per-kernel bindings, keyed by variable id so iteration order is program order, never pointers.
-  std::map<int, Value> scalars_;   // Scalar variables, and handles: sessions, events, contexts
+  std::map<int, Value> scalars_;  // Scalar variables, and handles: sessions, events, contexts
   std::map<int, TensorRef> tensors_;
   std::map<int, TileRef> tiles_;
-  std::map<int, PendingAsync> pending_;  // event variable -> its issue
+  std::map<int, PendingAsync> pending_;      // event variable -> its issue
   std::map<std::string, std::string> dims_;  // dynamic dim name -> its index argument
   std::string workspace_;                    // SDMA workspace argument when the kernel builds a session
 
@@ -220,7 +229,7 @@ struct PrologueScope {
 
 // ---- type spellings (values.cpp) ----
 std::string element_type(ir::DType t);                 // f16, bf16, f32, i32, ...
-std::string value_type(ir::DType t);                  // INT64 scalars are `index`
+std::string value_type(ir::DType t);                   // INT64 scalars are `index`
 std::string tile_buf_type(const ir::Type& tile);       // !pto.tile_buf<loc=vec, dtype=f16, ...>
 std::string tensor_view_type(const ir::Type& tensor);  // !pto.tensor_view<?x?xf16>
 std::string partition_type(const std::vector<long long>& sizes, ir::DType t);

@@ -29,11 +29,17 @@ void for_each_call_in(const Expr& e, const Fn& fn) {
 template <typename Fn>
 void for_each_call(const Block& block, const Fn& fn) {
   for (const Stmt& s : block) {
-    if (auto a = s->as<Assign>()) for_each_call_in(a->value, fn);
-    else if (auto x = s->as<ExprStmt>()) for_each_call_in(x->value, fn);
-    else if (auto f = s->as<For>()) for_each_call(f->body, fn);
-    else if (auto i = s->as<If>()) { for_each_call(i->then_body, fn); for_each_call(i->else_body, fn); }
-    else if (auto m = s->as<ManualScope>()) for_each_call(m->body, fn);
+    if (auto a = s->as<Assign>())
+      for_each_call_in(a->value, fn);
+    else if (auto x = s->as<ExprStmt>())
+      for_each_call_in(x->value, fn);
+    else if (auto f = s->as<For>())
+      for_each_call(f->body, fn);
+    else if (auto i = s->as<If>()) {
+      for_each_call(i->then_body, fn);
+      for_each_call(i->else_body, fn);
+    } else if (auto m = s->as<ManualScope>())
+      for_each_call(m->body, fn);
   }
 }
 
@@ -41,14 +47,21 @@ void for_each_call(const Block& block, const Fn& fn) {
 template <typename Fn>
 void for_each_assign(const Block& block, const Fn& fn) {
   for (const Stmt& s : block) {
-    if (auto a = s->as<Assign>()) fn(*a);
-    else if (auto f = s->as<For>()) for_each_assign(f->body, fn);
-    else if (auto i = s->as<If>()) { for_each_assign(i->then_body, fn); for_each_assign(i->else_body, fn); }
-    else if (auto m = s->as<ManualScope>()) for_each_assign(m->body, fn);
+    if (auto a = s->as<Assign>())
+      fn(*a);
+    else if (auto f = s->as<For>())
+      for_each_assign(f->body, fn);
+    else if (auto i = s->as<If>()) {
+      for_each_assign(i->then_body, fn);
+      for_each_assign(i->else_body, fn);
+    } else if (auto m = s->as<ManualScope>())
+      for_each_assign(m->body, fn);
   }
 }
 
-bool is_cube_op(OpId id) { return id == OpId::Matmul || id == OpId::MatmulAcc; }
+bool is_cube_op(OpId id) {
+  return id == OpId::Matmul || id == OpId::MatmulAcc;
+}
 
 std::string sanitize(const std::string& hint) {
   std::string s;
@@ -59,9 +72,12 @@ std::string sanitize(const std::string& hint) {
 
 const char* direction_name(Direction d) {
   switch (d) {
-    case Direction::In: return "In";
-    case Direction::Out: return "Out";
-    case Direction::InOut: return "InOut";
+    case Direction::In:
+      return "In";
+    case Direction::Out:
+      return "Out";
+    case Direction::InOut:
+      return "InOut";
   }
   return "In";
 }
@@ -100,20 +116,26 @@ std::string FunctionEmitter::take_hint(const std::string& fallback) {
   return h;
 }
 
-void FunctionEmitter::barrier_all() { line("pto.barrier <PIPE_ALL>"); }
+void FunctionEmitter::barrier_all() {
+  line("pto.barrier <PIPE_ALL>");
+}
 
 namespace {
 
 const OpCall* call_of(const Stmt& s) {
   const Expr* v = nullptr;
-  if (auto x = s->as<ExprStmt>()) v = &x->value;
-  else if (auto a = s->as<Assign>()) v = &a->value;
+  if (auto x = s->as<ExprStmt>())
+    v = &x->value;
+  else if (auto a = s->as<Assign>())
+    v = &a->value;
   return v && *v ? (*v)->as<OpCall>() : nullptr;
 }
 
 }  // namespace
 
-const OpCall* CallSite::next_call() const { return next && next != end ? call_of(*next) : nullptr; }
+const OpCall* CallSite::next_call() const {
+  return next && next != end ? call_of(*next) : nullptr;
+}
 
 bool CallSite::fence_follows() const {
   for (const Stmt* s = next; s && s != end; ++s) {
@@ -130,54 +152,60 @@ void FunctionEmitter::ensure_fence(const CallSite& site) {
   if (!site.fence_follows()) line("pto.fence.barrier_all #pto.fence_scope<gm>");
 }
 
-void FunctionEmitter::declare_signature() {
-  int arg = 0;
-  auto add = [&](const std::string& type, ParamInfo p) {
-    std::string name = "%arg" + std::to_string(arg++);
-    used_names_.insert(name.substr(1));
-    signature_.push_back(name + ": " + type);
-    p.mlir_type = type;
-    info_.params.push_back(std::move(p));
-    return name;
-  };
-  for (const Param& p : fn_.params) {
-    const Type& t = p.var->type;
-    ParamInfo info{p.var->name, "", "", direction_name(p.direction), "", {}, ""};
-    if (t && t->is_tensor_like()) {
-      bool dist = t->kind == TypeKind::DistTensor;
-      info.kind = dist ? "DistributedTensor" : "Tensor";
-      info.dtype = std::string(dtype_name(t->dtype));
-      info.shape = dims_of(t);
-      TensorRef ref;
-      ref.name = p.var->name;
-      ref.type = t;
-      ref.ptr = add("!pto.ptr<" + element_type(t->dtype) + ">", info);
-      if (dist) ref.ctx = add("!pto.ptr<i64>", {p.var->name + "_ctx", "CommContext", "", "", "", {}, p.var->name});
-      tensors_[p.var->id] = ref;
-    } else if (t && t->kind == TypeKind::Scalar) {
-      info.kind = "Scalar";
-      info.dtype = std::string(dtype_name(t->dtype));
-      std::string type = t->dtype == DType::INT64 ? "i64" : value_type(t->dtype);
-      scalars_[p.var->id] = {add(type, info), type};
-    } else if (t && t->kind == TypeKind::CommCtx) {
-      info.kind = "CommContext";
-      scalars_[p.var->id] = {add("!pto.ptr<i64>", info), "!pto.ptr<i64>"};
-    } else {
-      fail(p.var->span, "kernel parameter '" + p.var->name + "' of type " + type_str(t) +
-                            " cannot be passed to a PTO kernel; pass tensors, scalars or a communication context");
-    }
+std::string FunctionEmitter::add_arg(const std::string& type, ParamInfo info) {
+  std::string name = "arg" + std::to_string(signature_.size());
+  used_names_.insert(name);
+  signature_.push_back("%" + name + ": " + type);
+  info.mlir_type = type;
+  info_.params.push_back(std::move(info));
+  return "%" + name;
+}
+
+void FunctionEmitter::declare_param(const Param& p) {
+  const Type& t = p.var->type;
+  ParamInfo info{p.var->name, "", "", direction_name(p.direction), "", {}, ""};
+  if (t && t->is_tensor_like()) {
+    bool dist = t->kind == TypeKind::DistTensor;
+    info.kind = dist ? "DistributedTensor" : "Tensor";
+    info.dtype = std::string(dtype_name(t->dtype));
+    info.shape = dims_of(t);
+    TensorRef ref;
+    ref.name = p.var->name;
+    ref.type = t;
+    ref.ptr = add_arg("!pto.ptr<" + element_type(t->dtype) + ">", info);
+    if (dist)
+      ref.ctx = add_arg("!pto.ptr<i64>", {p.var->name + "_ctx", "CommContext", "", "", "", {}, p.var->name});
+    tensors_[p.var->id] = ref;
+  } else if (t && t->kind == TypeKind::Scalar) {
+    info.kind = "Scalar";
+    info.dtype = std::string(dtype_name(t->dtype));
+    std::string type = t->dtype == DType::INT64 ? "i64" : value_type(t->dtype);
+    scalars_[p.var->id] = {add_arg(type, info), type};
+  } else if (t && t->kind == TypeKind::CommCtx) {
+    info.kind = "CommContext";
+    scalars_[p.var->id] = {add_arg("!pto.ptr<i64>", info), "!pto.ptr<i64>"};
+  } else {
+    fail(p.var->span,
+         "kernel parameter '" + p.var->name + "' of type " + type_str(t) +
+             " cannot be passed to a PTO kernel; pass tensors, scalars or a communication context");
   }
-  // Dynamic dims of tensor shapes arrive as trailing index arguments, one per name.
+}
+
+// The parameters in order (each DistributedTensor followed by its CommContext), then the hidden ones: an
+// index per dynamic dim name of the tensor shapes, and the SDMA workspace of a kernel that builds a session.
+void FunctionEmitter::declare_signature() {
+  for (const Param& p : fn_.params) declare_param(p);
   for (const Param& p : fn_.params) {
     if (!p.var->type || !p.var->type->is_tensor_like()) continue;
     for (const Expr& d : p.var->type->shape) {
       auto dyn = d ? d->as<Dynamic>() : nullptr;
-      if (dyn && !dims_.count(dyn->name)) dims_[dyn->name] = add("index", {dyn->name, "Dim", "", "", "", {}, ""});
+      if (dyn && !dims_.count(dyn->name))
+        dims_[dyn->name] = add_arg("index", {dyn->name, "Dim", "", "", "", {}, ""});
     }
   }
   bool session = false;
   for_each_call(fn_.body, [&](const OpCall& c) { session |= c.op->id == OpId::TileAsyncSession; });
-  if (session) workspace_ = add("!pto.ptr<i8>", {"sdma_workspace", "SdmaWorkspace", "", "", "", {}, ""});
+  if (session) workspace_ = add_arg("!pto.ptr<i8>", {"sdma_workspace", "SdmaWorkspace", "", "", "", {}, ""});
 }
 
 // Row-major tensor views of every tensor parameter, made once at the top of the kernel.
@@ -198,8 +226,10 @@ void FunctionEmitter::declare_views() {
         strides[i] = {fresh(ref.name + "_stride"), "index"};
         line(strides[i].ssa + " = arith.muli " + strides[i + 1].ssa + ", " + dims[i + 1].ssa + " : index");
       }
-      if (sd[i] < 0) is_static = false;
-      else inner *= sd[i];
+      if (sd[i] < 0)
+        is_static = false;
+      else
+        inner *= sd[i];
     }
     std::string shape_s, stride_s;
     for (size_t i = 0; i < dims.size(); ++i) {
@@ -232,8 +262,12 @@ void FunctionEmitter::declare_tiles() {
     std::string where = addr >= 0 ? "addr = " + constant_int(addr, "i64").ssa + " " : "";
     line(ref.ssa + " = pto.alloc_tile " + where + ": " + ref.type);
     tiles_[v->id] = ref;
-    TileInfo ti{v->name, std::string(memory_name(v->type->memory)), std::string(dtype_name(v->type->dtype)),
-                dims_of(v->type), tile_bytes(v->type), std::nullopt};
+    TileInfo ti{v->name,
+                std::string(memory_name(v->type->memory)),
+                std::string(dtype_name(v->type->dtype)),
+                dims_of(v->type),
+                tile_bytes(v->type),
+                std::nullopt};
     if (addr >= 0) ti.address = addr;
     info_.tiles.push_back(ti);
   });
@@ -241,7 +275,8 @@ void FunctionEmitter::declare_tiles() {
 
 bool FunctionEmitter::emit() {
   bool cube = fn_.kind == FunctionKind::AIC;
-  for_each_call(fn_.body, [&](const OpCall& c) { cube |= fn_.kind == FunctionKind::InCore && is_cube_op(c.op->id); });
+  for_each_call(fn_.body,
+                [&](const OpCall& c) { cube |= fn_.kind == FunctionKind::InCore && is_cube_op(c.op->id); });
   info_.core = cube ? "cube" : "vector";
   declare_signature();
   declare_views();
@@ -272,18 +307,30 @@ void FunctionEmitter::emit_block(const Block& block) {
 
 void FunctionEmitter::emit_stmt(const Stmt& s, const Stmt* next, const Stmt* end) {
   switch (s->kind) {
-    case StmtKind::Assign: emit_assign(*s->as<Assign>(), next, end); return;
+    case StmtKind::Assign:
+      emit_assign(*s->as<Assign>(), next, end);
+      return;
     case StmtKind::ExprStmt: {
       const Expr& v = s->as<ExprStmt>()->value;
-      if (v && v->isa<OpCall>()) emit_op(CallSite{*v->as<OpCall>(), nullptr, next, end});
-      else if (v && v->isa<FuncCall>()) fail(s->span, "a kernel cannot call another function in PTO text; inline it");
+      if (v && v->isa<OpCall>())
+        emit_op(CallSite{*v->as<OpCall>(), nullptr, next, end});
+      else if (v && v->isa<FuncCall>())
+        fail(s->span, "a kernel cannot call another function in PTO text; inline it");
       return;  // docstrings and other bare expressions emit nothing
     }
-    case StmtKind::For: emit_for(*s->as<For>()); return;
-    case StmtKind::If: emit_if(*s->as<If>()); return;
-    case StmtKind::ManualScope: emit_block(s->as<ManualScope>()->body); return;
-    case StmtKind::Return: return;  // kernels write their results in place; the function returns nothing
-    case StmtKind::Pass: return;
+    case StmtKind::For:
+      emit_for(*s->as<For>());
+      return;
+    case StmtKind::If:
+      emit_if(*s->as<If>());
+      return;
+    case StmtKind::ManualScope:
+      emit_block(s->as<ManualScope>()->body);
+      return;
+    case StmtKind::Return:
+      return;  // kernels write their results in place; the function returns nothing
+    case StmtKind::Pass:
+      return;
   }
 }
 
@@ -299,8 +346,14 @@ void FunctionEmitter::emit_assign(const Assign& a, const Stmt* next, const Stmt*
   }
   const Var& v = a.targets[0];
   if (auto ref = a.value->as<VarRef>()) {  // aliases of tiles and tensors share their handle
-    if (tiles_.count(ref->var->id)) { tiles_[v->id] = tiles_[ref->var->id]; return; }
-    if (tensors_.count(ref->var->id)) { tensors_[v->id] = tensors_[ref->var->id]; return; }
+    if (tiles_.count(ref->var->id)) {
+      tiles_[v->id] = tiles_[ref->var->id];
+      return;
+    }
+    if (tensors_.count(ref->var->id)) {
+      tensors_[v->id] = tensors_[ref->var->id];
+      return;
+    }
   }
   hint_ = v->name;
   Value val = emit_scalar(a.value);

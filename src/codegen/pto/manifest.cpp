@@ -1,9 +1,9 @@
 // The JSON manifest beside the PTO text: for each kernel its parameters in signature order (each
 // DistributedTensor followed by its CommContext pointer), its memory plan, and whether it drives the SDMA
 // engine (enable_sdma), which the runtime must provision before launching it.
-#include <nlohmann/json.hpp>
-
 #include "manifest.h"
+
+#include <nlohmann/json.hpp>
 
 namespace ptodist::codegen::pto {
 
@@ -66,7 +66,8 @@ std::string manifest_json(const std::string& program, const ChipProfile& profile
     j["enable_sdma"] = k.enable_sdma;
     if (k.enable_sdma) j["async_session"] = Json{{"sync_id", k.sync_id}, {"block_bytes", k.block_bytes}};
     Json params = Json::array();
-    for (size_t i = 0; i < k.params.size(); ++i) params.push_back(param_json(k.params[i], static_cast<int>(i)));
+    for (size_t i = 0; i < k.params.size(); ++i)
+      params.push_back(param_json(k.params[i], static_cast<int>(i)));
     j["params"] = params;
     j["memory_plan"] = memory_plan_json(k);
     list.push_back(j);

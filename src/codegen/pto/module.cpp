@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "ptodist/codegen/pto.h"
 #include "emitter.h"
 #include "manifest.h"
+#include "ptodist/codegen/pto.h"
 
 namespace ptodist::codegen {
 

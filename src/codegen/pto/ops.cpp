@@ -11,10 +11,20 @@ namespace {
 // Ops that the lowering pipeline replaces before code generation, or that never run in a kernel.
 bool is_unlowered(OpId id) {
   switch (id) {
-    case OpId::Put: case OpId::Get: case OpId::AsyncSession: case OpId::PutAsync: case OpId::GetAsync:
-    case OpId::WaitAsyncEvent: case OpId::TestAsyncEvent: case OpId::TensorRemoteStore:
-    case OpId::Barrier: case OpId::Broadcast: case OpId::AllGather: case OpId::ReduceScatter:
-    case OpId::AllReduce: case OpId::AllToAll:
+    case OpId::Put:
+    case OpId::Get:
+    case OpId::AsyncSession:
+    case OpId::PutAsync:
+    case OpId::GetAsync:
+    case OpId::WaitAsyncEvent:
+    case OpId::TestAsyncEvent:
+    case OpId::TensorRemoteStore:
+    case OpId::Barrier:
+    case OpId::Broadcast:
+    case OpId::AllGather:
+    case OpId::ReduceScatter:
+    case OpId::AllReduce:
+    case OpId::AllToAll:
       return true;
     default:
       return false;
@@ -23,8 +33,13 @@ bool is_unlowered(OpId id) {
 
 bool is_scalar_op(OpId id) {
   switch (id) {
-    case OpId::Rank: case OpId::NRanks: case OpId::WorldSize: case OpId::GetBlockIdx: case OpId::GetBlockNum:
-    case OpId::Read: case OpId::GetCommCtx:
+    case OpId::Rank:
+    case OpId::NRanks:
+    case OpId::WorldSize:
+    case OpId::GetBlockIdx:
+    case OpId::GetBlockNum:
+    case OpId::Read:
+    case OpId::GetCommCtx:
       return true;
     default:
       return false;
@@ -47,8 +62,9 @@ void FunctionEmitter::emit_op(const CallSite& site) {
     return;
   }
   if (is_unlowered(c.op->id)) {
-    fail(c.span, c.op->spelling + ": the PTO emitter takes tile-level IR; run the lowering pipeline first "
-                                  "(`ptodist compile --emit=pto` does)");
+    fail(c.span, c.op->spelling +
+                     ": the PTO emitter takes tile-level IR; run the lowering pipeline first "
+                     "(`ptodist compile --emit=pto` does)");
     return;
   }
   fail(c.span, c.op->spelling + ": has no PTO lowering in a kernel");
@@ -79,8 +95,9 @@ Value FunctionEmitter::emit_scalar_op(const OpCall& c) {
       if (c.op->id == OpId::WorldSize) {
         ctx = any_context();
         if (ctx.empty()) {
-          fail(c.span, c.op->spelling + ": a kernel learns the world size from the communication context of a "
-                                        "DistributedTensor parameter, and this kernel has none");
+          fail(c.span, c.op->spelling +
+                           ": a kernel learns the world size from the communication context of a "
+                           "DistributedTensor parameter, and this kernel has none");
           return {};
         }
       } else {
@@ -106,8 +123,10 @@ Value FunctionEmitter::emit_scalar_op(const OpCall& c) {
       line(r.ssa + (idx ? " = pto.get_block_idx" : " = pto.get_block_num"));
       return r;
     }
-    case OpId::Read: return emit_read(c);
-    default: break;
+    case OpId::Read:
+      return emit_read(c);
+    default:
+      break;
   }
   fail(c.span, c.op->spelling + ": does not produce a scalar");
   return {};

@@ -28,8 +28,9 @@ const TensorRef* FunctionEmitter::tensor_of(const Expr& e, const OpCall& call, c
     auto it = tensors_.find(ref->var->id);
     if (it != tensors_.end()) return &it->second;
   }
-  fail(e ? e->span : call.span, call.op->spelling + ": " + operand +
-                                    " must name a tensor parameter of the kernel (or a tensor a store returned)");
+  fail(e ? e->span : call.span,
+       call.op->spelling + ": " + operand +
+           " must name a tensor parameter of the kernel (or a tensor a store returned)");
   return nullptr;
 }
 
@@ -46,7 +47,8 @@ Value FunctionEmitter::partition(const Value& view, DType dtype, const std::vect
   return pv;
 }
 
-std::vector<Value> FunctionEmitter::region_offsets(const Expr& offsets, const TensorRef& t, const OpCall& call) {
+std::vector<Value> FunctionEmitter::region_offsets(const Expr& offsets, const TensorRef& t,
+                                                   const OpCall& call) {
   if (!offsets || offsets->isa<NoneImm>()) return std::vector<Value>(t.type->shape.size());
   std::vector<Value> v = emit_index_list(offsets, "offsets", call);
   if (!failed_ && v.size() != t.type->shape.size())
@@ -55,7 +57,8 @@ std::vector<Value> FunctionEmitter::region_offsets(const Expr& offsets, const Te
   return v;
 }
 
-std::vector<long long> FunctionEmitter::region_sizes(const Expr& shape, const TensorRef& t, const OpCall& call) {
+std::vector<long long> FunctionEmitter::region_sizes(const Expr& shape, const TensorRef& t,
+                                                     const OpCall& call) {
   std::vector<long long> sizes;
   if (!shape || shape->isa<NoneImm>()) {
     sizes = dims_of(t.type);
@@ -106,8 +109,8 @@ Value FunctionEmitter::peer_view(const TensorRef& t, const Expr& peer) {
   std::string peer_ptr = fresh(n + "_peer_ptr");
   line(peer_ptr + " = pto.addptr " + t.ptr + ", " + delta + " : " + ptr_type + " -> " + ptr_type);
   Value view{fresh(n + "_peer_view"), t.view.type};
-  line(view.ssa + " = pto.make_tensor_view " + peer_ptr + ", shape = [" + join_ssa(t.dims) + "], strides = [" +
-       join_ssa(t.strides) + "] {layout = #pto.layout<nd>} : " + view.type);
+  line(view.ssa + " = pto.make_tensor_view " + peer_ptr + ", shape = [" + join_ssa(t.dims) +
+       "], strides = [" + join_ssa(t.strides) + "] {layout = #pto.layout<nd>} : " + view.type);
   return view;
 }
 

@@ -11,15 +11,24 @@ using namespace ir;
 
 std::string element_type(DType t) {
   switch (t) {
-    case DType::FP32: return "f32";
-    case DType::FP16: return "f16";
-    case DType::BF16: return "bf16";
-    case DType::INT32: return "i32";
-    case DType::INT16: return "i16";
-    case DType::INT8: return "i8";
-    case DType::UINT8: return "ui8";
-    case DType::INT64: return "i64";
-    case DType::BOOL: return "i1";
+    case DType::FP32:
+      return "f32";
+    case DType::FP16:
+      return "f16";
+    case DType::BF16:
+      return "bf16";
+    case DType::INT32:
+      return "i32";
+    case DType::INT16:
+      return "i16";
+    case DType::INT8:
+      return "i8";
+    case DType::UINT8:
+      return "ui8";
+    case DType::INT64:
+      return "i64";
+    case DType::BOOL:
+      return "i1";
   }
   return "f32";
 }
@@ -60,22 +69,32 @@ std::pair<long long, long long> tile_rows_cols(const Type& tile) {
 // of row-major fractals, L0B the transpose, L0C 1024-byte fractals; UB tiles are plain row-major.
 const char* tile_layout(Memory m) {
   switch (m) {
-    case Memory::Vec: return "blayout=row_major, slayout=none_box, fractal=512";
-    case Memory::Mat: return "blayout=col_major, slayout=row_major, fractal=512";
-    case Memory::Left: return "blayout=col_major, slayout=row_major, fractal=512";
-    case Memory::Right: return "blayout=row_major, slayout=col_major, fractal=512";
-    case Memory::Acc: return "blayout=col_major, slayout=row_major, fractal=1024";
+    case Memory::Vec:
+      return "blayout=row_major, slayout=none_box, fractal=512";
+    case Memory::Mat:
+      return "blayout=col_major, slayout=row_major, fractal=512";
+    case Memory::Left:
+      return "blayout=col_major, slayout=row_major, fractal=512";
+    case Memory::Right:
+      return "blayout=row_major, slayout=col_major, fractal=512";
+    case Memory::Acc:
+      return "blayout=col_major, slayout=row_major, fractal=1024";
   }
   return "blayout=row_major, slayout=none_box, fractal=512";
 }
 
 const char* tile_loc(Memory m) {
   switch (m) {
-    case Memory::Vec: return "vec";
-    case Memory::Mat: return "mat";
-    case Memory::Left: return "left";
-    case Memory::Right: return "right";
-    case Memory::Acc: return "acc";
+    case Memory::Vec:
+      return "vec";
+    case Memory::Mat:
+      return "mat";
+    case Memory::Left:
+      return "left";
+    case Memory::Right:
+      return "right";
+    case Memory::Acc:
+      return "acc";
   }
   return "vec";
 }
@@ -87,7 +106,9 @@ int int_width(const std::string& type) {
   return 0;
 }
 
-bool is_float_type(const std::string& type) { return type == "f32" || type == "f16" || type == "bf16"; }
+bool is_float_type(const std::string& type) {
+  return type == "f32" || type == "f16" || type == "bf16";
+}
 
 std::string float_literal(double v) {
   char buf[64];
@@ -131,8 +152,11 @@ Value FunctionEmitter::constant_int(long long v, const std::string& type) {
   auto it = constant_names_.find(key);
   if (it != constant_names_.end()) return {it->second, type};
   std::string hint;
-  if (type == "i1") hint = v ? "true" : "false";
-  else hint = "c" + (v < 0 ? "neg" + std::to_string(-v) : std::to_string(v)) + (type == "index" ? "" : "_" + type);
+  if (type == "i1")
+    hint = v ? "true" : "false";
+  else
+    hint =
+        "c" + (v < 0 ? "neg" + std::to_string(-v) : std::to_string(v)) + (type == "index" ? "" : "_" + type);
   std::string name = fresh(hint);
   std::string text = type == "i1" ? (v ? "true" : "false") : std::to_string(v);
   constants_.push_back(name + " = arith.constant " + text + " : " + type);
@@ -167,15 +191,16 @@ Value FunctionEmitter::coerce(const Value& v, const std::string& type) {
     Value mid = from_f ? v : coerce(v, "i64");
     std::string target = to_f ? type : "i64";
     std::string conv = fresh("cv");
-    line(conv + " = " + (from_f ? "arith.fptosi " : "arith.sitofp ") + mid.ssa + " : " + mid.type + " to " + target);
+    line(conv + " = " + (from_f ? "arith.fptosi " : "arith.sitofp ") + mid.ssa + " : " + mid.type + " to " +
+         target);
     return coerce({conv, target}, type);
   }
   if (v.type == "index" || type == "index") {
     line(r + " = arith.index_cast " + v.ssa + " : " + v.type + " to " + type);
     return {r, type};
   }
-  const char* op = int_width(v.type) < int_width(type) ? (v.type == "i1" ? "arith.extui" : "arith.extsi")
-                                                        : "arith.trunci";
+  const char* op =
+      int_width(v.type) < int_width(type) ? (v.type == "i1" ? "arith.extui" : "arith.extsi") : "arith.trunci";
   line(r + " = " + op + " " + v.ssa + " : " + v.type + " to " + type);
   return {r, type};
 }
@@ -196,29 +221,46 @@ namespace {
 
 const char* int_binary_op(BinaryOpKind op) {
   switch (op) {
-    case BinaryOpKind::Add: return "arith.addi";
-    case BinaryOpKind::Sub: return "arith.subi";
-    case BinaryOpKind::Mul: return "arith.muli";
-    case BinaryOpKind::Div: return "arith.divsi";
-    case BinaryOpKind::FloorDiv: return "arith.floordivsi";
-    case BinaryOpKind::Mod: return "arith.remsi";
-    case BinaryOpKind::BitAnd: return "arith.andi";
-    case BinaryOpKind::BitOr: return "arith.ori";
-    case BinaryOpKind::BitXor: return "arith.xori";
-    case BinaryOpKind::Shl: return "arith.shli";
-    case BinaryOpKind::Shr: return "arith.shrsi";
-    case BinaryOpKind::Pow: return nullptr;
+    case BinaryOpKind::Add:
+      return "arith.addi";
+    case BinaryOpKind::Sub:
+      return "arith.subi";
+    case BinaryOpKind::Mul:
+      return "arith.muli";
+    case BinaryOpKind::Div:
+      return "arith.divsi";
+    case BinaryOpKind::FloorDiv:
+      return "arith.floordivsi";
+    case BinaryOpKind::Mod:
+      return "arith.remsi";
+    case BinaryOpKind::BitAnd:
+      return "arith.andi";
+    case BinaryOpKind::BitOr:
+      return "arith.ori";
+    case BinaryOpKind::BitXor:
+      return "arith.xori";
+    case BinaryOpKind::Shl:
+      return "arith.shli";
+    case BinaryOpKind::Shr:
+      return "arith.shrsi";
+    case BinaryOpKind::Pow:
+      return nullptr;
   }
   return nullptr;
 }
 
 const char* float_binary_op(BinaryOpKind op) {
   switch (op) {
-    case BinaryOpKind::Add: return "arith.addf";
-    case BinaryOpKind::Sub: return "arith.subf";
-    case BinaryOpKind::Mul: return "arith.mulf";
-    case BinaryOpKind::Div: return "arith.divf";
-    default: return nullptr;
+    case BinaryOpKind::Add:
+      return "arith.addf";
+    case BinaryOpKind::Sub:
+      return "arith.subf";
+    case BinaryOpKind::Mul:
+      return "arith.mulf";
+    case BinaryOpKind::Div:
+      return "arith.divf";
+    default:
+      return nullptr;
   }
 }
 
@@ -241,92 +283,114 @@ std::string common_type(const Expr& l, const Expr& r) {
 
 }  // namespace
 
+Value FunctionEmitter::emit_unary(const Unary& u) {
+  std::string hint = take_hint("v");
+  if (u.op == UnaryOpKind::Pos) return emit_scalar(u.operand);
+  Value x = emit_scalar(u.operand);
+  if (!x.valid()) return {};
+  std::string r = fresh(hint);
+  if (u.op == UnaryOpKind::Neg && is_float_type(x.type)) {
+    line(r + " = arith.negf " + x.ssa + " : " + x.type);
+  } else if (u.op == UnaryOpKind::Neg) {
+    line(r + " = arith.subi " + constant_int(0, x.type).ssa + ", " + x.ssa + " : " + x.type);
+  } else {  // Not on i1, Invert on integers: xor with all ones
+    line(r + " = arith.xori " + x.ssa + ", " + constant_int(x.type == "i1" ? 1 : -1, x.type).ssa + " : " +
+         x.type);
+  }
+  return {r, x.type};
+}
+
+Value FunctionEmitter::emit_binary(const Binary& b) {
+  std::string hint = take_hint("v");
+  std::string t = common_type(b.lhs, b.rhs);
+  const char* op = is_float_type(t) ? float_binary_op(b.op) : int_binary_op(b.op);
+  if (!op) {
+    fail(b.span,
+         "this scalar operator has no PTO lowering; fold it to a constant (specialize) or compute it with + "
+         "- * // %");
+    return {};
+  }
+  Value l = emit_scalar_as(b.lhs, t), r = emit_scalar_as(b.rhs, t);
+  if (!l.valid() || !r.valid()) return {};
+  std::string res = fresh(hint);
+  line(res + " = " + op + " " + l.ssa + ", " + r.ssa + " : " + t);
+  return {res, t};
+}
+
+Value FunctionEmitter::emit_compare(const Compare& c) {
+  std::string hint = take_hint("cond");
+  std::string t = common_type(c.lhs, c.rhs);
+  Value l = emit_scalar_as(c.lhs, t), r = emit_scalar_as(c.rhs, t);
+  if (!l.valid() || !r.valid()) return {};
+  std::string res = fresh(hint);
+  bool f = is_float_type(t);
+  line(res + " = arith.cmp" + (f ? "f " : "i ") + compare_predicate(c.op, f) + ", " + l.ssa + ", " + r.ssa +
+       " : " + t);
+  return {res, "i1"};
+}
+
+Value FunctionEmitter::emit_bool_op(const BoolOp& b) {
+  std::string hint = take_hint("cond");
+  Value l = emit_scalar_as(b.lhs, "i1"), r = emit_scalar_as(b.rhs, "i1");
+  if (!l.valid() || !r.valid()) return {};
+  std::string res = fresh(hint);
+  line(res + (b.op == BoolOpKind::And ? " = arith.andi " : " = arith.ori ") + l.ssa + ", " + r.ssa + " : i1");
+  return {res, "i1"};
+}
+
+Value FunctionEmitter::emit_select(const IfExp& s) {
+  std::string hint = take_hint("sel");
+  std::string t = common_type(s.then_value, s.else_value);
+  Value c = emit_scalar_as(s.cond, "i1");
+  Value a = emit_scalar_as(s.then_value, t), b = emit_scalar_as(s.else_value, t);
+  if (!c.valid() || !a.valid() || !b.valid()) return {};
+  std::string res = fresh(hint);
+  line(res + " = arith.select " + c.ssa + ", " + a.ssa + ", " + b.ssa + " : " + t);
+  return {res, t};
+}
+
+Value FunctionEmitter::emit_name(const Expr& e) {
+  if (auto ref = e->as<VarRef>()) {
+    auto it = scalars_.find(ref->var->id);
+    if (it != scalars_.end()) return it->second;
+    fail(e->span,
+         "'" + ref->var->name +
+             "' has no value here: the PTO emitter carries scalars out of loops and branches only when "
+             "they are defined before them");
+    return {};
+  }
+  const std::string& name = e->as<Dynamic>()->name;
+  auto it = dims_.find(name);
+  if (it != dims_.end()) return {it->second, "index"};
+  fail(e->span, "dynamic dim '" + name + "' is not a dim of any kernel parameter");
+  return {};
+}
+
 Value FunctionEmitter::emit_scalar(const Expr& e) {
   if (!e) return {};
   if (auto i = as_const_int(e)) return constant_int(*i, e->type ? value_type(e->type->dtype) : "index");
   switch (e->kind) {
-    case ExprKind::FloatImm: return constant_float(e->as<FloatImm>()->value, "f32");
-    case ExprKind::BoolImm: return constant_int(e->as<BoolImm>()->value ? 1 : 0, "i1");
-    case ExprKind::VarRef: {
-      const Var& v = e->as<VarRef>()->var;
-      auto it = scalars_.find(v->id);
-      if (it != scalars_.end()) return it->second;
-      fail(e->span, "'" + v->name +
-                        "' has no value here: the PTO emitter carries scalars out of loops and branches only "
-                        "when they are defined before them");
-      return {};
-    }
-    case ExprKind::Dynamic: {
-      auto it = dims_.find(e->as<Dynamic>()->name);
-      if (it != dims_.end()) return {it->second, "index"};
-      fail(e->span, "dynamic dim '" + e->as<Dynamic>()->name + "' is not a dim of any kernel parameter");
-      return {};
-    }
-    case ExprKind::Unary: {
-      const auto* u = e->as<Unary>();
-      std::string hint = take_hint("v");
-      if (u->op == UnaryOpKind::Pos) return emit_scalar(u->operand);
-      Value x = emit_scalar(u->operand);
-      if (!x.valid()) return {};
-      std::string r = fresh(hint);
-      if (u->op == UnaryOpKind::Neg && is_float_type(x.type)) {
-        line(r + " = arith.negf " + x.ssa + " : " + x.type);
-      } else if (u->op == UnaryOpKind::Neg) {
-        line(r + " = arith.subi " + constant_int(0, x.type).ssa + ", " + x.ssa + " : " + x.type);
-      } else {  // Not on i1, Invert on integers: xor with all ones
-        line(r + " = arith.xori " + x.ssa + ", " + constant_int(x.type == "i1" ? 1 : -1, x.type).ssa + " : " + x.type);
-      }
-      return {r, x.type};
-    }
-    case ExprKind::Binary: {
-      const auto* b = e->as<Binary>();
-      std::string hint = take_hint("v");
-      std::string t = common_type(b->lhs, b->rhs);
-      const char* op = is_float_type(t) ? float_binary_op(b->op) : int_binary_op(b->op);
-      if (!op) {
-        fail(e->span, "this scalar operator has no PTO lowering; fold it to a constant (specialize) or compute it "
-                      "with + - * // %");
-        return {};
-      }
-      Value l = emit_scalar_as(b->lhs, t), r = emit_scalar_as(b->rhs, t);
-      if (!l.valid() || !r.valid()) return {};
-      std::string res = fresh(hint);
-      line(res + " = " + op + " " + l.ssa + ", " + r.ssa + " : " + t);
-      return {res, t};
-    }
-    case ExprKind::Compare: {
-      const auto* c = e->as<Compare>();
-      std::string hint = take_hint("cond");
-      std::string t = common_type(c->lhs, c->rhs);
-      Value l = emit_scalar_as(c->lhs, t), r = emit_scalar_as(c->rhs, t);
-      if (!l.valid() || !r.valid()) return {};
-      std::string res = fresh(hint);
-      line(res + " = arith.cmp" + (is_float_type(t) ? "f " : "i ") + compare_predicate(c->op, is_float_type(t)) +
-           ", " + l.ssa + ", " + r.ssa + " : " + t);
-      return {res, "i1"};
-    }
-    case ExprKind::BoolOp: {
-      const auto* b = e->as<BoolOp>();
-      std::string hint = take_hint("cond");
-      Value l = emit_scalar_as(b->lhs, "i1"), r = emit_scalar_as(b->rhs, "i1");
-      if (!l.valid() || !r.valid()) return {};
-      std::string res = fresh(hint);
-      line(res + (b->op == BoolOpKind::And ? " = arith.andi " : " = arith.ori ") + l.ssa + ", " + r.ssa + " : i1");
-      return {res, "i1"};
-    }
-    case ExprKind::IfExp: {
-      const auto* s = e->as<IfExp>();
-      std::string hint = take_hint("sel");
-      std::string t = common_type(s->then_value, s->else_value);
-      Value c = emit_scalar_as(s->cond, "i1");
-      Value a = emit_scalar_as(s->then_value, t), b = emit_scalar_as(s->else_value, t);
-      if (!c.valid() || !a.valid() || !b.valid()) return {};
-      std::string res = fresh(hint);
-      line(res + " = arith.select " + c.ssa + ", " + a.ssa + ", " + b.ssa + " : " + t);
-      return {res, t};
-    }
-    case ExprKind::OpCall: return emit_scalar_op(*e->as<OpCall>());
-    default: break;
+    case ExprKind::FloatImm:
+      return constant_float(e->as<FloatImm>()->value, "f32");
+    case ExprKind::BoolImm:
+      return constant_int(e->as<BoolImm>()->value ? 1 : 0, "i1");
+    case ExprKind::VarRef:
+    case ExprKind::Dynamic:
+      return emit_name(e);
+    case ExprKind::Unary:
+      return emit_unary(*e->as<Unary>());
+    case ExprKind::Binary:
+      return emit_binary(*e->as<Binary>());
+    case ExprKind::Compare:
+      return emit_compare(*e->as<Compare>());
+    case ExprKind::BoolOp:
+      return emit_bool_op(*e->as<BoolOp>());
+    case ExprKind::IfExp:
+      return emit_select(*e->as<IfExp>());
+    case ExprKind::OpCall:
+      return emit_scalar_op(*e->as<OpCall>());
+    default:
+      break;
   }
   fail(e->span, "this expression is not a scalar the PTO emitter can compute");
   return {};
