@@ -63,8 +63,8 @@ void FunctionEmitter::emit_op(const CallSite& site) {
   }
   if (is_unlowered(c.op->id)) {
     fail(c.span, c.op->spelling +
-                     ": the PTO emitter takes tile-level IR; run the lowering pipeline first "
-                     "(`ptodist compile --emit=pto` does)");
+                     ": the PTO emitter takes tile-level IR; lower it first (the default pipeline of "
+                     "`ptodist compile --emit=pto`, without -p, does)");
     return;
   }
   fail(c.span, c.op->spelling + ": has no PTO lowering in a kernel");
