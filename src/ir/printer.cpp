@@ -2,6 +2,8 @@
 // parses again to the same IR (print(parse(print(m))) == print(m)).
 #include "ptodist/ir/printer.h"
 
+#include <set>
+
 #include "printer_internal.h"
 
 namespace ptodist::ir {
@@ -188,8 +190,13 @@ void constant_text(const ExprPrinter& ep, const Constant& c, int indent, std::st
   out += pad(indent) + (c.var ? c.var->name : "_") + " = " + ep.expr(c.value) + "\n";
 }
 
+// Top-level jit functions already printed: two jit programs of one file may share a kernel, which the
+// file defines once.
+using PrintedNames = std::set<std::string>;
+
 // The program's class or jit functions, at `indent` (1 inside a factory).
-void program_body(const ExprPrinter& ep, const ProgramNode& p, int indent, std::string& out) {
+void program_body(const ExprPrinter& ep, const ProgramNode& p, int indent, PrintedNames* top_level,
+                  std::string& out) {
   if (p.style == ProgramStyle::Class) {
     out += pad(indent) + "@pl.program\n" + pad(indent) + "class " + p.name + ":\n";
     if (p.functions.empty()) out += pad(indent + 1) + "pass\n";
@@ -200,15 +207,18 @@ void program_body(const ExprPrinter& ep, const ProgramNode& p, int indent, std::
     return;
   }
   const std::string gap = indent == 0 ? "\n\n" : "\n";
-  for (size_t i = 0; i < p.functions.size(); ++i) {
-    if (i) out += gap;
-    if (p.functions[i]) function_text(ep, *p.functions[i], p.style, indent, out);
+  bool first = true;
+  for (const Function& f : p.functions) {
+    if (!f || (top_level && !top_level->insert(f->name).second)) continue;
+    if (!first) out += gap;
+    first = false;
+    function_text(ep, *f, p.style, indent, out);
   }
 }
 
-void program_text(const ExprPrinter& ep, const ProgramNode& p, std::string& out) {
+void program_text(const ExprPrinter& ep, const ProgramNode& p, PrintedNames* top_level, std::string& out) {
   if (p.factory_name.empty()) {
-    program_body(ep, p, 0, out);
+    program_body(ep, p, 0, top_level, out);
     return;
   }
   std::string params;
@@ -224,7 +234,7 @@ void program_text(const ExprPrinter& ep, const ProgramNode& p, std::string& out)
   }
   for (const Constant& c : p.factory_constants) constant_text(ep, c, 1, out);
   if (!p.factory_constants.empty()) out += "\n";
-  program_body(ep, p, 1, out);
+  program_body(ep, p, 1, nullptr, out);
   out += "\n" + pad(1) + "return " + p.name + "\n";
 }
 
@@ -245,17 +255,19 @@ std::string print_module(const Module& m) {
   ExprPrinter ep = printer_for(m->constants);
   if (!m->constants.empty()) out += "\n";
   for (const Constant& c : m->constants) constant_text(ep, c, 0, out);
+  PrintedNames top_level;
   for (const Program& p : m->programs) {
     if (!p) continue;
     out += "\n\n";
-    program_text(ep, *p, out);
+    program_text(ep, *p, &top_level, out);
   }
   return out;
 }
 
 std::string print_program(const Program& p) {
   std::string out;
-  if (p) program_text(ExprPrinter(), *p, out);
+  PrintedNames top_level;
+  if (p) program_text(ExprPrinter(), *p, &top_level, out);
   return out;
 }
 

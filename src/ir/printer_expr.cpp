@@ -83,6 +83,15 @@ std::string float_literal(double v) {
     if (std::strtod(buf, nullptr) == v) break;
   }
   std::string s = buf;
+  // Like Python's repr, plain decimals for everyday magnitudes: 100.0 rather than 1e+02.
+  double mag = std::fabs(v);
+  if (s.find('e') != std::string::npos && mag >= 1e-4 && mag < 1e16) {
+    for (int decimals = 0; decimals <= 20; ++decimals) {
+      std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+      if (std::strtod(buf, nullptr) == v) break;
+    }
+    s = buf;
+  }
   if (s.find_first_of(".en") == std::string::npos) s += ".0";
   return s;
 }

@@ -138,6 +138,9 @@ TEST(PrinterExpr, Literals) {
   EXPECT_EQ(print_expr(flt(0.1)), "0.1");
   EXPECT_EQ(print_expr(flt(-2.5)), "-2.5");
   EXPECT_EQ(print_expr(flt(1e20)), "1e+20");
+  EXPECT_EQ(print_expr(flt(100.0)), "100.0");
+  EXPECT_EQ(print_expr(flt(1048576.5)), "1048576.5");
+  EXPECT_EQ(print_expr(flt(1e-7)), "1e-07");
   auto s = mk<StrImm>();
   s->value = "a\"b\n";
   EXPECT_EQ(print_expr(s), "\"a\\\"b\\n\"");

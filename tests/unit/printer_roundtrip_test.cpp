@@ -1,5 +1,5 @@
-// print(parse(print(p))) == print(p) for every example kernel, and the reparsed IR equals the first
-// structurally.
+// print(parse(print(p))) == print(p) for every example kernel and every parsable golden test file, and
+// the reparsed IR equals the first structurally.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,11 +14,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> example_files() {
+std::vector<fs::path> python_files(const std::string& subdir) {
   std::vector<fs::path> out;
-  fs::path dir = fs::path(PTODIST_SOURCE_DIR) / "examples";
+  fs::path dir = fs::path(PTODIST_SOURCE_DIR) / subdir;
   if (!fs::is_directory(dir)) return out;
-  for (const auto& entry : fs::directory_iterator(dir))
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
     if (entry.path().extension() == ".py") out.push_back(entry.path());
   std::sort(out.begin(), out.end());
   return out;
@@ -30,14 +30,16 @@ std::string diagnostics_text(const DiagnosticEngine& d) {
   return os.str();
 }
 
-// ASSERTs end only this file's check, so every example is reported.
-void check_round_trip(const fs::path& path) {
+// ASSERTs end only this file's check, so every file is reported. With `must_parse` false, a file the
+// parser rejects (a negative test) is skipped.
+void check_round_trip(const fs::path& path, bool must_parse = true) {
   SourceManager sm;
   std::string error;
   const SourceFile* file = sm.load(path.string(), &error);
   ASSERT_NE(file, nullptr) << error;
   DiagnosticEngine d1;
   Module m1 = frontend::parse_module(*file, d1);
+  if (!m1 && !must_parse) return;
   ASSERT_NE(m1, nullptr) << diagnostics_text(d1);
   std::string t1 = print_module(m1);
 
@@ -55,11 +57,19 @@ void check_round_trip(const fs::path& path) {
 }
 
 TEST(PrinterRoundTrip, EveryExampleIsStable) {
-  auto files = example_files();
+  auto files = python_files("examples");
   if (files.empty()) GTEST_SKIP() << "no examples/*.py";
   for (const fs::path& path : files) {
     SCOPED_TRACE(path.string());
     check_round_trip(path);
+  }
+}
+
+// The golden test files are a wider corpus: every one that parses must round-trip too.
+TEST(PrinterRoundTrip, EveryParsableLitFileIsStable) {
+  for (const fs::path& path : python_files("tests/lit")) {
+    SCOPED_TRACE(path.string());
+    check_round_trip(path, /*must_parse=*/false);
   }
 }
 
