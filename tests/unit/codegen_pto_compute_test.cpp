@@ -66,9 +66,9 @@ TEST_F(PtoComputeTest, LoopCarriedScalarsBecomeIterArgs) {
   std::string t = text(program());
   EXPECT_TRUE(
       in_order(t, {"%rank = arith.trunci %rank_pair : i64 to i32", "arith.shrui %rank_pair_1, %c32_i64",
-                   "%loop = scf.for %r = %c0 to %c3 step %c1 iter_args(%peer = %", ") -> (index) {",
+                   "%peer = scf.for %r = %c0 to %c3 step %c1 iter_args(%peer_1 = %", ") -> (index) {",
                    "arith.remsi", "pto.comm.tnotify", "scf.yield %", " : index\n", "}\n",
-                   "arith.addi %c4, %loop : index", "pto.comm.tnotify"}));
+                   "arith.addi %c4, %peer : index", "pto.comm.tnotify"}));
 }
 
 TEST_F(PtoComputeTest, BranchesYieldTheValuesBothSidesDefine) {
@@ -80,8 +80,8 @@ TEST_F(PtoComputeTest, BranchesYieldTheValuesBothSidesDefine) {
   stmt(call("pld.system.notify", {ref(sig), ref(peer), ints({0, 0}), i(1)}));
   std::string t = text(program());
   EXPECT_TRUE(in_order(
-      t, {"%cond = arith.cmpi eq, %arg2, %c0_i32 : i32", "%br = scf.if %cond -> (index) {",
-          "scf.yield %c1 : index", "} else {", "scf.yield %c0 : index", "}", "arith.addi %c4, %br : index"}));
+      t, {"%cond = arith.cmpi eq, %arg2, %c0_i32 : i32", "%peer = scf.if %cond -> (index) {",
+          "scf.yield %c1 : index", "} else {", "scf.yield %c0 : index", "}", "arith.addi %c4, %peer : index"}));
 }
 
 TEST_F(PtoComputeTest, DynamicDimsArriveAsTrailingIndexArguments) {

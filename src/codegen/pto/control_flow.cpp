@@ -72,7 +72,7 @@ void FunctionEmitter::emit_for(const For& f) {
   }
   std::string iv = fresh(f.iv ? f.iv->name : "iv");
   std::string head = "scf.for " + iv + " = " + lb.ssa + " to " + ub.ssa + " step " + st.ssa;
-  std::string res = carried.empty() ? "" : fresh("loop");
+  std::string res = carried.empty() ? "" : fresh(carried.size() == 1 ? carried[0]->name : "loop");
   std::map<int, Value> saved = scalars_;
   if (!carried.empty()) {
     std::vector<std::string> iters;
@@ -108,7 +108,7 @@ void FunctionEmitter::emit_if(const If& s) {
   std::vector<std::string> types;
   for (const Var& v : carried)
     types.push_back(scalars_.count(v->id) ? scalars_[v->id].type : value_type(v->type->dtype));
-  std::string res = carried.empty() ? "" : fresh("br");
+  std::string res = carried.empty() ? "" : fresh(carried.size() == 1 ? carried[0]->name : "br");
   std::string head = "scf.if " + cond.ssa;
   if (!carried.empty()) head = result_def(res, carried.size()) + " = " + head + " -> (" + join(types) + ")";
   std::map<int, Value> saved = scalars_;
