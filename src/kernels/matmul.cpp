@@ -94,6 +94,8 @@ void matmul_acc(const TileView& a, const TileView& b, const TileView& c) {
   gemm(a, b, c, 1.0f);
 }
 
-std::string matmul_backend() { return detail::blas_info(); }
+std::string matmul_backend() {
+  return detail::blas_info();
+}
 
 }  // namespace ptodist::kernels

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -85,6 +86,24 @@ TEST(KernelsConvert, Fp32ToFp16SampledBitPatternsMatchScalar) {
   fp32_to_fp16_n(in.data(), bulk.data(), static_cast<long>(in.size()));
   for (size_t i = 0; i < in.size(); ++i) {
     ASSERT_EQ(bulk[i], fp32_to_fp16(in[i])) << "fp32 0x" << std::hex << bits(in[i]);
+  }
+}
+
+// All 2^32 fp32 patterns, bulk against scalar, for fp16 and bf16: about 30 s of CPU in a Release build,
+// so it runs only when PTODIST_EXHAUSTIVE is set.
+TEST(KernelsConvert, EveryFp32PatternWhenAsked) {
+  if (std::getenv("PTODIST_EXHAUSTIVE") == nullptr) GTEST_SKIP() << "set PTODIST_EXHAUSTIVE=1 to run";
+  const long n = 1 << 20;
+  std::vector<float> f(n);
+  std::vector<uint16_t> h(n), b(n);
+  for (uint64_t base = 0; base < (uint64_t{1} << 32); base += n) {
+    for (long i = 0; i < n; ++i) f[i] = from_bits(static_cast<uint32_t>(base + i));
+    fp32_to_fp16_n(f.data(), h.data(), n);
+    fp32_to_bf16_n(f.data(), b.data(), n);
+    for (long i = 0; i < n; ++i) {
+      ASSERT_EQ(h[i], fp32_to_fp16(f[i])) << "fp32 0x" << std::hex << base + i;
+      ASSERT_EQ(b[i], fp32_to_bf16(f[i])) << "fp32 0x" << std::hex << base + i;
+    }
   }
 }
 
