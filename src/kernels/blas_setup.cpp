@@ -36,13 +36,11 @@ void select_blas_core() {
   auto quit = lookup<void (*)()>("gotoblas_dynamic_quit");
   auto init = lookup<void (*)()>("gotoblas_dynamic_init");
   if (quit == nullptr || init == nullptr) return;
+  // Haswell (AVX2 + FMA) rather than SkylakeX even where AVX-512 exists: on the newer CPUs this
+  // fallback happens on, 0.3.21's AVX-512 kernels are the ones known to misbehave, and Haswell is the
+  // core type these machines' own environment pins OpenBLAS to when it pins anything.
   const char* better = nullptr;
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) {
-    better = "SkylakeX";
-  } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    better = "Haswell";
-  }
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) better = "Haswell";
   if (better == nullptr) return;
   setenv("OPENBLAS_CORETYPE", better, 0);
   quit();

@@ -20,7 +20,7 @@ void matmul(const TileView& a, const TileView& b, const TileView& c);
 // c[M,N] += a[M,K] @ b[K,N], otherwise as matmul.
 void matmul_acc(const TileView& a, const TileView& b, const TileView& c);
 
-// What does the arithmetic, e.g. "OpenBLAS core SkylakeX, 1 thread(s)"; for benchmark and run logs.
+// What does the arithmetic, e.g. "OpenBLAS core Haswell, 1 thread(s)"; for benchmark and run logs.
 std::string matmul_backend();
 
 }  // namespace ptodist::kernels
