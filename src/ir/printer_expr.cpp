@@ -280,7 +280,9 @@ std::string ExprPrinter::type(const Type& t) const {
     case TypeKind::Tensor: return "pl.Tensor[" + shape(t->shape) + ", " + dt + "]";
     case TypeKind::DistTensor: return "pld.DistributedTensor[" + shape(t->shape) + ", " + dt + "]";
     case TypeKind::Tile:
-      return "pl.Tile[" + shape(t->shape) + ", " + dt + ", pl.Mem." + std::string(memory_name(t->memory)) + "]";
+      // plan-memory's offset, when planned, so tile-IR dumps show where each tile lives.
+      return "pl.Tile[" + shape(t->shape) + ", " + dt + ", pl.Mem." + std::string(memory_name(t->memory)) +
+             (t->addr >= 0 ? ", addr=" + std::to_string(t->addr) : "") + "]";
     case TypeKind::WindowBuffer: return "pld.WindowBuffer[" + shape(t->shape) + ", " + dt + "]";
     case TypeKind::AsyncSession: return "pld.AsyncSession";
     case TypeKind::AsyncEvent: return "pld.AsyncEvent";

@@ -79,6 +79,7 @@ class Comparer {
     return a->name == b->name || fail("free variable '" + a->name + "' vs '" + b->name + "'");
   }
 
+  // Like type_equal, tile addresses (plan-memory's annotation) are not compared.
   bool type(const Type& a, const Type& b) {
     if (!a || !b) return a == b || fail("type missing on one side");
     if (a->kind != b->kind || a->dtype != b->dtype || a->memory != b->memory)
