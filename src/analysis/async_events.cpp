@@ -1,6 +1,7 @@
 // The async-event dataflow over structured control flow and the checks of DESIGN.md §4 "Ordering".
 #include "ptodist/analysis/async_events.h"
 
+#include <cstdint>
 #include <set>
 #include <tuple>
 
@@ -195,9 +196,23 @@ class Analyzer {
   EventState for_stmt(const For& f, EventState entry) {
     auto n = trip_count(f);
     if (n && *n == 0) return entry;
+    // The body's effect depends only on the entry state, so nested loops are analysed once per distinct
+    // entry state instead of once per iteration of every enclosing loop.
+    std::string key = std::to_string(reinterpret_cast<uintptr_t>(&f)) + key_of(entry);
+    auto memo = memo_.find(key);
+    if (memo != memo_.end()) return memo->second;
     EventState out = (n && *n <= kUnrollLimit) ? unrolled(f, entry, *n) : widened(f, entry, n.has_value());
     record(f.span, "after for", out);
+    memo_.emplace(std::move(key), out);
     return out;
+  }
+
+  static std::string key_of(const EventState& s) {
+    std::string k = s.reachable ? "r" : "u";
+    for (const auto& [id, f] : s.events)
+      k += ";" + std::to_string(id) + ":" + std::to_string(f.states) + "@" + std::to_string(f.issue.line) + "." +
+           std::to_string(f.issue.col) + "/" + std::to_string(reinterpret_cast<uintptr_t>(f.session));
+    return k;
   }
 
   // Applies the body n times; stops early once an iteration changes nothing.
@@ -265,6 +280,7 @@ class Analyzer {
   DiagnosticEngine& diags_;
   std::vector<std::string>* facts_;
   std::map<int, int> alias_;
+  std::map<std::string, EventState> memo_;
   std::set<std::tuple<int, int, std::string>> seen_;
   std::map<std::tuple<int, int, std::string>, int> order_;
   std::map<std::tuple<int, int, int>, std::string> lines_;

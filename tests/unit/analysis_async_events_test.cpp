@@ -160,6 +160,19 @@ TEST_F(AsyncEventsTest, ReissueWhileOutstandingIsRejected) {
       << all_diagnostics();
 }
 
+TEST_F(AsyncEventsTest, DeeplyNestedLoopsFinishQuickly) {
+  std::string body;
+  std::string indent = "    ";
+  for (int d = 0; d < 14; ++d) {
+    body += indent + "for i" + std::to_string(d) + " in pl.range(" + (d % 2 ? "n" : "8") + "):\n";
+    indent += "    ";
+  }
+  body += indent + "evt = pld.tensor.put_async(dst, peer, x, sess)\n";
+  body += indent + "if n > 3:\n" + indent + "    pld.system.wait_async_event(evt, sess)\n";
+  body += indent + "else:\n" + indent + "    pld.system.wait_async_event(evt, sess)\n";
+  EXPECT_TRUE(check(body)) << all_diagnostics();
+}
+
 TEST_F(AsyncEventsTest, PrintsFactsInSourceOrder) {
   ir::Program p = parse(std::string(kSig) +
                         "    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
