@@ -35,7 +35,6 @@ class Numbering {
     int start = -1, end = -1;
     int order = 0;
     const StmtNode* first_def = nullptr;
-    int copies = 1;
   };
   std::map<const VarNode*, Info> vars;
   std::vector<std::pair<int, int>> loops;
@@ -47,7 +46,6 @@ class Numbering {
  private:
   int pos_ = 0;
   int order_ = 0;
-  int stage_ = 1;  // of the innermost enclosing pipeline loop
 
   void touch(const Var& v, int at) {
     Info& i = vars[v.get()];
@@ -78,10 +76,7 @@ class Numbering {
         if (!is_tile(v)) continue;
         bool first = !vars.count(v.get()) || !vars[v.get()].first_def;
         touch(v, at);
-        if (first) {
-          vars[v.get()].first_def = s.get();
-          vars[v.get()].copies = stage_;
-        }
+        if (first) vars[v.get()].first_def = s.get();
       }
     } else if (auto* x = s->as<ExprStmt>()) {
       uses(x->value, at);
@@ -89,13 +84,7 @@ class Numbering {
       uses(f->start, at);
       uses(f->stop, at);
       uses(f->step, at);
-      int outer = stage_;
-      if (f->loop_kind == LoopKind::Pipeline) {
-        auto stage = f->stage ? as_const_int(f->stage) : std::nullopt;
-        stage_ = stage && *stage > 1 ? static_cast<int>(*stage) : 1;
-      }
       block(f->body);
-      stage_ = outer;
       loops.push_back({at, pos_++});
     } else if (auto* i = s->as<If>()) {
       uses(i->cond, at);
@@ -128,7 +117,7 @@ std::vector<LiveRange> tile_live_ranges(const Function& f) {
   std::vector<std::pair<int, LiveRange>> ranges;
   for (const auto& [key, i] : n.vars) {
     if (!i.first_def || i.start < 0) continue;  // a tile never defined here (not a kernel-local buffer)
-    LiveRange r{i.var, i.start, i.end, i.first_def, i.copies};
+    LiveRange r{i.var, i.start, i.end, i.first_def};
     // Extend across loops until stable: extending over an inner loop can make an outer one partial.
     for (bool changed = true; changed;) {
       changed = false;

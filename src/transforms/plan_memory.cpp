@@ -82,7 +82,7 @@ class Planner {
       }
       long long bytes = dtype_bytes(r.var->type->dtype);
       for (long long d : *dims) bytes *= d;
-      bytes = align_up(bytes, cx_.profile.alignment) * r.copies;
+      bytes = align_up(bytes, cx_.profile.alignment);
       std::vector<Placed>& placed = by_memory[r.var->type->memory];
       long long addr = first_fit(placed, r, bytes, cx_.profile.alignment);
       placed.push_back({r, bytes, addr});

@@ -104,21 +104,6 @@ TEST_F(PlanMemoryTest, PlacementIsRecordedOnTypesAndAnnotations) {
   EXPECT_EQ(assign->targets[0]->type->addr, 0);
 }
 
-TEST_F(PlanMemoryTest, PipelinedLoopTilesGetOneBufferPerStage) {
-  ASSERT_TRUE(plan("    acc = pl.load(x, [0, 0], [1, 512])\n"
-                   "    for i in pl.pipeline(4, stage=2):\n"
-                   "        t = pl.load(x, [i, 0], [1, 512])\n"
-                   "        v = pl.exp(t)\n"
-                   "        acc = pl.add(acc, v)\n"
-                   "    y = pl.store(acc, [0, 0], y)\n"))
-      << all_diagnostics();
-  // t and v are loop-local: two 1024-byte buffers each; acc, defined before the loop, one.
-  Slot acc = slot("acc"), t = slot("t"), v = slot("v");
-  EXPECT_EQ(acc.addr, 0);
-  EXPECT_EQ(t.addr, 1024);
-  EXPECT_EQ(v.addr, 1024 + 2 * 1024) << "t's second buffer must stay reserved while t is live";
-}
-
 TEST_F(PlanMemoryTest, OverCapacityNamesKernelMemoryBytesAndTiles) {
   EXPECT_FALSE(plan("    a = pl.load(x, [0, 0], [128, 512])\n"
                     "    b = pl.load(x, [0, 0], [128, 512])\n"

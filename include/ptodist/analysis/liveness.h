@@ -15,9 +15,6 @@ struct LiveRange {
   int start = 0;
   int end = 0;                         // inclusive
   const ir::StmtNode* first_def = nullptr;  // the defining assignment that comes first
-  // Buffers the tile needs: the `stage` of the innermost `pl.pipeline(n, stage=S)` loop its first
-  // definition is in (iteration i uses buffer i % S, so loads of i + 1 overlap compute on i), else 1.
-  int copies = 1;
 };
 
 // One range per tile variable defined in `f`, ordered by start, then by definition order.
