@@ -1,6 +1,7 @@
 // Builder: literals, names and operators on scalars, with types set and constants folded as built.
 #include "ptodist/ir/builder.h"
 
+#include <climits>
 #include <cmath>
 
 namespace ptodist::ir {
@@ -143,7 +144,7 @@ Expr Builder::unary(UnaryOpKind op, Expr operand, SourceSpan span) {
   }
   if (op == UnaryOpKind::Not) {
     if (auto b = as_const_bool(operand)) return bool_imm(!*b, span);
-  } else if (auto i = as_const_int(operand)) {
+  } else if (auto i = as_const_int(operand); i && !(op == UnaryOpKind::Neg && *i == LLONG_MIN)) {
     return int_imm(op == UnaryOpKind::Neg ? -*i : op == UnaryOpKind::Invert ? ~*i : *i, span);
   } else if (auto f = as_const_float(operand); f && op != UnaryOpKind::Invert) {
     return float_imm(op == UnaryOpKind::Neg ? -*f : *f, span);

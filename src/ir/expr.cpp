@@ -1,6 +1,7 @@
 // Expression helpers: named slots of op calls and constant evaluation for contracts and passes.
 #include "ptodist/ir/expr.h"
 
+#include <climits>
 #include <cmath>
 
 #include "ptodist/ir/op_table.h"
@@ -16,22 +17,25 @@ Expr OpCall::arg(std::string_view name) const {
 
 namespace {
 
+// Integer folding with Python's semantics; nullopt where Python would raise or the result would not
+// fit in 64 bits (so hostile constants cannot trigger undefined behaviour).
 std::optional<long long> fold_int(BinaryOpKind op, long long a, long long b) {
+  long long r = 0;
   switch (op) {
     case BinaryOpKind::Add:
-      return a + b;
+      return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
     case BinaryOpKind::Sub:
-      return a - b;
+      return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
     case BinaryOpKind::Mul:
-      return a * b;
+      return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
     case BinaryOpKind::FloorDiv:
-      if (b == 0) return std::nullopt;
+      if (b == 0 || (a == LLONG_MIN && b == -1)) return std::nullopt;
       // Python floors toward negative infinity.
       return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
     case BinaryOpKind::Mod: {
-      if (b == 0) return std::nullopt;
-      long long r = a % b;
-      return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+      if (b == 0 || (a == LLONG_MIN && b == -1)) return std::nullopt;
+      long long m = a % b;
+      return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m;
     }
     case BinaryOpKind::BitAnd:
       return a & b;
@@ -40,14 +44,18 @@ std::optional<long long> fold_int(BinaryOpKind op, long long a, long long b) {
     case BinaryOpKind::BitXor:
       return a ^ b;
     case BinaryOpKind::Shl:
-      return (b < 0 || b > 62) ? std::nullopt : std::optional<long long>(a << b);
+      if (b < 0 || b > 62 || a < 0 || (a >> (62 - b)) != 0) return std::nullopt;
+      return a << b;
     case BinaryOpKind::Shr:
-      return (b < 0 || b > 62) ? std::nullopt : std::optional<long long>(a >> b);
+      return (b < 0 || b > 63) ? std::nullopt : std::optional<long long>(a >> b);
     case BinaryOpKind::Pow: {
-      if (b < 0 || b > 62) return std::nullopt;
-      long long r = 1;
-      for (long long i = 0; i < b; ++i) r *= a;
-      return r;
+      if (b < 0) return std::nullopt;  // a float in Python
+      if (a == 0 || a == 1) return b == 0 ? 1 : a;
+      if (a == -1) return b % 2 ? -1 : 1;
+      long long p = 1;  // |a| >= 2: overflows within 63 steps
+      for (long long i = 0; i < b; ++i)
+        if (__builtin_mul_overflow(p, a, &p)) return std::nullopt;
+      return p;
     }
     case BinaryOpKind::Div:
       return std::nullopt;  // true division gives a float
@@ -63,7 +71,7 @@ std::optional<long long> as_const_int(const Expr& e) {
   if (auto u = e->as<Unary>()) {
     auto v = as_const_int(u->operand);
     if (!v) return std::nullopt;
-    if (u->op == UnaryOpKind::Neg) return -*v;
+    if (u->op == UnaryOpKind::Neg) return *v == LLONG_MIN ? std::nullopt : std::optional<long long>(-*v);
     if (u->op == UnaryOpKind::Pos) return *v;
     if (u->op == UnaryOpKind::Invert) return ~*v;
     return std::nullopt;

@@ -1,4 +1,6 @@
 // Types: PyPTO spelling, structural equality, static shapes; constant evaluation of expressions.
+#include <climits>
+
 #include "ir_test_util.h"
 
 namespace ptodist::ir::testing {
@@ -69,6 +71,26 @@ TEST_F(IrType, ConstantEvaluation) {
   ASSERT_NE(as_list(ints({1, 2})), nullptr);
   EXPECT_EQ(as_list(ints({1, 2}))->size(), 2u);
   EXPECT_EQ(as_list(i(1)), nullptr);
+}
+
+}  // namespace
+}  // namespace ptodist::ir::testing
+
+namespace ptodist::ir::testing {
+namespace {
+
+TEST_F(IrType, FoldingNeverOverflows) {
+  Expr big = i(LLONG_MAX);
+  EXPECT_FALSE(as_const_int(b.binary(BinaryOpKind::Add, big, i(1), {})));
+  EXPECT_FALSE(as_const_int(b.binary(BinaryOpKind::Mul, big, i(2), {})));
+  EXPECT_FALSE(as_const_int(b.binary(BinaryOpKind::Pow, i(2), i(64), {})));
+  EXPECT_EQ(as_const_int(b.binary(BinaryOpKind::Pow, i(-1), i(3), {})), -1);
+  EXPECT_EQ(as_const_int(b.binary(BinaryOpKind::Pow, i(2), i(10), {})), 1024);
+  EXPECT_FALSE(as_const_int(b.binary(BinaryOpKind::FloorDiv, i(LLONG_MIN), i(-1), {})));
+  EXPECT_FALSE(as_const_int(b.binary(BinaryOpKind::Mod, i(5), i(0), {})));
+  EXPECT_EQ(as_const_int(b.binary(BinaryOpKind::Mod, i(-7), i(3), {})), 2);
+  EXPECT_FALSE(as_const_int(b.binary(BinaryOpKind::Shl, i(1), i(64), {})));
+  EXPECT_TRUE(b.unary(UnaryOpKind::Neg, i(LLONG_MIN), {}));
 }
 
 }  // namespace
