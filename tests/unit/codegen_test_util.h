@@ -100,7 +100,8 @@ class PtoTest : public IrTest {
   std::string text(const Program& p) {
     codegen::PtoResult r = emit(p);
     EXPECT_TRUE(r.ok) << first_error();
-    if (getenv("PTO_DUMP") && !r.kernels.empty()) std::cerr << r.kernels[0].text << r.manifest_json;
+    // PTO_DUMP=1 prints what a test saw, for writing new expectations.
+    if (std::getenv("PTO_DUMP") && !r.kernels.empty()) std::cerr << r.kernels[0].text << r.manifest_json;
     return r.kernels.empty() ? "" : r.kernels[0].text;
   }
 

@@ -340,6 +340,10 @@ void FunctionEmitter::emit_assign(const Assign& a, const Stmt* next, const Stmt*
     emit_op(CallSite{*call, &a.targets, next, end});
     return;
   }
+  if (a.value->isa<FuncCall>()) {
+    fail(a.span, "a kernel cannot call another function in PTO text; inline it");
+    return;
+  }
   if (a.targets.size() != 1 || !a.targets[0]) {
     fail(a.span, "tuple assignment of plain values is not supported in kernels; assign one value at a time");
     return;
