@@ -177,6 +177,10 @@ Value FunctionEmitter::constant_float(double v, const std::string& type) {
 
 Value FunctionEmitter::coerce(const Value& v, const std::string& type) {
   if (!v.valid() || v.type == type) return v;
+  if (v.type[0] == '!' || type[0] == '!') {  // handles (pointers, sessions, events) are not numbers
+    fail(fn_.span, "a " + v.type + " value is used where a " + type + " is needed");
+    return {};
+  }
   std::string r = fresh(take_hint("cv"));
   bool from_f = is_float_type(v.type), to_f = is_float_type(type);
   if (from_f && to_f) {
