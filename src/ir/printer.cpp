@@ -17,14 +17,20 @@ using detail::kPrecTop;
 // Signatures longer than this are printed one parameter per line.
 constexpr size_t kLineLimit = 110;
 
-std::string pad(int indent) { return std::string(4 * indent, ' '); }
+std::string pad(int indent) {
+  return std::string(4 * indent, ' ');
+}
 
 const char* loop_name(LoopKind k) {
   switch (k) {
-    case LoopKind::Range: return "pl.range";
-    case LoopKind::Parallel: return "pl.parallel";
-    case LoopKind::Unroll: return "pl.unroll";
-    case LoopKind::Pipeline: return "pl.pipeline";
+    case LoopKind::Range:
+      return "pl.range";
+    case LoopKind::Parallel:
+      return "pl.parallel";
+    case LoopKind::Unroll:
+      return "pl.unroll";
+    case LoopKind::Pipeline:
+      return "pl.pipeline";
   }
   return "pl.range";
 }
@@ -51,22 +57,33 @@ class StmtPrinter {
         line(assign_target(*a) + " = ", a->value, indent, out);
         break;
       }
-      case StmtKind::ExprStmt: line("", s->as<ExprStmt>()->value, indent, out); break;
-      case StmtKind::For: loop(*s->as<For>(), indent, out); break;
-      case StmtKind::If: if_chain(*s->as<If>(), indent, "if ", out); break;
+      case StmtKind::ExprStmt:
+        line("", s->as<ExprStmt>()->value, indent, out);
+        break;
+      case StmtKind::For:
+        loop(*s->as<For>(), indent, out);
+        break;
+      case StmtKind::If:
+        if_chain(*s->as<If>(), indent, "if ", out);
+        break;
       case StmtKind::ManualScope:
         out += pad(indent) + "with pl.manual_scope():\n";
         block(s->as<ManualScope>()->body, indent + 1, out);
         break;
-      case StmtKind::Return: out += pad(indent) + ret(*s->as<Return>()) + "\n"; break;
-      case StmtKind::Pass: out += pad(indent) + "pass\n"; break;
+      case StmtKind::Return:
+        out += pad(indent) + ret(*s->as<Return>()) + "\n";
+        break;
+      case StmtKind::Pass:
+        out += pad(indent) + "pass\n";
+        break;
     }
   }
 
  private:
   std::string assign_target(const Assign& a) const {
     std::string lhs;
-    for (size_t i = 0; i < a.targets.size(); ++i) lhs += (i ? ", " : "") + (a.targets[i] ? a.targets[i]->name : "_");
+    for (size_t i = 0; i < a.targets.size(); ++i)
+      lhs += (i ? ", " : "") + (a.targets[i] ? a.targets[i]->name : "_");
     if (a.targets.empty()) lhs = "_";
     if (a.annotation && a.targets.size() == 1) lhs += ": " + ep_.type(a.annotation);
     return lhs;
@@ -106,7 +123,8 @@ class StmtPrinter {
     if (default_start && default_step) {
       args = ep_.expr(f.stop, kPrecIfExp);
     } else {
-      args = (f.start ? ep_.expr(f.start, kPrecIfExp) : std::string("0")) + ", " + ep_.expr(f.stop, kPrecIfExp);
+      args =
+          (f.start ? ep_.expr(f.start, kPrecIfExp) : std::string("0")) + ", " + ep_.expr(f.stop, kPrecIfExp);
       if (!default_step) args += ", " + ep_.expr(f.step, kPrecIfExp);
     }
     if (f.stage) args += ", stage=" + ep_.expr(f.stage, kPrecIfExp);
@@ -139,9 +157,13 @@ std::string docstring_literal(const std::string& doc) {
   std::string body;
   // Escapes only what would end or break the triple-quoted string.
   for (size_t i = 0; i < doc.size(); ++i) {
-    if (doc[i] == '\\') body += "\\\\";
-    else if (doc.compare(i, 3, "\"\"\"") == 0) { body += "\\\"\"\""; i += 2; }
-    else body += doc[i];
+    if (doc[i] == '\\')
+      body += "\\\\";
+    else if (doc.compare(i, 3, "\"\"\"") == 0) {
+      body += "\\\"\"\"";
+      i += 2;
+    } else
+      body += doc[i];
   }
   if (!body.empty() && body.back() == '"') body.insert(body.size() - 1, "\\");
   return "\"\"\"" + body + "\"\"\"";
@@ -150,11 +172,16 @@ std::string docstring_literal(const std::string& doc) {
 std::string decorator(FunctionKind kind, ProgramStyle style) {
   if (style == ProgramStyle::Jit) {
     switch (kind) {
-      case FunctionKind::InCore: return "@pl.jit.incore";
-      case FunctionKind::AIC: return "@pl.jit.incore(type=pl.FunctionType.AIC)";
-      case FunctionKind::AIV: return "@pl.jit.incore(type=pl.FunctionType.AIV)";
-      case FunctionKind::Orchestration: return "@pl.jit";
-      case FunctionKind::Host: return "@pl.jit.host";
+      case FunctionKind::InCore:
+        return "@pl.jit.incore";
+      case FunctionKind::AIC:
+        return "@pl.jit.incore(type=pl.FunctionType.AIC)";
+      case FunctionKind::AIV:
+        return "@pl.jit.incore(type=pl.FunctionType.AIV)";
+      case FunctionKind::Orchestration:
+        return "@pl.jit";
+      case FunctionKind::Host:
+        return "@pl.jit.host";
     }
   }
   if (kind == FunctionKind::Host) return "@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)";
@@ -277,7 +304,9 @@ std::string print_function(const Function& f) {
   return out;
 }
 
-std::string print_expr(const Expr& e) { return ExprPrinter().expr(e); }
+std::string print_expr(const Expr& e) {
+  return ExprPrinter().expr(e);
+}
 
 std::string print_stmt(const Stmt& s, int indent) {
   std::string out;

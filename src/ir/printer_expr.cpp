@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "ptodist/ir/op_table.h"
 #include "printer_internal.h"
+#include "ptodist/ir/op_table.h"
 
 namespace ptodist::ir::detail {
 
@@ -17,58 +17,89 @@ struct BinarySyntax {
 
 BinarySyntax binary_syntax(BinaryOpKind op) {
   switch (op) {
-    case BinaryOpKind::Add: return {"+", kPrecAdd};
-    case BinaryOpKind::Sub: return {"-", kPrecAdd};
-    case BinaryOpKind::Mul: return {"*", kPrecMul};
-    case BinaryOpKind::Div: return {"/", kPrecMul};
-    case BinaryOpKind::FloorDiv: return {"//", kPrecMul};
-    case BinaryOpKind::Mod: return {"%", kPrecMul};
-    case BinaryOpKind::Pow: return {"**", kPrecPow};
-    case BinaryOpKind::BitAnd: return {"&", kPrecBitAnd};
-    case BinaryOpKind::BitOr: return {"|", kPrecBitOr};
-    case BinaryOpKind::BitXor: return {"^", kPrecBitXor};
-    case BinaryOpKind::Shl: return {"<<", kPrecShift};
-    case BinaryOpKind::Shr: return {">>", kPrecShift};
+    case BinaryOpKind::Add:
+      return {"+", kPrecAdd};
+    case BinaryOpKind::Sub:
+      return {"-", kPrecAdd};
+    case BinaryOpKind::Mul:
+      return {"*", kPrecMul};
+    case BinaryOpKind::Div:
+      return {"/", kPrecMul};
+    case BinaryOpKind::FloorDiv:
+      return {"//", kPrecMul};
+    case BinaryOpKind::Mod:
+      return {"%", kPrecMul};
+    case BinaryOpKind::Pow:
+      return {"**", kPrecPow};
+    case BinaryOpKind::BitAnd:
+      return {"&", kPrecBitAnd};
+    case BinaryOpKind::BitOr:
+      return {"|", kPrecBitOr};
+    case BinaryOpKind::BitXor:
+      return {"^", kPrecBitXor};
+    case BinaryOpKind::Shl:
+      return {"<<", kPrecShift};
+    case BinaryOpKind::Shr:
+      return {">>", kPrecShift};
   }
   return {"?", kPrecAdd};
 }
 
 const char* compare_text(CompareOpKind op) {
   switch (op) {
-    case CompareOpKind::Eq: return "==";
-    case CompareOpKind::Ne: return "!=";
-    case CompareOpKind::Lt: return "<";
-    case CompareOpKind::Le: return "<=";
-    case CompareOpKind::Gt: return ">";
-    case CompareOpKind::Ge: return ">=";
+    case CompareOpKind::Eq:
+      return "==";
+    case CompareOpKind::Ne:
+      return "!=";
+    case CompareOpKind::Lt:
+      return "<";
+    case CompareOpKind::Le:
+      return "<=";
+    case CompareOpKind::Gt:
+      return ">";
+    case CompareOpKind::Ge:
+      return ">=";
   }
   return "==";
 }
 
 const char* unary_text(UnaryOpKind op) {
   switch (op) {
-    case UnaryOpKind::Neg: return "-";
-    case UnaryOpKind::Pos: return "+";
-    case UnaryOpKind::Invert: return "~";
-    case UnaryOpKind::Not: return "not ";
+    case UnaryOpKind::Neg:
+      return "-";
+    case UnaryOpKind::Pos:
+      return "+";
+    case UnaryOpKind::Invert:
+      return "~";
+    case UnaryOpKind::Not:
+      return "not ";
   }
   return "-";
 }
 
 const char* enum_prefix(EnumKind k) {
   switch (k) {
-    case EnumKind::Memory: return "pl.Mem.";
-    case EnumKind::NotifyOp: return "pld.NotifyOp.";
-    case EnumKind::WaitCmp: return "pld.WaitCmp.";
-    case EnumKind::AtomicType: return "pld.AtomicType.";
-    case EnumKind::FunctionType: return "pl.FunctionType.";
-    case EnumKind::Level: return "pl.Level.";
-    case EnumKind::Role: return "pl.Role.";
+    case EnumKind::Memory:
+      return "pl.Mem.";
+    case EnumKind::NotifyOp:
+      return "pld.NotifyOp.";
+    case EnumKind::WaitCmp:
+      return "pld.WaitCmp.";
+    case EnumKind::AtomicType:
+      return "pld.AtomicType.";
+    case EnumKind::FunctionType:
+      return "pl.FunctionType.";
+    case EnumKind::Level:
+      return "pl.Level.";
+    case EnumKind::Role:
+      return "pl.Role.";
   }
   return "pl.";
 }
 
-std::string dtype_text(DType t) { return "pl." + std::string(dtype_name(t)); }
+std::string dtype_text(DType t) {
+  return "pl." + std::string(dtype_name(t));
+}
 
 }  // namespace
 
@@ -101,11 +132,21 @@ std::string string_literal(const std::string& s) {
   for (char ch : s) {
     unsigned char c = static_cast<unsigned char>(ch);
     switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           char hex[8];
@@ -146,10 +187,14 @@ std::string ExprPrinter::body(const Expr& e, int& prec) const {
       if (s[0] == '-') prec = kPrecUnary;
       return s;
     }
-    case ExprKind::BoolImm: return e->as<BoolImm>()->value ? "True" : "False";
-    case ExprKind::StrImm: return string_literal(e->as<StrImm>()->value);
-    case ExprKind::NoneImm: return "None";
-    case ExprKind::DTypeImm: return dtype_text(e->as<DTypeImm>()->value);
+    case ExprKind::BoolImm:
+      return e->as<BoolImm>()->value ? "True" : "False";
+    case ExprKind::StrImm:
+      return string_literal(e->as<StrImm>()->value);
+    case ExprKind::NoneImm:
+      return "None";
+    case ExprKind::DTypeImm:
+      return dtype_text(e->as<DTypeImm>()->value);
     case ExprKind::EnumImm: {
       auto x = e->as<EnumImm>();
       return enum_prefix(x->enum_kind) + x->value;
@@ -183,7 +228,8 @@ std::string ExprPrinter::body(const Expr& e, int& prec) const {
       auto x = e->as<Compare>();
       prec = kPrecCompare;
       // Python chains comparisons (a < b < c), so a comparison operand is always parenthesized.
-      return expr(x->lhs, kPrecCompare + 1) + " " + compare_text(x->op) + " " + expr(x->rhs, kPrecCompare + 1);
+      return expr(x->lhs, kPrecCompare + 1) + " " + compare_text(x->op) + " " +
+             expr(x->rhs, kPrecCompare + 1);
     }
     case ExprKind::BoolOp: {
       auto x = e->as<BoolOp>();
@@ -197,7 +243,8 @@ std::string ExprPrinter::body(const Expr& e, int& prec) const {
       return expr(x->then_value, kPrecOr) + " if " + expr(x->cond, kPrecOr) + " else " +
              expr(x->else_value, kPrecIfExp);
     }
-    case ExprKind::List: return "[" + list_of(e->as<List>()->elements) + "]";
+    case ExprKind::List:
+      return "[" + list_of(e->as<List>()->elements) + "]";
     case ExprKind::Tuple: {
       const auto& elems = e->as<Tuple>()->elements;
       return "(" + list_of(elems) + (elems.size() == 1 ? ",)" : ")");
@@ -207,7 +254,8 @@ std::string ExprPrinter::body(const Expr& e, int& prec) const {
       return expr(x->value, kPrecPrimary) + "[" + list_of(x->indices) + "]";
     }
     case ExprKind::OpCall:
-    case ExprKind::FuncCall: return call(e);
+    case ExprKind::FuncCall:
+      return call(e);
     case ExprKind::FuncRef: {
       auto x = e->as<FuncRef>();
       return (x->via_self ? "self." : "") + x->callee;
@@ -270,25 +318,36 @@ std::string ExprPrinter::call(const Expr& e) const {
   return out + ")";
 }
 
-std::string ExprPrinter::shape(const std::vector<Expr>& dims) const { return "[" + list_of(dims) + "]"; }
+std::string ExprPrinter::shape(const std::vector<Expr>& dims) const {
+  return "[" + list_of(dims) + "]";
+}
 
 std::string ExprPrinter::type(const Type& t) const {
   if (!t) return "None";
   std::string dt = dtype_text(t->dtype);
   switch (t->kind) {
-    case TypeKind::Scalar: return "pl.Scalar[" + dt + "]";
-    case TypeKind::Tensor: return "pl.Tensor[" + shape(t->shape) + ", " + dt + "]";
-    case TypeKind::DistTensor: return "pld.DistributedTensor[" + shape(t->shape) + ", " + dt + "]";
+    case TypeKind::Scalar:
+      return "pl.Scalar[" + dt + "]";
+    case TypeKind::Tensor:
+      return "pl.Tensor[" + shape(t->shape) + ", " + dt + "]";
+    case TypeKind::DistTensor:
+      return "pld.DistributedTensor[" + shape(t->shape) + ", " + dt + "]";
     case TypeKind::Tile:
       // plan-memory's offset, when planned, so tile-IR dumps show where each tile lives.
       return "pl.Tile[" + shape(t->shape) + ", " + dt + ", pl.Mem." + std::string(memory_name(t->memory)) +
              (t->addr >= 0 ? ", addr=" + std::to_string(t->addr) : "") + "]";
-    case TypeKind::WindowBuffer: return "pld.WindowBuffer[" + shape(t->shape) + ", " + dt + "]";
-    case TypeKind::AsyncSession: return "pld.AsyncSession";
-    case TypeKind::AsyncEvent: return "pld.AsyncEvent";
-    case TypeKind::TaskId: return "pl.TaskId";
-    case TypeKind::CommCtx: return "pld.CommCtx";
-    case TypeKind::None: return "None";
+    case TypeKind::WindowBuffer:
+      return "pld.WindowBuffer[" + shape(t->shape) + ", " + dt + "]";
+    case TypeKind::AsyncSession:
+      return "pld.AsyncSession";
+    case TypeKind::AsyncEvent:
+      return "pld.AsyncEvent";
+    case TypeKind::TaskId:
+      return "pl.TaskId";
+    case TypeKind::CommCtx:
+      return "pld.CommCtx";
+    case TypeKind::None:
+      return "None";
     case TypeKind::Tuple: {
       std::string out = "tuple[";
       for (size_t i = 0; i < t->elements.size(); ++i) out += (i ? ", " : "") + type(t->elements[i]);
@@ -300,9 +359,12 @@ std::string ExprPrinter::type(const Type& t) const {
 
 std::string ExprPrinter::annotated_param_type(const Type& t, Direction d) const {
   switch (d) {
-    case Direction::In: return type(t);
-    case Direction::Out: return "pl.Out[" + type(t) + "]";
-    case Direction::InOut: return "pl.InOut[" + type(t) + "]";
+    case Direction::In:
+      return type(t);
+    case Direction::Out:
+      return "pl.Out[" + type(t) + "]";
+    case Direction::InOut:
+      return "pl.InOut[" + type(t) + "]";
   }
   return type(t);
 }

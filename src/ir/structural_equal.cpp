@@ -18,7 +18,8 @@ class Comparer {
   bool program(const ProgramNode& a, const ProgramNode& b) {
     if (a.name != b.name) return fail("program name '" + a.name + "' vs '" + b.name + "'");
     if (a.style != b.style) return fail("program style differs");
-    if (a.factory_name != b.factory_name) return fail("factory '" + a.factory_name + "' vs '" + b.factory_name + "'");
+    if (a.factory_name != b.factory_name)
+      return fail("factory '" + a.factory_name + "' vs '" + b.factory_name + "'");
     if (a.factory_params.size() != b.factory_params.size()) return fail("factory parameter count differs");
     for (size_t i = 0; i < a.factory_params.size(); ++i) {
       if (!define(a.factory_params[i].var, b.factory_params[i].var, false)) return false;
@@ -43,7 +44,8 @@ class Comparer {
     if (a.kind != b.kind) return fail("kind differs");
     if (a.params.size() != b.params.size()) return fail("parameter count differs");
     for (size_t i = 0; i < a.params.size(); ++i) {
-      if (a.params[i].direction != b.params[i].direction) return fail("direction of parameter " + std::to_string(i));
+      if (a.params[i].direction != b.params[i].direction)
+        return fail("direction of parameter " + std::to_string(i));
       if (!define(a.params[i].var, b.params[i].var, true)) return false;
     }
     if (a.return_types.size() != b.return_types.size()) return fail("return annotation count differs");
@@ -63,7 +65,8 @@ class Comparer {
   bool define(const Var& a, const Var& b, bool with_type) {
     if (!a || !b) return a == b || fail("a definition is `_` on one side only");
     auto it = map_.find(a.get());
-    if (it != map_.end()) return it->second == b.get() || fail("'" + a->name + "' rebinds a different variable");
+    if (it != map_.end())
+      return it->second == b.get() || fail("'" + a->name + "' rebinds a different variable");
     if (reverse_.count(b.get())) return fail("'" + b->name + "' is defined twice on the right side only");
     map_[a.get()] = b.get();
     reverse_[b.get()] = a.get();
@@ -73,7 +76,8 @@ class Comparer {
   bool use(const Var& a, const Var& b) {
     if (!a || !b) return a == b || fail("variable missing on one side");
     auto it = map_.find(a.get());
-    if (it != map_.end()) return it->second == b.get() || fail("use of '" + a->name + "' vs '" + b->name + "'");
+    if (it != map_.end())
+      return it->second == b.get() || fail("use of '" + a->name + "' vs '" + b->name + "'");
     // Free variables (module constants the comparison never saw defined) match by name.
     if (reverse_.count(b.get())) return fail("use of '" + a->name + "' vs '" + b->name + "'");
     return a->name == b->name || fail("free variable '" + a->name + "' vs '" + b->name + "'");
@@ -92,8 +96,9 @@ class Comparer {
   }
 
   bool exprs(const std::vector<Expr>& a, const std::vector<Expr>& b, const char* what) {
-    if (a.size() != b.size()) return fail(std::string(what) + " length " + std::to_string(a.size()) + " vs " +
-                                          std::to_string(b.size()));
+    if (a.size() != b.size())
+      return fail(std::string(what) + " length " + std::to_string(a.size()) + " vs " +
+                  std::to_string(b.size()));
     for (size_t i = 0; i < a.size(); ++i)
       if (!expr(a[i], b[i])) return false;
     return true;
@@ -109,43 +114,63 @@ class Comparer {
   // The non-child fields of two nodes of the same kind.
   static bool expr_fields(const Expr& a, const Expr& b) {
     switch (a->kind) {
-      case ExprKind::IntImm: return a->as<IntImm>()->value == b->as<IntImm>()->value;
-      case ExprKind::FloatImm: return a->as<FloatImm>()->value == b->as<FloatImm>()->value;
-      case ExprKind::BoolImm: return a->as<BoolImm>()->value == b->as<BoolImm>()->value;
-      case ExprKind::StrImm: return a->as<StrImm>()->value == b->as<StrImm>()->value;
-      case ExprKind::DTypeImm: return a->as<DTypeImm>()->value == b->as<DTypeImm>()->value;
+      case ExprKind::IntImm:
+        return a->as<IntImm>()->value == b->as<IntImm>()->value;
+      case ExprKind::FloatImm:
+        return a->as<FloatImm>()->value == b->as<FloatImm>()->value;
+      case ExprKind::BoolImm:
+        return a->as<BoolImm>()->value == b->as<BoolImm>()->value;
+      case ExprKind::StrImm:
+        return a->as<StrImm>()->value == b->as<StrImm>()->value;
+      case ExprKind::DTypeImm:
+        return a->as<DTypeImm>()->value == b->as<DTypeImm>()->value;
       case ExprKind::EnumImm:
         return a->as<EnumImm>()->enum_kind == b->as<EnumImm>()->enum_kind &&
                a->as<EnumImm>()->value == b->as<EnumImm>()->value;
-      case ExprKind::Dynamic: return a->as<Dynamic>()->name == b->as<Dynamic>()->name;
-      case ExprKind::Unary: return a->as<Unary>()->op == b->as<Unary>()->op;
-      case ExprKind::Binary: return a->as<Binary>()->op == b->as<Binary>()->op;
-      case ExprKind::Compare: return a->as<Compare>()->op == b->as<Compare>()->op;
-      case ExprKind::BoolOp: return a->as<BoolOp>()->op == b->as<BoolOp>()->op;
-      case ExprKind::OpCall: return a->as<OpCall>()->op == b->as<OpCall>()->op;
+      case ExprKind::Dynamic:
+        return a->as<Dynamic>()->name == b->as<Dynamic>()->name;
+      case ExprKind::Unary:
+        return a->as<Unary>()->op == b->as<Unary>()->op;
+      case ExprKind::Binary:
+        return a->as<Binary>()->op == b->as<Binary>()->op;
+      case ExprKind::Compare:
+        return a->as<Compare>()->op == b->as<Compare>()->op;
+      case ExprKind::BoolOp:
+        return a->as<BoolOp>()->op == b->as<BoolOp>()->op;
+      case ExprKind::OpCall:
+        return a->as<OpCall>()->op == b->as<OpCall>()->op;
       case ExprKind::FuncCall:
         return a->as<FuncCall>()->callee == b->as<FuncCall>()->callee &&
                a->as<FuncCall>()->via_self == b->as<FuncCall>()->via_self;
       case ExprKind::FuncRef:
         return a->as<FuncRef>()->callee == b->as<FuncRef>()->callee &&
                a->as<FuncRef>()->via_self == b->as<FuncRef>()->via_self;
-      default: return true;
+      default:
+        return true;
     }
   }
 
   bool expr_children(const Expr& a, const Expr& b) {
     switch (a->kind) {
-      case ExprKind::VarRef: return use(a->as<VarRef>()->var, b->as<VarRef>()->var);
-      case ExprKind::Unary: return expr(a->as<Unary>()->operand, b->as<Unary>()->operand);
-      case ExprKind::Binary: return pair(a->as<Binary>(), b->as<Binary>());
-      case ExprKind::Compare: return pair(a->as<Compare>(), b->as<Compare>());
-      case ExprKind::BoolOp: return pair(a->as<BoolOp>(), b->as<BoolOp>());
+      case ExprKind::VarRef:
+        return use(a->as<VarRef>()->var, b->as<VarRef>()->var);
+      case ExprKind::Unary:
+        return expr(a->as<Unary>()->operand, b->as<Unary>()->operand);
+      case ExprKind::Binary:
+        return pair(a->as<Binary>(), b->as<Binary>());
+      case ExprKind::Compare:
+        return pair(a->as<Compare>(), b->as<Compare>());
+      case ExprKind::BoolOp:
+        return pair(a->as<BoolOp>(), b->as<BoolOp>());
       case ExprKind::IfExp: {
         auto x = a->as<IfExp>(), y = b->as<IfExp>();
-        return expr(x->cond, y->cond) && expr(x->then_value, y->then_value) && expr(x->else_value, y->else_value);
+        return expr(x->cond, y->cond) && expr(x->then_value, y->then_value) &&
+               expr(x->else_value, y->else_value);
       }
-      case ExprKind::List: return exprs(a->as<List>()->elements, b->as<List>()->elements, "list");
-      case ExprKind::Tuple: return exprs(a->as<Tuple>()->elements, b->as<Tuple>()->elements, "tuple");
+      case ExprKind::List:
+        return exprs(a->as<List>()->elements, b->as<List>()->elements, "list");
+      case ExprKind::Tuple:
+        return exprs(a->as<Tuple>()->elements, b->as<Tuple>()->elements, "tuple");
       case ExprKind::Subscript:
         return expr(a->as<Subscript>()->value, b->as<Subscript>()->value) &&
                exprs(a->as<Subscript>()->indices, b->as<Subscript>()->indices, "subscript");
@@ -155,7 +180,8 @@ class Comparer {
       case ExprKind::FuncCall:
         return exprs(a->as<FuncCall>()->args, b->as<FuncCall>()->args, "arguments") &&
                expr(a->as<FuncCall>()->device, b->as<FuncCall>()->device);
-      default: return true;
+      default:
+        return true;
     }
   }
 
@@ -180,17 +206,23 @@ class Comparer {
     if (!a || !b) return a == b || fail("statement missing on one side");
     if (a->kind != b->kind) return fail_stmt(a, b);
     switch (a->kind) {
-      case StmtKind::Assign: return assign(*a->as<Assign>(), *b->as<Assign>()) || annotate(a, b);
-      case StmtKind::ExprStmt: return expr(a->as<ExprStmt>()->value, b->as<ExprStmt>()->value) || annotate(a, b);
-      case StmtKind::For: return loop(*a->as<For>(), *b->as<For>());
+      case StmtKind::Assign:
+        return assign(*a->as<Assign>(), *b->as<Assign>()) || annotate(a, b);
+      case StmtKind::ExprStmt:
+        return expr(a->as<ExprStmt>()->value, b->as<ExprStmt>()->value) || annotate(a, b);
+      case StmtKind::For:
+        return loop(*a->as<For>(), *b->as<For>());
       case StmtKind::If: {
         auto x = a->as<If>(), y = b->as<If>();
         return (expr(x->cond, y->cond) || annotate(a, b)) && block(x->then_body, y->then_body) &&
                block(x->else_body, y->else_body);
       }
-      case StmtKind::ManualScope: return block(a->as<ManualScope>()->body, b->as<ManualScope>()->body);
-      case StmtKind::Return: return exprs(a->as<Return>()->values, b->as<Return>()->values, "return") || annotate(a, b);
-      case StmtKind::Pass: return true;
+      case StmtKind::ManualScope:
+        return block(a->as<ManualScope>()->body, b->as<ManualScope>()->body);
+      case StmtKind::Return:
+        return exprs(a->as<Return>()->values, b->as<Return>()->values, "return") || annotate(a, b);
+      case StmtKind::Pass:
+        return true;
     }
     return true;
   }

@@ -35,7 +35,8 @@ bool runs_at_least_once(const For& f) {
 }  // namespace
 
 FunctionVerifier::FunctionVerifier(const ProgramNode& program, const FunctionNode& fn,
-                                   const std::map<const VarNode*, std::string>& owners, DiagnosticEngine& diags)
+                                   const std::map<const VarNode*, std::string>& owners,
+                                   DiagnosticEngine& diags)
     : program_(program), fn_(fn), owners_(owners), diags_(diags) {
   scope_.function_kind = fn.kind;
   scope_.function_name = fn.name;
@@ -85,9 +86,15 @@ void FunctionVerifier::check_stmt(const Stmt& s, DefSet& defs) {
     return;
   }
   switch (s->kind) {
-    case StmtKind::Assign: check_assign(*s->as<Assign>(), defs); break;
-    case StmtKind::ExprStmt: check_expr(s->as<ExprStmt>()->value, defs); break;
-    case StmtKind::For: check_for(*s->as<For>(), defs); break;
+    case StmtKind::Assign:
+      check_assign(*s->as<Assign>(), defs);
+      break;
+    case StmtKind::ExprStmt:
+      check_expr(s->as<ExprStmt>()->value, defs);
+      break;
+    case StmtKind::For:
+      check_for(*s->as<For>(), defs);
+      break;
     case StmtKind::If: {
       auto i = s->as<If>();
       check_expr(i->cond, defs);
@@ -97,9 +104,14 @@ void FunctionVerifier::check_stmt(const Stmt& s, DefSet& defs) {
       defs = DefSet::join(then_defs, else_defs);
       break;
     }
-    case StmtKind::ManualScope: check_block(s->as<ManualScope>()->body, defs); break;
-    case StmtKind::Return: check_return(*s->as<Return>(), defs); break;
-    case StmtKind::Pass: break;
+    case StmtKind::ManualScope:
+      check_block(s->as<ManualScope>()->body, defs);
+      break;
+    case StmtKind::Return:
+      check_return(*s->as<Return>(), defs);
+      break;
+    case StmtKind::Pass:
+      break;
   }
 }
 
@@ -134,15 +146,17 @@ void FunctionVerifier::check_binding(const Var& v, const Type& value_type, const
     return;
   }
   if (arg_type_compatible(value_type, v->type)) return;
-  diags_.error(span, "'" + v->name + "' has type " + type_str(v->type) + " and cannot be rebound to a value of type " +
-                         type_str(value_type) + "; use a new name for the new value");
+  diags_.error(span, "'" + v->name + "' has type " + type_str(v->type) +
+                         " and cannot be rebound to a value of type " + type_str(value_type) +
+                         "; use a new name for the new value");
 }
 
 void FunctionVerifier::check_loop_bound(const Expr& e, const char* what, const DefSet& defs) {
   if (!e) return;
   check_expr(e, defs);
   if (e->type && (e->type->kind != TypeKind::Scalar || !dtype_is_int(e->type->dtype)))
-    diags_.error(where(e->span), std::string("loop ") + what + " must be an integer scalar, got " + type_str(e->type));
+    diags_.error(where(e->span),
+                 std::string("loop ") + what + " must be an integer scalar, got " + type_str(e->type));
 }
 
 void FunctionVerifier::check_for(const For& f, DefSet& defs) {
@@ -169,7 +183,8 @@ void FunctionVerifier::check_return(const Return& r, DefSet& defs) {
   std::vector<Type> got;
   for (const Expr& v : r.values) got.push_back(v ? v->type : nullptr);
   // `return a, b` may also arrive as one tuple value.
-  if (got.size() == 1 && got[0] && got[0]->kind == TypeKind::Tuple && expected.size() > 1) got = got[0]->elements;
+  if (got.size() == 1 && got[0] && got[0]->kind == TypeKind::Tuple && expected.size() > 1)
+    got = got[0]->elements;
   SourceSpan span = where(r.span);
   if (got.size() != expected.size()) {
     diags_.error(span, "'" + fn_.name + "' returns " + std::to_string(got.size()) + " value" +

@@ -13,7 +13,8 @@ namespace {
 Type run_contract(const ContractContext& cx) {
   switch (cx.call.op->id) {
 #define PTODIST_OP(Id, spelling, signature, effects, where) \
-  case OpId::Id: return check_##Id(cx);
+  case OpId::Id:                                            \
+    return check_##Id(cx);
 #include "ptodist/ir/ops.def"
 #undef PTODIST_OP
   }
@@ -39,8 +40,12 @@ std::string level_list(uint32_t levels) {
 void FunctionVerifier::check_expr(const Expr& e, const DefSet& defs) {
   if (!e) return;
   switch (e->kind) {
-    case ExprKind::VarRef: check_use(*e->as<VarRef>(), defs); return;
-    case ExprKind::Unary: check_expr(e->as<Unary>()->operand, defs); return;
+    case ExprKind::VarRef:
+      check_use(*e->as<VarRef>(), defs);
+      return;
+    case ExprKind::Unary:
+      check_expr(e->as<Unary>()->operand, defs);
+      return;
     case ExprKind::Binary:
       check_expr(e->as<Binary>()->lhs, defs);
       check_expr(e->as<Binary>()->rhs, defs);
@@ -84,8 +89,11 @@ void FunctionVerifier::check_expr(const Expr& e, const DefSet& defs) {
       check_func_call(*c);
       return;
     }
-    case ExprKind::FuncRef: check_callee_exists(e->as<FuncRef>()->callee, e->span); return;
-    default: return;
+    case ExprKind::FuncRef:
+      check_callee_exists(e->as<FuncRef>()->callee, e->span);
+      return;
+    default:
+      return;
   }
 }
 
@@ -107,7 +115,8 @@ void FunctionVerifier::check_use(const VarRef& ref, const DefSet& defs) {
   }
   if (defs.has(v)) return;
   reported_.insert(v);
-  diags_.error(where(ref.span), "'" + v->name + "' may be used before it is assigned: some path to this use in '" +
+  diags_.error(where(ref.span), "'" + v->name +
+                                    "' may be used before it is assigned: some path to this use in '" +
                                     fn_.name + "' does not assign it; assign it before the branch or loop");
 }
 
@@ -128,7 +137,8 @@ void FunctionVerifier::check_op_call(const OpCall& call) {
   }
   if (!(call.op->levels & level_of(fn_.kind))) {
     diags_.error(span, call.op->spelling + ": not allowed in " + std::string(function_kind_name(fn_.kind)) +
-                           " function '" + fn_.name + "'; it may only be called from " + level_list(call.op->levels));
+                           " function '" + fn_.name + "'; it may only be called from " +
+                           level_list(call.op->levels));
     return;
   }
   for (size_t i = 0; i < call.args.size(); ++i) {
@@ -153,8 +163,9 @@ void FunctionVerifier::check_func_call(const FuncCall& call) {
     return;
   }
   if (call.device && fn_.kind != FunctionKind::Host)
-    diags_.error(where(call.device->span),
-                 "'device=' is only allowed in calls from the host orchestrator, not from '" + fn_.name + "'");
+    diags_.error(
+        where(call.device->span),
+        "'device=' is only allowed in calls from the host orchestrator, not from '" + fn_.name + "'");
   std::vector<BoundArg> args;
   for (const Expr& a : call.args) args.push_back(BoundArg{a, a ? a->span : SourceSpan{}});
   check_call_arguments(*callee, args, (call.via_self ? "self." : "") + call.callee, where(call.span), diags_);

@@ -24,8 +24,8 @@ struct DefSet {
 
 class FunctionVerifier {
  public:
-  FunctionVerifier(const ProgramNode& program, const FunctionNode& fn, const std::map<const VarNode*, std::string>& owners,
-                   DiagnosticEngine& diags);
+  FunctionVerifier(const ProgramNode& program, const FunctionNode& fn,
+                   const std::map<const VarNode*, std::string>& owners, DiagnosticEngine& diags);
 
   // Every variable `b` defines (targets, loop variables), for telling locals from module constants.
   static void collect_defs(const Block& b, std::set<const VarNode*>& out);

@@ -22,9 +22,12 @@ constexpr Keyword kKeywords[] = {
 
 const char* severity_word(Severity s) {
   switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
   }
   return "error";
 }
@@ -86,16 +89,20 @@ class CommentReader {
   size_t read_one(int line_no, std::string_view line, size_t i, const Keyword& k,
                   std::vector<ExpectedDiagnostic>& out) {
     int offset = 0;
-    if (!read_offset(line, i, offset)) return problem(line_no, "malformed '@' offset, expected @+N or @-N", i);
+    if (!read_offset(line, i, offset))
+      return problem(line_no, "malformed '@' offset, expected @+N or @-N", i);
     int target = line_no + offset;
     if (target < 1 || target > file_.line_count())
       return problem(line_no, "expected-diagnostic offset points outside the file", i);
     skip_spaces(line, i);
-    if (line.substr(i, 2) != "{{") return problem(line_no, "expected '{{text}}' after " + std::string(k.text), i);
+    if (line.substr(i, 2) != "{{")
+      return problem(line_no, "expected '{{text}}' after " + std::string(k.text), i);
     while (line.substr(i, 2) == "{{") {
       size_t close = line.find("}}", i + 2);
-      if (close == std::string_view::npos) return problem(line_no, "unterminated '{{' in expected diagnostic", i);
-      out.push_back(ExpectedDiagnostic{k.severity, target, line_no, std::string(line.substr(i + 2, close - i - 2))});
+      if (close == std::string_view::npos)
+        return problem(line_no, "unterminated '{{' in expected diagnostic", i);
+      out.push_back(
+          ExpectedDiagnostic{k.severity, target, line_no, std::string(line.substr(i + 2, close - i - 2))});
       i = close + 2;
       skip_spaces(line, i);
     }
@@ -136,7 +143,7 @@ std::string location_of(const Diagnostic& d) {
 }  // namespace
 
 std::vector<ExpectedDiagnostic> parse_expected_diagnostics(const SourceFile& file,
-                                                            std::vector<std::string>* problems) {
+                                                           std::vector<std::string>* problems) {
   std::vector<ExpectedDiagnostic> out;
   CommentReader reader(file, problems);
   for (int line = 1; line <= file.line_count(); ++line) reader.read_line(line, out);

@@ -77,7 +77,8 @@ Expr enm(EnumKind k, std::string v) {
   return e;
 }
 // An op call with named slots; the rest stay omitted.
-Expr call(const std::string& spelling, std::vector<std::pair<std::string, Expr>> named, std::vector<Expr> varargs = {}) {
+Expr call(const std::string& spelling, std::vector<std::pair<std::string, Expr>> named,
+          std::vector<Expr> varargs = {}) {
   const OpInfo* op = find_op(spelling);
   EXPECT_NE(op, nullptr) << spelling;
   auto c = mk<OpCall>();
@@ -159,23 +160,28 @@ TEST(PrinterExpr, Literals) {
 
 TEST(PrinterExpr, OpCallsInCanonicalForm) {
   Expr t = use("t");
-  EXPECT_EQ(print_expr(call("pl.load", {{"tensor", t}, {"offsets", list({num(0), num(0)})},
+  EXPECT_EQ(print_expr(call("pl.load", {{"tensor", t},
+                                        {"offsets", list({num(0), num(0)})},
                                         {"shape", list({num(1), num(4)})},
                                         {"target_memory", enm(EnumKind::Memory, "Mat")}})),
             "pl.load(t, [0, 0], [1, 4], target_memory=pl.Mem.Mat)");
-  EXPECT_EQ(print_expr(call("pld.system.notify", {{"target", t}, {"peer", use("p")}, {"offsets", list({num(0)})},
-                                                  {"value", num(1)}})),
-            "pld.system.notify(t, p, [0], 1)");
-  EXPECT_EQ(print_expr(call("pld.tensor.put", {{"dst", use("d")}, {"peer", use("p")}, {"src", use("s")},
-                                               {"shape", list({num(1), num(8)})}})),
-            "pld.tensor.put(d, p, s, shape=[1, 8])");
+  EXPECT_EQ(
+      print_expr(call("pld.system.notify",
+                      {{"target", t}, {"peer", use("p")}, {"offsets", list({num(0)})}, {"value", num(1)}})),
+      "pld.system.notify(t, p, [0], 1)");
+  EXPECT_EQ(
+      print_expr(call(
+          "pld.tensor.put",
+          {{"dst", use("d")}, {"peer", use("p")}, {"src", use("s")}, {"shape", list({num(1), num(8)})}})),
+      "pld.tensor.put(d, p, s, shape=[1, 8])");
   EXPECT_EQ(print_expr(call("pld.system.async_session", {})), "pld.system.async_session()");
   EXPECT_EQ(print_expr(call("pl.tile.get_block_idx", {})), "pl.tile.get_block_idx()");
   auto kernel = mk<FuncRef>();
   kernel->callee = "k";
   kernel->via_self = true;
-  EXPECT_EQ(print_expr(call("pl.spmd_submit", {{"kernel", kernel}, {"core_num", num(4)}}, {use("a"), use("b")})),
-            "pl.spmd_submit(self.k, a, b, core_num=4)");
+  EXPECT_EQ(
+      print_expr(call("pl.spmd_submit", {{"kernel", kernel}, {"core_num", num(4)}}, {use("a"), use("b")})),
+      "pl.spmd_submit(self.k, a, b, core_num=4)");
 }
 
 TEST(PrinterExpr, CallsAndSubscripts) {
@@ -231,8 +237,7 @@ TEST(PrinterStmt, AssignmentsLoopsAndBranches) {
   outer->cond = cmp(CompareOpKind::Eq, use("a"), num(0));
   outer->then_body = {assign({var("y")}, num(1))};
   outer->else_body = {inner};
-  EXPECT_EQ(print_stmt(outer),
-            "if a == 0:\n    y = 1\nelif a == 1:\n    pass\nelse:\n    y = 2\n");
+  EXPECT_EQ(print_stmt(outer), "if a == 0:\n    y = 1\nelif a == 1:\n    pass\nelse:\n    y = 2\n");
 
   auto ret = mk<Return>();
   ret->values = {use("a"), use("b")};
@@ -303,8 +308,9 @@ TEST(PrinterProgram, JitStyle) {
   auto n = var("n", scalar_type(DType::INT32));
   h->params = {{n, Direction::In}};
   prog->functions = {k, h};
-  EXPECT_EQ(print_program(prog),
-            "@pl.jit.incore\ndef k():\n    pass\n\n\n@pl.jit.host\ndef host(n: pl.Scalar[pl.INT32]):\n    pass\n");
+  EXPECT_EQ(
+      print_program(prog),
+      "@pl.jit.incore\ndef k():\n    pass\n\n\n@pl.jit.host\ndef host(n: pl.Scalar[pl.INT32]):\n    pass\n");
 }
 
 TEST(PrinterProgram, NeverCrashesOnHoles) {

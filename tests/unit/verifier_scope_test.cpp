@@ -11,7 +11,9 @@
 namespace ptodist::ir {
 namespace {
 
-Type i64() { return scalar_type(DType::INT64); }
+Type i64() {
+  return scalar_type(DType::INT64);
+}
 
 Var var(const std::string& name, Type t = i64()) {
   auto v = std::make_shared<VarNode>();
@@ -94,13 +96,15 @@ std::string verify(const Program& p, bool* ok = nullptr) {
 
 TEST(VerifierScope, DefinedOnBothBranchesIsFine) {
   auto c = var("c"), x = var("x"), y = var("y");
-  auto f = function("k", {{c}}, {if_else(use(c), {assign(x, num(1))}, {assign(x, num(2))}), assign(y, use(x))});
+  auto f =
+      function("k", {{c}}, {if_else(use(c), {assign(x, num(1))}, {assign(x, num(2))}), assign(y, use(x))});
   EXPECT_EQ(verify(program({f})), "");
 }
 
 TEST(VerifierScope, DefinedOnOneBranchIsAnError) {
   auto c = var("c"), x = var("x"), y = var("y");
-  auto f = function("k", {{c}}, {if_else(use(c), {assign(x, num(1))}, {}), assign(y, use(x)), assign(y, use(x))});
+  auto f =
+      function("k", {{c}}, {if_else(use(c), {assign(x, num(1))}, {}), assign(y, use(x)), assign(y, use(x))});
   std::string msgs = verify(program({f}));
   EXPECT_NE(msgs.find("'x' may be used before it is assigned"), std::string::npos) << msgs;
   // One report per variable, not one per use.
@@ -154,7 +158,8 @@ TEST(VerifierTypes, ReturnMustMatchTheAnnotation) {
   f->return_types = {tensor_type({num(4)}, DType::FP32)};
   EXPECT_NE(verify(program({f})).find("return value 1 of 'k' has type"), std::string::npos);
   f->return_types = {x->type, x->type};
-  EXPECT_NE(verify(program({f})).find("'k' returns 1 value but its annotation declares 2"), std::string::npos);
+  EXPECT_NE(verify(program({f})).find("'k' returns 1 value but its annotation declares 2"),
+            std::string::npos);
 }
 
 TEST(VerifierCalls, UnknownCalleeAndArity) {

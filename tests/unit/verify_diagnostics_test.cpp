@@ -8,7 +8,9 @@
 namespace ptodist {
 namespace {
 
-SourceSpan at(const SourceFile* f, int line) { return SourceSpan{f, line, 1, 2}; }
+SourceSpan at(const SourceFile* f, int line) {
+  return SourceSpan{f, line, 1, 2};
+}
 
 TEST(VerifyDiagnostics, ParsesSameLineOffsetsAndSeveralTexts) {
   SourceManager sm;

@@ -37,7 +37,8 @@ int run_check(const CheckOptions& o) {
       check_program(select_program(lf->module, o.program.program), *lf, o);
     }
   }
-  if (o.verify_diagnostics) return verify_diagnostics(*lf->file, lf->diags, std::cerr) ? 0 : kExitProgramError;
+  if (o.verify_diagnostics)
+    return verify_diagnostics(*lf->file, lf->diags, std::cerr) ? 0 : kExitProgramError;
   lf->diags.print(std::cerr);
   return lf->diags.has_errors() ? kExitProgramError : 0;
 }
@@ -48,8 +49,9 @@ void add_check_command(CLI::App& app) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* sub = app.add_subcommand("check", "parse, verify and run the checking passes; report errors");
   add_program_options(sub, o->program);
-  sub->add_flag("--verify-diagnostics", o->verify_diagnostics,
-                "compare diagnostics with the file's `# expected-error {{...}}` comments; exit 0 iff they match");
+  sub->add_flag(
+      "--verify-diagnostics", o->verify_diagnostics,
+      "compare diagnostics with the file's `# expected-error {{...}}` comments; exit 0 iff they match");
   sub->add_option("--no-pass", o->no_pass, "skip the named pass (repeatable)")->allow_extra_args(false);
   sub->callback([o] {
     int code = run_check(*o);

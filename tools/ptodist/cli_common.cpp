@@ -39,7 +39,9 @@ void usage_error(const std::string& message) {
 }
 
 // CLI11 hands a RuntimeError's code back from app.exit() without printing anything.
-void exit_with(int code) { throw CLI::RuntimeError(code); }
+void exit_with(int code) {
+  throw CLI::RuntimeError(code);
+}
 
 void add_program_options(CLI::App* sub, ProgramOptions& o) {
   sub->add_option("file", o.file, "kernel file (.py, PyPTO syntax)")->required();
@@ -78,25 +80,28 @@ std::map<std::string, long long> parse_defines(const std::vector<std::string>& d
 }
 
 ir::Program select_program(const ir::Module& m, const std::string& name) {
-  if (!m || m->programs.empty()) usage_error("the file defines no program (@pl.program class or @pl.jit functions)");
+  if (!m || m->programs.empty())
+    usage_error("the file defines no program (@pl.program class or @pl.jit functions)");
   if (!name.empty()) {
     ir::Program p = m->find(name);
     if (!p) usage_error("no program named '" + name + "'; the file defines: " + program_names(m));
     return p;
   }
   if (m->programs.size() > 1)
-    usage_error("the file defines several programs (" + program_names(m) + "); choose one with --program NAME");
+    usage_error("the file defines several programs (" + program_names(m) +
+                "); choose one with --program NAME");
   return m->programs[0];
 }
 
-std::map<std::string, long long> bind_factory(const ir::Program& p, const std::map<std::string, long long>& defines,
-                                              int ranks) {
+std::map<std::string, long long> bind_factory(const ir::Program& p,
+                                              const std::map<std::string, long long>& defines, int ranks) {
   for (const auto& [name, value] : defines) {
     bool known = false;
     for (const ir::FactoryParam& fp : p->factory_params) known |= fp.var && fp.var->name == name;
     if (known) continue;
     if (p->factory_params.empty())
-      usage_error("-D " + name + ": program '" + p->name + "' is not built by a factory and takes no parameters");
+      usage_error("-D " + name + ": program '" + p->name +
+                  "' is not built by a factory and takes no parameters");
     usage_error("-D " + name + ": '" + name + "' is not a parameter of factory '" + p->factory_name +
                 "' (parameters: " + factory_param_names(*p) + ")");
   }
@@ -114,7 +119,8 @@ void require_known_pass(const std::string& flag) {
 }
 
 transforms::PassContext make_pass_context(DiagnosticEngine& diags, const ir::Module& m, const ir::Program& p,
-                                          const ProgramOptions& o, const std::vector<std::string>& disabled_passes) {
+                                          const ProgramOptions& o,
+                                          const std::vector<std::string>& disabled_passes) {
   transforms::PassContext cx{.diags = diags,
                              .profile = ChipProfile{},
                              .bindings = bind_factory(p, parse_defines(o.defines), o.ranks),

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <map>
 #include <memory>
 #include <string>
@@ -54,12 +53,13 @@ ir::Program select_program(const ir::Module& m, const std::string& name);
 
 // Factory bindings for `p`: the user's -D values (each must name a factory parameter of `p`) and
 // `world_size` = ranks unless -D set it.
-std::map<std::string, long long> bind_factory(const ir::Program& p, const std::map<std::string, long long>& defines,
-                                              int ranks);
+std::map<std::string, long long> bind_factory(const ir::Program& p,
+                                              const std::map<std::string, long long>& defines, int ranks);
 
 // A pass context for `p` of module `m`: the bindings above, and `--no-pass` names (each checked).
 transforms::PassContext make_pass_context(DiagnosticEngine& diags, const ir::Module& m, const ir::Program& p,
-                                          const ProgramOptions& o, const std::vector<std::string>& disabled_passes);
+                                          const ProgramOptions& o,
+                                          const std::vector<std::string>& disabled_passes);
 
 // Fails with a usage error listing the registered passes when `flag` names none.
 void require_known_pass(const std::string& flag);
