@@ -224,31 +224,7 @@ void Parser::scan_factory(Container& module) {
   const Token& name = expect_name("expected a function name after 'def'");
   f->factory_name = name.text;
   f->span = name.span;
-  expect_op("(", "expected '(' after the name of factory '" + f->factory_name + "'");
-  while (!at_op(")")) {
-    if (at_op("*") || at_op("**") || at_op("/"))
-      fail(peek().span, "factory '" + f->factory_name + "' may not take '" + peek().text + "' parameters");
-    const Token& p = expect_name("expected a parameter name in factory '" + f->factory_name + "'");
-    std::string pname = p.text;
-    SourceSpan pspan = p.span;
-    if (accept_op(":")) parse_expr();  // Python annotations of factory parameters carry no meaning here
-    ir::Expr default_value;
-    if (accept_op("=")) {
-      SynExprP d = parse_expr();
-      default_value = try_constant(*d, *f);
-      if (!default_value)
-        error(d->span, "default value of factory parameter '" + pname + "' must be a constant expression");
-    }
-    ir::Type type = default_value && default_value->type && default_value->type->kind == ir::TypeKind::Scalar
-                        ? default_value->type
-                        : ir::scalar_type(ir::DType::INT64);
-    if (f->scope.count(pname)) error(pspan, "duplicate parameter '" + pname + "' of factory '" + f->factory_name + "'");
-    ir::Var v = b_->make_var(pname, type, pspan);
-    f->params.push_back(ir::FactoryParam{v, default_value});
-    f->scope[pname] = Binding{Binding::Kind::FactoryParam, v, nullptr};
-    if (!accept_op(",")) break;
-  }
-  expect_op(")", "expected ',' or ')' in the parameters of factory '" + f->factory_name + "'");
+  scan_factory_params(*f);
   if (accept_op("->")) parse_expr();
   expect_op(":", "expected ':' after the header of factory '" + f->factory_name + "'");
   if (peek().kind != TokenKind::Newline) return skip_statement();
@@ -268,6 +244,35 @@ void Parser::scan_factory(Container& module) {
     if (pos_ == start) advance();
   }
   if (peek().kind == TokenKind::Dedent) advance();
+}
+
+// `(world_size, comm_cores=4, ...)`: parameters with constant defaults; Python annotations are ignored.
+void Parser::scan_factory_params(Container& f) {
+  expect_op("(", "expected '(' after the name of factory '" + f.factory_name + "'");
+  while (!at_op(")")) {
+    if (at_op("*") || at_op("**") || at_op("/"))
+      fail(peek().span, "factory '" + f.factory_name + "' may not take '" + peek().text + "' parameters");
+    const Token& p = expect_name("expected a parameter name in factory '" + f.factory_name + "'");
+    std::string pname = p.text;
+    SourceSpan pspan = p.span;
+    if (accept_op(":")) parse_expr();  // Python annotations of factory parameters carry no meaning here
+    ir::Expr default_value;
+    if (accept_op("=")) {
+      SynExprP d = parse_expr();
+      default_value = try_constant(*d, f);
+      if (!default_value)
+        error(d->span, "default value of factory parameter '" + pname + "' must be a constant expression");
+    }
+    ir::Type type = default_value && default_value->type && default_value->type->kind == ir::TypeKind::Scalar
+                        ? default_value->type
+                        : ir::scalar_type(ir::DType::INT64);
+    if (f.scope.count(pname)) error(pspan, "duplicate parameter '" + pname + "' of factory '" + f.factory_name + "'");
+    ir::Var v = b_->make_var(pname, type, pspan);
+    f.params.push_back(ir::FactoryParam{v, default_value});
+    f.scope[pname] = Binding{Binding::Kind::FactoryParam, v, nullptr};
+    if (!accept_op(",")) break;
+  }
+  expect_op(")", "expected ',' or ')' in the parameters of factory '" + f.factory_name + "'");
 }
 
 // `NAME = <constant expression>`: recorded as a constant; anything else (host code) is skipped silently.

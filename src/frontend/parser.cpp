@@ -8,8 +8,14 @@
 
 namespace ptodist::frontend {
 
-Parser::Parser(const SourceFile& file, std::vector<Token> tokens, DiagnosticEngine& diags)
-    : file_(file), tokens_(std::move(tokens)), diags_(&diags), builder_(diags), b_(&builder_) {
+Parser::Parser(const SourceFile& file, std::vector<Token> tokens, DiagnosticEngine& diags,
+               std::set<int> lexer_error_lines)
+    : file_(file),
+      tokens_(std::move(tokens)),
+      diags_(&diags),
+      builder_(diags),
+      b_(&builder_),
+      lexer_error_lines_(std::move(lexer_error_lines)) {
   if (tokens_.empty() || tokens_.back().kind != TokenKind::End) {
     Token end;
     end.kind = TokenKind::End;
@@ -75,10 +81,12 @@ void Parser::expect_line_end(const std::string& after) {
   fail(peek().span, "unexpected " + describe_token(peek()) + " after " + after + "; expected end of line");
 }
 
-void Parser::error(const SourceSpan& span, const std::string& message) { diags_->error(span, message); }
+void Parser::error(const SourceSpan& span, const std::string& message) {
+  if (!lexer_error_lines_.count(span.line)) diags_->error(span, message);
+}
 
 void Parser::fail(const SourceSpan& span, const std::string& message) {
-  diags_->error(span, message);
+  error(span, message);
   throw SyntaxAbort{};
 }
 
@@ -153,8 +161,13 @@ ir::Module Parser::run() {
 
 ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags) {
   int before = diags.error_count();
+  size_t first_new = diags.diagnostics().size();
   std::vector<Token> tokens = lex(file, diags);
-  Parser parser(file, std::move(tokens), diags);
+  std::set<int> lexer_error_lines;
+  for (size_t i = first_new; i < diags.diagnostics().size(); ++i) lexer_error_lines.insert(diags.diagnostics()[i].span.line);
+  // An unclosed bracket swallows the rest of the file; what the parser finds at its end is a consequence.
+  if (!lexer_error_lines.empty() && !tokens.empty()) lexer_error_lines.insert(tokens.back().span.line);
+  Parser parser(file, std::move(tokens), diags, std::move(lexer_error_lines));
   ir::Module m = parser.run();
   if (diags.error_count() > before) return nullptr;
   return m;

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,7 +76,9 @@ struct LowerCtx {
 
 class Parser {
  public:
-  Parser(const SourceFile& file, std::vector<Token> tokens, DiagnosticEngine& diags);
+  // `lexer_error_lines`: lines where the lexer reported an error; parse errors there would only repeat it.
+  Parser(const SourceFile& file, std::vector<Token> tokens, DiagnosticEngine& diags,
+         std::set<int> lexer_error_lines = {});
   ir::Module run();
 
   // ---- token cursor (parser.cpp) ----
@@ -162,6 +165,7 @@ class Parser {
   void parse_annotated_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx);
   void parse_aug_assignment(ir::Block& out, const SynExprP& target, const Token& op, LowerCtx& cx);
   ir::Stmt parse_for(LowerCtx& cx);
+  bool lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& cx);
   ir::Stmt parse_if(LowerCtx& cx, const std::string& keyword);
   ir::Stmt parse_with(LowerCtx& cx);
   ir::Stmt parse_return(LowerCtx& cx);
@@ -175,6 +179,7 @@ class Parser {
   void scan_decorated(Container& c);
   void scan_class(Container& c, std::vector<SynExprP> decorators);
   void scan_factory(Container& module);
+  void scan_factory_params(Container& f);
   std::string scan_dotted_name(const std::string& what);
   bool try_constant_assignment(Container& c, std::vector<ir::Constant>& out);
   std::vector<SynExprP> parse_decorators();
@@ -204,6 +209,7 @@ class Parser {
   std::vector<std::unique_ptr<Container>> containers_;  // [0] is the module
   std::vector<std::pair<SourceSpan, ir::Program>> programs_;
   int depth_ = 0;
+  std::set<int> lexer_error_lines_;
 
   friend struct DepthGuard;
   friend struct SyntaxDepth;

@@ -245,53 +245,59 @@ ir::Stmt Parser::parse_for(LowerCtx& cx) {
   advance();
   SynExprP iter = parse_expr();
   if (!accept_op(":")) fail(peek().span, "expected ':' after 'for' header");
-  SourceSpan span = span_to_prev(begin);
+  auto loop = make_stmt<ir::For>(span_to_prev(begin));
+  bool ok = lower_loop_iterable(*iter, *loop, cx);
+  loop->iv = bind_local(iv_name, ir::scalar_type(ir::DType::INT64), iv_span, cx);
+  loop->body = parse_suite("'for' header", cx);  // parsed even after an error, to report what is inside
+  if (!ok || !loop->iv) return nullptr;
+  return loop;
+}
 
+// `pl.range(stop)`, `pl.range(start, stop[, step])` and the parallel/unroll/pipeline forms (plain
+// `range` reads as pl.range); fills the loop's kind and bounds.
+bool Parser::lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& cx) {
   static const std::map<std::string, ir::LoopKind> kinds = {
       {"pl.range", ir::LoopKind::Range}, {"pl.parallel", ir::LoopKind::Parallel},
       {"pl.unroll", ir::LoopKind::Unroll}, {"pl.pipeline", ir::LoopKind::Pipeline}};
-  auto loop = make_stmt<ir::For>(span);
-  bool ok = false;
   std::string path;
-  if (iter->kind == SynKind::Call) {
-    const SynExpr& callee = *iter->items[0];
-    path = callee.kind == SynKind::Name && callee.text == "range" && !lookup(cx, "range") ? "pl.range"
-                                                                                          : canonical(callee).value_or("");
+  if (iter.kind == SynKind::Call) {
+    const SynExpr& callee = *iter.items[0];
+    bool builtin = callee.kind == SynKind::Name && callee.text == "range" && !lookup(cx, "range");
+    path = builtin ? "pl.range" : canonical(callee).value_or("");
   }
-  if (auto it = kinds.find(path); it != kinds.end()) {
-    loop->loop_kind = it->second;
-    std::vector<ir::Expr> bounds;
-    ok = true;
-    for (size_t i = 1; i < iter->items.size(); ++i) {
-      const SynExpr& a = *iter->items[i];
-      ir::Expr v = lower(a, cx);
-      ok = ok && v;
-      if (a.keyword == "stage" && loop->loop_kind == ir::LoopKind::Pipeline) {
-        loop->stage = v;
-      } else if (!a.keyword.empty() || a.kind == SynKind::Star) {
-        error(a.span, "unexpected argument" + (a.keyword.empty() ? "" : " '" + a.keyword + "'") + " of " + path +
-                          "; expected " + path + "(stop), " + path + "(start, stop) or " + path + "(start, stop, step)" +
-                          (loop->loop_kind == ir::LoopKind::Pipeline ? " with stage=" : ""));
-        ok = false;
-      } else {
-        bounds.push_back(v);
-      }
-    }
-    if (bounds.empty() || bounds.size() > 3) {
-      error(iter->span, path + " expects 1 to 3 positional arguments (start, stop, step)");
+  auto it = kinds.find(path);
+  if (it == kinds.end()) {
+    error(iter.span, "expected pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...) as the loop iterable");
+    return false;
+  }
+  loop.loop_kind = it->second;
+  bool pipeline = loop.loop_kind == ir::LoopKind::Pipeline;
+  std::vector<ir::Expr> bounds;
+  bool ok = true;
+  for (size_t i = 1; i < iter.items.size(); ++i) {
+    const SynExpr& a = *iter.items[i];
+    ir::Expr v = lower(a, cx);
+    ok = ok && v;
+    if (a.keyword == "stage" && pipeline) {
+      loop.stage = v;
+    } else if (!a.keyword.empty() || a.kind == SynKind::Star) {
+      error(a.span, "unexpected argument" + (a.keyword.empty() ? "" : " '" + a.keyword + "'") + " of " + path +
+                        "; expected " + path + "(stop), " + path + "(start, stop) or " + path + "(start, stop, step)" +
+                        (pipeline ? " with stage=" : ""));
       ok = false;
-    } else if (ok) {
-      loop->start = bounds.size() >= 2 ? bounds[0] : b_->int_imm(0);
-      loop->stop = bounds.size() >= 2 ? bounds[1] : bounds[0];
-      loop->step = bounds.size() == 3 ? bounds[2] : b_->int_imm(1);
+    } else {
+      bounds.push_back(v);
     }
-  } else {
-    error(iter->span, "expected pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...) as the loop iterable");
   }
-  loop->iv = bind_local(iv_name, ir::scalar_type(ir::DType::INT64), iv_span, cx);
-  loop->body = parse_suite("'for' header", cx);
-  if (!ok || !loop->iv) return nullptr;
-  return loop;
+  if (bounds.empty() || bounds.size() > 3) {
+    error(iter.span, path + " expects 1 to 3 positional arguments (start, stop, step)");
+    return false;
+  }
+  if (!ok) return false;
+  loop.start = bounds.size() >= 2 ? bounds[0] : b_->int_imm(0);
+  loop.stop = bounds.size() >= 2 ? bounds[1] : bounds[0];
+  loop.step = bounds.size() == 3 ? bounds[2] : b_->int_imm(1);
+  return true;
 }
 
 ir::Stmt Parser::parse_if(LowerCtx& cx, const std::string& keyword) {

@@ -65,6 +65,13 @@ TEST(FrontendErrors, SyntaxErrorsInExpressions) {
   EXPECT_EQ(q->errors(), expected);
 }
 
+TEST(FrontendErrors, NoCascadeAfterALexerErrorOrABadHeader) {
+  auto p = parse_kernel("    a = 1 $ 2\n    if n > 0\n        pass\n    else:\n        pass\n    b = nope\n");
+  std::vector<std::string> expected = {"4:11: unexpected character '$'", "5:13: expected ':' after 'if' condition",
+                                       "9:9: undefined name 'nope'"};
+  EXPECT_EQ(p->errors(), expected);
+}
+
 TEST(FrontendErrors, UnsupportedStatements) {
   auto p = parse_kernel("    while n:\n        pass\n    x[0] = 1\n    lambda: 1\n");
   std::vector<std::string> expected = {
