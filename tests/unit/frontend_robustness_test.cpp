@@ -25,11 +25,37 @@ namespace fs = std::filesystem;
 
 // Bytes that stress the lexer and parser most: brackets and colons start nested structures, tabs
 // break indentation, NUL and 0xFF are not text at all.
-constexpr char kNastyBytes[] = {'(', ')', '[', ']', ':', '\t', '\0', '\xff', '\n', ' ', '"', '\'', '#',
-                                '\\', '=', ',', '.', '@', '-', '*'};
-constexpr int kMutationsPerFile = 300;
-// Truncation stride in bytes; a prime so cuts land on every column class over a file.
-constexpr size_t kTruncationStride = 7;
+constexpr char kNastyBytes[] = {'(', ')',  '[', ']',  ':', '\t', '\0', '\xff', '\n', ' ',
+                                '"', '\'', '#', '\\', '=', ',',  '.',  '@',    '-',  '*'};
+// How many variants to parse. A Debug parse of an example costs a few milliseconds, so the default
+// samples to keep the suite near 10 s; PTODIST_ROBUSTNESS_FULL=1 runs the exhaustive sweep (every 7th
+// byte, both sides of every newline, 300 mutations per file) for sanitizer or nightly runs.
+struct Budget {
+  size_t truncations_per_file;  // byte cuts, at a prime stride of at least 7
+  int before_newline_every;     // also cut just before every k-th newline (after-newline cuts: all)
+  int mutations_per_file;
+};
+
+Budget budget() {
+  const char* full = std::getenv("PTODIST_ROBUSTNESS_FULL");
+  if (full && std::string(full) == "1") return {~size_t{0}, 1, 300};
+  return {120, 4, 100};
+}
+
+bool is_prime(size_t n) {
+  if (n < 2) return false;
+  for (size_t d = 2; d * d <= n; ++d)
+    if (n % d == 0) return false;
+  return true;
+}
+
+// The stride that spreads `cuts` cuts over `size` bytes; prime so cuts land on every column class.
+size_t truncation_stride(size_t size, size_t cuts) {
+  size_t stride = std::max<size_t>(7, cuts == 0 ? size : size / cuts);
+  while (!is_prime(stride)) ++stride;
+  return stride;
+}
+
 // One parse of a few-KiB file takes milliseconds; anything this slow is a hang.
 constexpr auto kParseDeadline = std::chrono::seconds(20);
 
@@ -122,11 +148,14 @@ std::vector<Example> load_examples() {
 }
 
 // A printable name for a variant, with the bytes around the edit for a quick look.
-std::string describe(const std::string& path, const std::string& edit) { return path + " [" + edit + "]"; }
+std::string describe(const std::string& path, const std::string& edit) {
+  return path + " [" + edit + "]";
+}
 
 // Parses one variant and checks the frontend's promises: a null result comes with at least one error,
-// a non-null one with none, and every error points into the file at a real line and column.
-void parse_and_check(Watchdog& dog, const std::string& name, std::string text) {
+// a non-null one with none, and every error points into the file at a real line and column. Returns
+// whether the variant was rejected.
+bool parse_and_check(Watchdog& dog, const std::string& name, std::string text) {
   SourceFile file(name, std::move(text));
   DiagnosticEngine diags;
   dog.arm(name);
@@ -135,7 +164,7 @@ void parse_and_check(Watchdog& dog, const std::string& name, std::string text) {
 
   if (m) {
     EXPECT_FALSE(diags.has_errors()) << name << ": a module was returned although errors were reported";
-    return;
+    return false;
   }
   EXPECT_TRUE(diags.has_errors()) << name << ": parse failed without reporting an error";
   for (const Diagnostic& d : diags.diagnostics()) {
@@ -150,6 +179,7 @@ void parse_and_check(Watchdog& dog, const std::string& name, std::string text) {
     // Formatting must not crash either (it reads the source line under the span).
     EXPECT_FALSE(format_diagnostic(d).empty());
   }
+  return true;
 }
 
 class FrontendRobustness : public ::testing::Test {
@@ -185,42 +215,65 @@ TEST_F(FrontendRobustness, ExamplesParseCleanly) {
   }
 }
 
-// Every prefix at a stride of bytes, and every prefix ending just before or just after a newline.
+// Prefixes at a stride of bytes, every prefix ending just after a newline, and prefixes ending just
+// before one.
 TEST_F(FrontendRobustness, TruncatedExamples) {
+  int rejected = 0;
   for (const Example& ex : examples()) {
     const std::string& t = ex.text;
-    for (size_t cut = 0; cut < t.size(); cut += kTruncationStride)
-      parse_and_check(dog_, describe(ex.path, "truncated at byte " + std::to_string(cut)), t.substr(0, cut));
+    const Budget b = budget();
+    const size_t stride = truncation_stride(t.size(), b.truncations_per_file);
+    for (size_t cut = 0; cut < t.size(); cut += stride)
+      rejected += parse_and_check(dog_, describe(ex.path, "truncated at byte " + std::to_string(cut)),
+                                  t.substr(0, cut));
+    int newline = 0;
     for (size_t i = 0; i < t.size(); ++i) {
       if (t[i] != '\n') continue;
-      parse_and_check(dog_, describe(ex.path, "truncated before newline at " + std::to_string(i)), t.substr(0, i));
-      parse_and_check(dog_, describe(ex.path, "truncated after newline at " + std::to_string(i)),
-                      t.substr(0, i + 1));
+      // Before the newline: the file ends mid-statement with no final newline.
+      if (newline++ % b.before_newline_every == 0)
+        rejected += parse_and_check(
+            dog_, describe(ex.path, "truncated before newline at " + std::to_string(i)), t.substr(0, i));
+      rejected += parse_and_check(dog_, describe(ex.path, "truncated after newline at " + std::to_string(i)),
+                                  t.substr(0, i + 1));
     }
   }
+  // Most prefixes cut a program in half; if none is rejected the sweep exercised no error path.
+  EXPECT_GT(rejected, 0);
 }
 
 // One byte replaced, inserted or deleted at a time, at positions and with bytes a seeded PRNG picks.
 TEST_F(FrontendRobustness, MutatedExamples) {
+  int rejected = 0;
   for (const Example& ex : examples()) {
     if (ex.text.empty()) continue;
     Prng rng(0x70746f64697374ull ^ std::hash<std::string>{}(fs::path(ex.path).filename().string()));
-    for (int i = 0; i < kMutationsPerFile; ++i) {
+    for (int i = 0; i < budget().mutations_per_file; ++i) {
       std::string t = ex.text;
       const size_t pos = rng.below(t.size());
       const char byte = kNastyBytes[rng.below(sizeof(kNastyBytes))];
       const char* what = nullptr;
       switch (rng.below(3)) {
-        case 0: t[pos] = byte; what = "replaced"; break;
-        case 1: t.insert(t.begin() + static_cast<std::ptrdiff_t>(pos), byte); what = "inserted"; break;
-        default: t.erase(pos, 1); what = "deleted"; break;
+        case 0:
+          t[pos] = byte;
+          what = "replaced";
+          break;
+        case 1:
+          t.insert(t.begin() + static_cast<std::ptrdiff_t>(pos), byte);
+          what = "inserted";
+          break;
+        default:
+          t.erase(pos, 1);
+          what = "deleted";
+          break;
       }
       char code[8];
       std::snprintf(code, sizeof code, "0x%02x", static_cast<unsigned char>(byte));
-      parse_and_check(dog_, describe(ex.path, std::string(what) + " " + code + " at byte " + std::to_string(pos)),
-                      std::move(t));
+      rejected += parse_and_check(
+          dog_, describe(ex.path, std::string(what) + " " + code + " at byte " + std::to_string(pos)),
+          std::move(t));
     }
   }
+  EXPECT_GT(rejected, 0);
 }
 
 // Inputs no example contains: empty files, lone indentation, unbalanced brackets, binary noise.
