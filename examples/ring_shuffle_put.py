@@ -12,8 +12,8 @@ What it shows:
 
 Run it:
     ptodist run examples/ring_shuffle_put.py --ranks 4 --in x=rand:1 --out-dir out/
-or ``python3 examples/ring_shuffle_put.py``, whose ``__main__`` block (skipped by ptodist) runs the
-CLI and checks the golden with numpy.
+The ``__main__`` block (skipped by ptodist) is the golden check written as a PyPTO user would: it
+runs the CLI and compares with numpy (as a script it needs numpy and an importable ``pypto``).
 """
 
 import pypto.language as pl
