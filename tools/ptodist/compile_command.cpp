@@ -98,7 +98,10 @@ void add_compile_command(CLI::App& app) {
   sub->add_option("--emit", o->emit, "what to print: ir (as parsed), tile-ir (after the passes) or pto")
       ->check(CLI::IsMember({"ir", "tile-ir", "pto"}))
       ->capture_default_str();
-  sub->add_option("-p,--passes", o->passes, "run only these passes, in this order (comma-separated)")
+  std::string pass_names;
+  for (const transforms::PassInfo& info : transforms::registered_passes())
+    pass_names += (pass_names.empty() ? "" : ", ") + std::string(info.flag);
+  sub->add_option("-p,--passes", o->passes, "run only these passes, in this order (comma-separated): " + pass_names)
       ->delimiter(',')
       ->allow_extra_args(false);
   sub->add_option("--no-pass", o->no_pass, "skip the named pass of the pipeline (repeatable)")->allow_extra_args(false);
