@@ -83,7 +83,7 @@ void BM_NotifyWaitLatency(benchmark::State& state) {
   stop = true;
   w.wake(1);
   peer.join();
-  state.counters["one_way_us"] =
+  state.counters["one_way_seconds"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * 2, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 

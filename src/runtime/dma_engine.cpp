@@ -63,15 +63,15 @@ void DmaEngine::execute(const DmaTransfer& t) {
     long long n = std::min(piece, t.bytes - done);
     WindowAddr at{t.remote.segment, t.remote.offset + done};
     if (t.is_put)
-      tr.put(t.peer, at, t.local + done, n);
+      tr.put_async(t.peer, at, t.local + done, n);
     else
-      tr.get(t.peer, at, t.local + done, n);
+      tr.get_async(t.peer, at, t.local + done, n);
   }
+  tr.complete_async();
   std::atomic_ref<uint32_t>(*t.session->completion_word()).store(t.seq, std::memory_order_release);
   completed_.fetch_add(1, std::memory_order_relaxed);
-  // The issuing rank's waiters read the completion word; the peer may poll the data it received.
+  // The issuing rank's waiters read the completion word (peers learn of the data through a notify).
   world_.wake(rank_);
-  if (t.peer != rank_) world_.wake(t.peer);
 }
 
 }  // namespace ptodist::runtime

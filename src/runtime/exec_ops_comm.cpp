@@ -157,7 +157,7 @@ static void store_tile_remote(Interp& in, const ir::OpCall& c, const std::byte* 
   bool add = atomic && atomic->value == "Add";
   Region r{&t, offsets, shape};
   for (long long row = 0; row < r.rows(); ++row) write_row(in, r, peer, row, 0, r.cols(), src + row * r.row_bytes(), add);
-  in.world().wake(peer);
+  if (t.dtype == ir::DType::INT32) in.world().wake(peer);
 }
 
 Value op_RemoteStore(Interp& in, const ir::OpCall& c) {

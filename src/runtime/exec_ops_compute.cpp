@@ -138,7 +138,8 @@ Value op_Store(Interp& in, const ir::OpCall& c) {
   std::vector<long long> shape = fit_rank(tile.shape, t.shape.size());
   long long at = checked_region(in, c, t, offsets, shape);
   copy_region(tile.data, tile.dtype, dense_strides(shape), t.data + at, t.dtype, t.strides, shape);
-  if (t.is_window()) in.world().wake(t.rank);
+  // Only an INT32 window can hold signal cells a core may be blocked on; other writes wake nobody.
+  if (t.is_window() && t.dtype == ir::DType::INT32) in.world().wake(t.rank);
   return t;
 }
 
@@ -239,7 +240,8 @@ Value op_Write(Interp& in, const ir::OpCall& c) {
   std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
   long long at = checked_region(in, c, t, offsets, std::vector<long long>(offsets.size(), 1));
   store_element(t.data + at, t.dtype, in.eval_double(c.arg("value")));
-  if (t.is_window()) in.world().wake(t.rank);
+  // Only an INT32 window can hold signal cells a core may be blocked on; other writes wake nobody.
+  if (t.is_window() && t.dtype == ir::DType::INT32) in.world().wake(t.rank);
   return NoneValue{};
 }
 

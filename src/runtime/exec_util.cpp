@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "exec.h"
+#include "ptodist/support/diagnostics.h"
 
 namespace ptodist::runtime {
 
@@ -80,7 +81,9 @@ TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir
                        " overflows the " + std::string(ir::memory_name(memory)) + " buffer (" + std::to_string(cap) +
                        " bytes)");
     }
-    std::vector<std::byte>& buf = f.buffers->memory[static_cast<int>(memory)];
+    size_t index = static_cast<size_t>(memory);
+    PTODIST_INTERNAL_ASSERT(index < std::size(f.buffers->memory), "new_tile: memory out of range");
+    std::vector<std::byte>& buf = f.buffers->memory[index];
     if (buf.size() < static_cast<size_t>(cap)) buf.resize(cap);
     t.data = buf.data() + addr;
     return t;

@@ -48,12 +48,6 @@ std::optional<ir::DType> dtype_of_descr(const std::string& descr) {
   return std::nullopt;
 }
 
-std::string dims_str(const std::vector<long long>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 struct Spec {
   std::string kind;  // "file", "rand", "zeros"
   std::string path;

@@ -129,7 +129,7 @@ void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileVal
       }
     }
   }
-  if (is_put) in.world().wake(peer);
+  if (is_put && x.dst->dtype == ir::DType::INT32) in.world().wake(peer);
 }
 
 }  // namespace ptodist::runtime

@@ -72,7 +72,7 @@ std::optional<std::vector<long long>> resolve_param_shape(const ir::Param& p, in
 }
 
 Runtime::Runtime(ir::Program program, RunOptions options) : program_(std::move(program)), options_(std::move(options)) {
-  world_ = std::make_unique<World>(WorldOptions{options_.ranks, options_.profile});
+  world_ = std::make_unique<World>(WorldOptions{options_.ranks, options_.profile, options_.make_transport});
   for (int r = 0; r < options_.ranks; ++r) {
     auto rx = std::make_unique<RankExec>();
     rx->rank = r;
@@ -173,12 +173,14 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
     world.fail(e);
   } catch (const RunAborted&) {
   }
+  world.transport().begin_round();
   if (!world.aborted()) run_ranks(env);
   {
     std::unique_lock<std::mutex> lock(env.live_mu);
     env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
   }
   for (int r = 0; r < options_.ranks; ++r) world.dma(r).wait_idle();
+  world.transport().end_round(env.rank_seconds);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.rank_seconds = env.rank_seconds;
   result.status = status_of(world, &result.message);
@@ -189,7 +191,9 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
 void Runtime::run_ranks(RunEnv& env) {
   Watchdog watchdog(*world_, options_.watchdog_seconds);
   std::vector<std::thread> threads;
+  int local = world_->transport().local_rank();  // an MPI process runs only its own rank
   for (int r = 0; r < options_.ranks; ++r) {
+    if (local >= 0 && r != local) continue;
     threads.emplace_back([&env, r] {
       auto t0 = std::chrono::steady_clock::now();
       for (auto& job : env.rank_jobs[r]) job();

@@ -11,7 +11,7 @@ namespace ptodist::runtime {
 World::World(const WorldOptions& options)
     : ranks_(options.ranks),
       profile_(options.profile),
-      transport_(make_inproc_transport(options.ranks)),
+      transport_(options.make_transport ? options.make_transport() : make_inproc_transport(options.ranks)),
       generation_(new std::atomic<uint32_t>[options.ranks]) {
   for (int r = 0; r < ranks_; ++r) generation_[r].store(0);
   for (int r = 0; r < ranks_; ++r) dma_.push_back(std::make_unique<DmaEngine>(*this, r));
@@ -45,6 +45,7 @@ WindowBufferValue World::alloc_window(long long bytes, std::string name) {
 // waiter (a notify, a remote write, a DMA completion, a task's end), so a blocked core sleeps in the
 // kernel (futex) until then. Reading the generation before testing `ready` closes the lost-wakeup race.
 void World::block_until(int rank, CoreState* core, const BlockInfo& info, const std::function<bool()>& ready) {
+  if (transport_->needs_polling()) return poll_until(rank, core, info, ready);
   std::atomic<uint32_t>& gen = generation_[rank < 0 ? 0 : rank];
   uint32_t seen = gen.load(std::memory_order_seq_cst);
   if (ready()) return;

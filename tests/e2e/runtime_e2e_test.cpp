@@ -40,7 +40,9 @@ std::unique_ptr<Compiled> compile(const std::string& path, const std::string& na
   ir::Program p = name.empty() ? m->programs.at(0) : m->find(name);
   EXPECT_TRUE(p) << "no program " << name;
   defines["world_size"] = ranks;
-  transforms::PassContext cx{.diags = c->diags, .profile = {}, .bindings = defines, .module = m};
+  transforms::PassContext cx{.diags = c->diags};
+  cx.bindings = defines;
+  cx.module = m;
   c->program = transforms::run_pipeline(p, cx);
   EXPECT_FALSE(c->diags.has_errors());
   return c;
@@ -111,33 +113,43 @@ HostTensor fp16_random(std::vector<long long> shape, std::mt19937& gen) {
 
 class AllGatherGemm : public ::testing::TestWithParam<int> {};
 
-TEST_P(AllGatherGemm, EveryRankMatchesTheFp32Reference) {
-  int n = GetParam();
+// Runs the all-gather + GEMM example for `rounds` rounds on one runtime (windows re-zeroed between
+// rounds, as the example requires) and checks every rank's C after each against the fp32 reference.
+void check_allgather_gemm(int n, int rounds) {
   const long long m_local = 128, k = 256, cols = 256;
   auto c = compile(kRoot + "/examples/allgather_gemm.py", "", n,
                    {{"m_local", m_local}, {"k", k}, {"n", cols}, {"comm_cores", 2}, {"gemm_cores", 2}});
   std::mt19937 gen(7);
   const long long m = n * m_local;
   std::map<std::string, HostTensor> args{{"inputs", fp16_random({n, m_local, k}, gen)},
-                                         {"weight", fp16_random({k, cols}, gen)},
-                                         {"outputs", HostTensor::zeros(ir::DType::FP32, {n, m, cols})}};
-  RoundResult r = run_once(c->program, n, args);
-  ASSERT_EQ(r.status, RoundResult::Status::Ok) << r.message;
+                                         {"weight", fp16_random({k, cols}, gen)}};
   std::vector<float> a(m * k), w(k * cols), ref(m * cols);
   kernels::fp16_to_fp32_n(reinterpret_cast<const uint16_t*>(args["inputs"].data.data()), a.data(), m * k);
   kernels::fp16_to_fp32_n(reinterpret_cast<const uint16_t*>(args["weight"].data.data()), w.data(), k * cols);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, cols, k, 1.0f, a.data(), k, w.data(), cols, 0.0f,
               ref.data(), cols);
-  const auto* out = reinterpret_cast<const float*>(args["outputs"].data.data());
-  for (int rank = 0; rank < n; ++rank) {
-    long long bad = 0;
-    for (long long i = 0; i < m * cols; ++i) {
-      float o = out[rank * m * cols + i], e = ref[i];
-      if (!(std::fabs(o - e) <= 1e-2f + 1e-2f * std::fabs(e))) ++bad;
+  RunOptions o;
+  o.ranks = n;
+  Runtime rt(c->program, o);
+  for (int round = 0; round < rounds; ++round) {
+    args["outputs"] = HostTensor::zeros(ir::DType::FP32, {n, m, cols});
+    RoundResult r = rt.run(args);
+    ASSERT_EQ(r.status, RoundResult::Status::Ok) << r.message;
+    const auto* out = reinterpret_cast<const float*>(args["outputs"].data.data());
+    for (int rank = 0; rank < n; ++rank) {
+      long long bad = 0;
+      for (long long i = 0; i < m * cols; ++i) {
+        float got = out[rank * m * cols + i], e = ref[i];
+        if (!(std::fabs(got - e) <= 1e-2f + 1e-2f * std::fabs(e))) ++bad;
+      }
+      EXPECT_EQ(bad, 0) << "rank " << rank << ", round " << round;
     }
-    EXPECT_EQ(bad, 0) << "rank " << rank;
   }
 }
+
+TEST_P(AllGatherGemm, EveryRankMatchesTheFp32Reference) { check_allgather_gemm(GetParam(), 1); }
+
+TEST(AllGatherGemmRounds, RepeatedRoundsOnOneRuntimeStayCorrect) { check_allgather_gemm(2, 3); }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, AllGatherGemm, ::testing::Values(2, 4));
 

@@ -1,0 +1,138 @@
+// The communication thread: initialises MPI, runs the requests other threads hand it in FIFO order,
+// and while idle keeps MPI progressing, spinning briefly and then sleeping with backoff.
+#include "comm_thread.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+
+namespace ptodist::runtime {
+namespace {
+
+// Idle iterations that poll without sleeping, then the sleep grows to kMaxIdleSleep. The cap bounds
+// the latency a peer sees when its one-sided operation needs this process to progress (osc pt2pt);
+// the spin keeps back-to-back requests (a put, then a notify) fast.
+constexpr int kIdleSpins = 64;
+constexpr auto kMaxIdleSleep = std::chrono::microseconds(200);
+
+inline void cpu_relax() { __builtin_ia32_pause(); }
+
+}  // namespace
+
+struct CommThread::Request {
+  const std::function<void()>* fn;
+  uint64_t seq = 0;
+  std::exception_ptr error;
+};
+
+CommThread::CommThread() : thread_([this] { loop(); }) {
+  std::unique_lock<std::mutex> lock(init_mu_);
+  init_cv_.wait(lock, [&] { return started_; });
+}
+
+CommThread::~CommThread() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void CommThread::call(const std::function<void()>& fn) {
+  if (on_thread()) {
+    fn();
+    return;
+  }
+  Request r{&fn, 0, nullptr};
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    r.seq = ++issued_;
+    queue_.push_back(&r);
+  }
+  cv_.notify_one();
+  // Requests finish in order, so `served_` reaching our number means ours ran. Spin a little first:
+  // most requests (a put, a flush) take microseconds, less than a futex sleep and wake.
+  for (int i = 0; i < 200 && served_.load(std::memory_order_acquire) < r.seq; ++i) cpu_relax();
+  for (uint64_t s = served_.load(std::memory_order_acquire); s < r.seq; s = served_.load(std::memory_order_acquire))
+    served_.wait(s, std::memory_order_acquire);
+  if (r.error) std::rethrow_exception(r.error);
+}
+
+void CommThread::set_idle_hook(std::function<void()> hook) {
+  call([&] { idle_hook_ = std::move(hook); });
+}
+
+void CommThread::set_exit_hook(std::function<void()> hook) {
+  call([&] { exit_hook_ = std::move(hook); });
+}
+
+void CommThread::serve(Request* r) {
+  try {
+    (*r->fn)();
+  } catch (...) {
+    r->error = std::current_exception();
+  }
+  served_.store(r->seq, std::memory_order_release);
+  served_.notify_all();
+}
+
+// Progress for components that move data only inside MPI calls (osc pt2pt): an Iprobe enters the
+// progress engine; the hook syncs the windows so polling cores see what arrived.
+void CommThread::idle_progress() {
+  int flag = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  if (idle_hook_) idle_hook_();
+}
+
+void CommThread::start_mpi() {
+  int provided = MPI_THREAD_SINGLE;
+  // FUNNELED is all this design needs (only this thread calls MPI); asking for MULTIPLE would make
+  // osc pt2pt (the TCP path) refuse to create windows.
+  int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  if (rc != MPI_SUCCESS) {
+    error_ = "MPI_Init_thread failed";
+  } else if (provided < MPI_THREAD_FUNNELED) {
+    error_ = "the MPI library provides only MPI_THREAD_SINGLE; the mpi backend needs MPI_THREAD_FUNNELED";
+  } else {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  }
+  std::lock_guard<std::mutex> lock(init_mu_);
+  started_ = true;
+  init_cv_.notify_all();
+}
+
+void CommThread::loop() {
+  start_mpi();
+  int idle = 0;
+  while (true) {
+    Request* r = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (queue_.empty() && !stop_ && idle >= kIdleSpins) {
+        auto sleep = std::min<std::chrono::microseconds>(kMaxIdleSleep, std::chrono::microseconds(2 * (idle - kIdleSpins + 1)));
+        cv_.wait_for(lock, sleep, [&] { return stop_ || !queue_.empty(); });
+      }
+      if (!queue_.empty()) {
+        r = queue_.front();
+        queue_.pop_front();
+      } else if (stop_) {
+        break;
+      }
+    }
+    if (r) {
+      serve(r);
+      idle = 0;
+    } else if (ok()) {
+      idle_progress();
+      ++idle;
+    }
+  }
+  if (exit_hook_) exit_hook_();
+  if (ok()) MPI_Finalize();
+}
+
+}  // namespace ptodist::runtime

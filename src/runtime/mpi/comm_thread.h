@@ -1,0 +1,59 @@
+// Internal to the MPI backend: the one thread of a process that calls MPI. Other threads hand it
+// work and block until it has run, so the backend needs only MPI_THREAD_FUNNELED, and the thread
+// keeps MPI progressing while idle (target-side progress for osc pt2pt over TCP).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace ptodist::runtime {
+
+class CommThread {
+ public:
+  // Starts the thread; it calls MPI_Init_thread before serving requests.
+  CommThread();
+  // Runs `at_exit` (window frees) and MPI_Finalize on the thread, then joins it.
+  ~CommThread();
+
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // Runs `fn` on the communication thread; returns when it has run. Reentrant from the thread itself.
+  void call(const std::function<void()>& fn);
+  // Called on the thread whenever it is idle (MPI_Win_sync of every window, progress).
+  void set_idle_hook(std::function<void()> hook);
+  // Run on the thread just before MPI_Finalize.
+  void set_exit_hook(std::function<void()> hook);
+  bool on_thread() const { return std::this_thread::get_id() == thread_.get_id(); }
+
+ private:
+  struct Request;
+  void start_mpi();
+  void loop();
+  void idle_progress();
+  void serve(Request* r);
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Request*> queue_;
+  uint64_t issued_ = 0;                // under mu_
+  std::atomic<uint64_t> served_{0};    // the last request that has run
+  bool stop_ = false;
+  std::function<void()> idle_hook_, exit_hook_;
+  std::mutex init_mu_;
+  std::condition_variable init_cv_;
+  bool started_ = false;
+  std::string error_;
+  int rank_ = 0, size_ = 1;
+  std::thread thread_;
+};
+
+}  // namespace ptodist::runtime

@@ -1,0 +1,247 @@
+// The MPI transport: each symmetric segment is one MPI window (MPI_Win_allocate, passive target,
+// lock_all for its lifetime). Every MPI call runs on the communication thread; cores block on it.
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "../tile_math.h"
+#include "comm_thread.h"
+#include "ptodist/runtime/mpi.h"
+#include "ptodist/support/diagnostics.h"
+
+namespace ptodist::runtime {
+namespace {
+
+struct Window {
+  MPI_Win win = MPI_WIN_NULL;
+  std::byte* base = nullptr;
+  long long bytes = 0;
+  bool dirty = false;  // puts or accumulates not yet flushed to their targets
+};
+
+// MPI's element type for an atomic add, or MPI_DATATYPE_NULL for fp16/bf16 (MPI has none).
+MPI_Datatype mpi_type(ir::DType t) {
+  switch (t) {
+    case ir::DType::FP32: return MPI_FLOAT;
+    case ir::DType::INT32: return MPI_INT32_T;
+    case ir::DType::INT16: return MPI_INT16_T;
+    case ir::DType::INT8: return MPI_INT8_T;
+    case ir::DType::UINT8: return MPI_UINT8_T;
+    case ir::DType::BOOL: return MPI_UINT8_T;
+    case ir::DType::INT64: return MPI_INT64_T;
+    default: return MPI_DATATYPE_NULL;
+  }
+}
+
+// MPI counts are ints: larger transfers go in pieces of at most 1 GiB.
+constexpr long long kMaxPiece = 1LL << 30;
+
+class MpiTransport final : public Transport {
+ public:
+  explicit MpiTransport(CommThread& comm) : comm_(comm) {
+    comm_.set_idle_hook([this] {
+      for (Window& w : windows_) MPI_Win_sync(w.win);
+    });
+  }
+
+  ~MpiTransport() override {
+    comm_.set_idle_hook(nullptr);
+    // Collective: every process destroys its runtime at the same point of the command.
+    comm_.call([this] {
+      for (Window& w : windows_) {
+        MPI_Win_unlock_all(w.win);
+        MPI_Win_free(&w.win);
+      }
+    });
+  }
+
+  int world_size() const override { return comm_.size(); }
+  int local_rank() const override { return comm_.rank(); }
+  bool needs_polling() const override { return true; }
+
+  int alloc_segment(long long bytes) override {
+    int index = 0;
+    comm_.call([&] {
+      Window w;
+      w.bytes = bytes;
+      MPI_Win_allocate(std::max<long long>(bytes, 8), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w.base, &w.win);
+      std::memset(w.base, 0, std::max<long long>(bytes, 8));
+      MPI_Win_lock_all(MPI_MODE_NOCHECK, w.win);
+      MPI_Win_sync(w.win);
+      windows_.push_back(w);
+      index = static_cast<int>(windows_.size()) - 1;
+    });
+    return index;
+  }
+
+  void zero_segments() override {
+    comm_.call([this] {
+      for (Window& w : windows_) {
+        std::memset(w.base, 0, w.bytes);
+        MPI_Win_sync(w.win);
+      }
+    });
+  }
+
+  std::byte* window_ptr(int rank, WindowAddr addr) override {
+    if (rank != comm_.rank()) return nullptr;  // a peer's memory is in another process
+    return windows_.at(addr.segment).base + addr.offset;
+  }
+
+  // Synchronous: returns once the source may be reused (local completion); notify flushes remotely.
+  void put(int peer, WindowAddr dst, const std::byte* src, long long bytes) override {
+    comm_.call([&] {
+      Window& w = windows_.at(dst.segment);
+      for_pieces(bytes, [&](long long at, int n) {
+        MPI_Put(src + at, n, MPI_BYTE, peer, dst.offset + at, n, MPI_BYTE, w.win);
+      });
+      MPI_Win_flush_local(peer, w.win);
+      w.dirty = true;
+    });
+  }
+
+  void get(int peer, WindowAddr src, std::byte* dst, long long bytes) override {
+    comm_.call([&] {
+      Window& w = windows_.at(src.segment);
+      flush_if_dirty(w);  // MPI orders a put before a later get only through a flush
+      for_pieces(bytes, [&](long long at, int n) {
+        MPI_Get(dst + at, n, MPI_BYTE, peer, src.offset + at, n, MPI_BYTE, w.win);
+      });
+      MPI_Win_flush(peer, w.win);
+    });
+  }
+
+  void accumulate(int peer, WindowAddr dst, const std::byte* src, long long count, ir::DType dtype) override {
+    comm_.call([&] {
+      Window& w = windows_.at(dst.segment);
+      MPI_Datatype t = mpi_type(dtype);
+      if (t == MPI_DATATYPE_NULL) {
+        add_by_cas(w, peer, dst.offset, src, count, dtype);
+      } else {
+        int eb = ir::dtype_bytes(dtype);
+        long long per = kMaxPiece / eb;
+        for (long long i = 0; i < count; i += per) {
+          int n = static_cast<int>(std::min(per, count - i));
+          MPI_Accumulate(src + i * eb, n, t, peer, dst.offset + i * eb, n, t, MPI_SUM, w.win);
+        }
+        MPI_Win_flush_local(peer, w.win);
+      }
+      w.dirty = true;
+    });
+  }
+
+  // Publishes first: every earlier write of this rank (to any peer, in any window) is complete at its
+  // target, and local stores into our own windows are synced, before the signal can be seen.
+  void signal(int peer, WindowAddr cell, int32_t value, bool add) override {
+    comm_.call([&] {
+      for (Window& w : windows_) {
+        flush_if_dirty(w);
+        MPI_Win_sync(w.win);
+      }
+      Window& w = windows_.at(cell.segment);
+      MPI_Accumulate(&value, 1, MPI_INT32_T, peer, cell.offset, 1, MPI_INT32_T, add ? MPI_SUM : MPI_REPLACE, w.win);
+      MPI_Win_flush(peer, w.win);
+    });
+  }
+
+  void put_async(int peer, WindowAddr dst, const std::byte* src, long long bytes) override {
+    comm_.call([&] {
+      Window& w = windows_.at(dst.segment);
+      for_pieces(bytes, [&](long long at, int n) {
+        MPI_Request req;
+        MPI_Rput(src + at, n, MPI_BYTE, peer, dst.offset + at, n, MPI_BYTE, w.win, &req);
+        pending_.push_back(req);
+      });
+      pending_targets_.emplace_back(dst.segment, peer);
+    });
+  }
+
+  void get_async(int peer, WindowAddr src, std::byte* dst, long long bytes) override {
+    comm_.call([&] {
+      Window& w = windows_.at(src.segment);
+      flush_if_dirty(w);
+      for_pieces(bytes, [&](long long at, int n) {
+        MPI_Request req;
+        MPI_Rget(dst + at, n, MPI_BYTE, peer, src.offset + at, n, MPI_BYTE, w.win, &req);
+        pending_.push_back(req);
+      });
+    });
+  }
+
+  // MPI_Wait completes a request only locally (the source may be reused); the flush makes the data
+  // land in the target's window before the completion word says so.
+  void complete_async() override {
+    comm_.call([this] {
+      MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
+      pending_.clear();
+      std::sort(pending_targets_.begin(), pending_targets_.end());
+      pending_targets_.erase(std::unique(pending_targets_.begin(), pending_targets_.end()), pending_targets_.end());
+      for (auto [segment, peer] : pending_targets_) MPI_Win_flush(peer, windows_[segment].win);
+      pending_targets_.clear();
+    });
+  }
+
+  void begin_round() override {
+    comm_.call([this] {
+      for (Window& w : windows_) MPI_Win_sync(w.win);
+      MPI_Barrier(MPI_COMM_WORLD);
+    });
+  }
+
+  // Every rank flushes, then the reduction (which no rank leaves before all entered) also merges the
+  // per-rank times: each process knows only its own.
+  void end_round(std::vector<double>& rank_seconds) override {
+    comm_.call([&] {
+      for (Window& w : windows_) flush_if_dirty(w);
+      MPI_Allreduce(MPI_IN_PLACE, rank_seconds.data(), static_cast<int>(rank_seconds.size()), MPI_DOUBLE, MPI_MAX,
+                    MPI_COMM_WORLD);
+      for (Window& w : windows_) MPI_Win_sync(w.win);
+    });
+  }
+
+ private:
+  template <typename F>
+  static void for_pieces(long long bytes, F&& f) {
+    for (long long at = 0; at < bytes; at += kMaxPiece) f(at, static_cast<int>(std::min(kMaxPiece, bytes - at)));
+  }
+
+  static void flush_if_dirty(Window& w) {
+    if (!w.dirty) return;
+    MPI_Win_flush_all(w.win);
+    w.dirty = false;
+  }
+
+  // fp16/bf16 atomic add: a compare-and-swap loop per 16-bit element (MPI has no half-precision sum).
+  static void add_by_cas(Window& w, int peer, long long offset, const std::byte* src, long long count, ir::DType dtype) {
+    for (long long i = 0; i < count; ++i) {
+      MPI_Aint at = offset + 2 * i;
+      int16_t seen = 0, dummy = 0;
+      MPI_Fetch_and_op(&dummy, &seen, MPI_INT16_T, peer, at, MPI_NO_OP, w.win);
+      MPI_Win_flush(peer, w.win);
+      while (true) {
+        double sum = load_element(reinterpret_cast<const std::byte*>(&seen), dtype) + load_element(src + 2 * i, dtype);
+        int16_t next = 0, old = 0;
+        store_element(reinterpret_cast<std::byte*>(&next), dtype, sum);
+        MPI_Compare_and_swap(&next, &seen, &old, MPI_INT16_T, peer, at, w.win);
+        MPI_Win_flush(peer, w.win);
+        if (old == seen) break;
+        seen = old;
+      }
+    }
+  }
+
+  CommThread& comm_;
+  std::vector<Window> windows_;  // touched only on the communication thread (and window_ptr reads)
+  std::vector<MPI_Request> pending_;
+  std::vector<std::pair<int, int>> pending_targets_;  // (segment, peer) of async puts to flush
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_mpi_transport(CommThread& comm) { return std::make_unique<MpiTransport>(comm); }
+
+}  // namespace ptodist::runtime
