@@ -20,11 +20,16 @@ constexpr long long kUnrollLimit = 16;
 // Diagnostics name the op the user wrote, not its tile-level form.
 std::string user_spelling(const OpInfo& op) {
   switch (op.id) {
-    case OpId::TilePutAsync: return "pld.tensor.put_async";
-    case OpId::TileGetAsync: return "pld.tensor.get_async";
-    case OpId::TileWaitAsyncEvent: return "pld.system.wait_async_event";
-    case OpId::TileTestAsyncEvent: return "pld.system.test_async_event";
-    default: return op.spelling;
+    case OpId::TilePutAsync:
+      return "pld.tensor.put_async";
+    case OpId::TileGetAsync:
+      return "pld.tensor.get_async";
+    case OpId::TileWaitAsyncEvent:
+      return "pld.system.wait_async_event";
+    case OpId::TileTestAsyncEvent:
+      return "pld.system.test_async_event";
+    default:
+      return op.spelling;
   }
 }
 
@@ -46,10 +51,17 @@ void collect_calls(const Expr& e, std::vector<const OpCall*>& out) {
       out.push_back(c);
       break;
     }
-    case ExprKind::FuncCall: each(e->as<FuncCall>()->args); break;
-    case ExprKind::List: each(e->as<List>()->elements); break;
-    case ExprKind::Tuple: each(e->as<Tuple>()->elements); break;
-    default: break;
+    case ExprKind::FuncCall:
+      each(e->as<FuncCall>()->args);
+      break;
+    case ExprKind::List:
+      each(e->as<List>()->elements);
+      break;
+    case ExprKind::Tuple:
+      each(e->as<Tuple>()->elements);
+      break;
+    default:
+      break;
   }
 }
 
@@ -91,15 +103,20 @@ class Analyzer {
     if (!s.reachable) return s;
     switch (st->kind) {
       case StmtKind::Assign:
-      case StmtKind::ExprStmt: return calls(st, std::move(s));
-      case StmtKind::If: return if_stmt(*st->as<If>(), std::move(s));
-      case StmtKind::For: return for_stmt(*st->as<For>(), std::move(s));
-      case StmtKind::ManualScope: return block(st->as<ManualScope>()->body, std::move(s));
+      case StmtKind::ExprStmt:
+        return calls(st, std::move(s));
+      case StmtKind::If:
+        return if_stmt(*st->as<If>(), std::move(s));
+      case StmtKind::For:
+        return for_stmt(*st->as<For>(), std::move(s));
+      case StmtKind::ManualScope:
+        return block(st->as<ManualScope>()->body, std::move(s));
       case StmtKind::Return:
         check_end(s, st->span);
         record(st->span, "return", s);
         return EventState::bottom();
-      case StmtKind::Pass: return s;
+      case StmtKind::Pass:
+        return s;
     }
     return s;
   }
@@ -133,15 +150,18 @@ class Analyzer {
   EventState issue(const OpCall& c, const Stmt& st, bool top, const Var& target, EventState s) {
     std::string name = user_spelling(*c.op);
     if (!target) {
-      if (top) error(st->span, name + ": the event it returns is discarded, so no wait can drain it; assign it (`e = " +
-                                   name + "(...)`) and wait on it with pld.system.wait_async_event");
+      if (top)
+        error(st->span,
+              name + ": the event it returns is discarded, so no wait can drain it; assign it (`e = " + name +
+                  "(...)`) and wait on it with pld.system.wait_async_event");
       return s;
     }
     alias_.erase(target->id);
     EventFact& f = s.events[target->id];
     if (f.may_be(kPending))
-      error_pending(st->span, name + ": event '" + target->name +
-                                  "' is issued again while its previous transfer may be outstanding; wait on it first",
+      error_pending(st->span,
+                    name + ": event '" + target->name +
+                        "' is issued again while its previous transfer may be outstanding; wait on it first",
                     f);
     f = EventFact{target->name, kPending, st->span, {}, var_of(c.arg("session")).get(), {}};
     record(st->span, "issue " + target->name, s);
@@ -157,15 +177,18 @@ class Analyzer {
     std::string name = user_spelling(*c.op);
     const VarNode* session = var_of(c.arg("session")).get();
     if (session && f.session && session != f.session) {
-      Diagnostic* d = error(st->span, name + ": session '" + session->name + "' did not issue event '" + ev->name +
-                                          "'; wait with the issuing session '" + f.session->name + "'");
+      Diagnostic* d =
+          error(st->span, name + ": session '" + session->name + "' did not issue event '" + ev->name +
+                              "'; wait with the issuing session '" + f.session->name + "'");
       if (d) DiagnosticEngine::note(*d, f.issue, "event '" + ev->name + "' is issued here");
     }
     if (f.may_be(kDrained)) {
-      Diagnostic* d = error(st->span, name + ": event '" + ev->name +
-                                          "' may already have been waited on this path; wait on each event once");
+      Diagnostic* d =
+          error(st->span, name + ": event '" + ev->name +
+                              "' may already have been waited on this path; wait on each event once");
       if (d && f.waited.valid()) DiagnosticEngine::note(*d, f.waited, "it is waited here first");
-      if (d && f.issue.valid()) DiagnosticEngine::note(*d, f.issue, "event '" + ev->name + "' is issued here");
+      if (d && f.issue.valid())
+        DiagnosticEngine::note(*d, f.issue, "event '" + ev->name + "' is issued here");
     }
     f.states = kDrained;
     f.waited = st->span;
@@ -177,8 +200,9 @@ class Analyzer {
   void notify(const OpCall& c, const Stmt& st, const EventState& s) {
     for (const auto& [id, f] : s.events)
       if (f.may_be(kPending))
-        error_pending(st->span, user_spelling(*c.op) + ": notify while async event '" + f.name +
-                                    "' may be outstanding; wait on it with pld.system.wait_async_event first",
+        error_pending(st->span,
+                      user_spelling(*c.op) + ": notify while async event '" + f.name +
+                          "' may be outstanding; wait on it with pld.system.wait_async_event first",
                       f);
     record(st->span, "notify", s);
   }
@@ -186,9 +210,9 @@ class Analyzer {
   EventState if_stmt(const If& i, EventState s) {
     EventState t = block(i.then_body, s);
     EventState e = block(i.else_body, s);
-    EventState out = EventState::join(
-        t, e, {i.span, "on the path where this 'if' is taken, the event is not waited"},
-        {i.span, "on the path where this 'if' is not taken, the event is not waited"});
+    EventState out =
+        EventState::join(t, e, {i.span, "on the path where this 'if' is taken, the event is not waited"},
+                         {i.span, "on the path where this 'if' is not taken, the event is not waited"});
     record(i.span, "after if", out);
     return out;
   }
@@ -210,8 +234,8 @@ class Analyzer {
   static std::string key_of(const EventState& s) {
     std::string k = s.reachable ? "r" : "u";
     for (const auto& [id, f] : s.events)
-      k += ";" + std::to_string(id) + ":" + std::to_string(f.states) + "@" + std::to_string(f.issue.line) + "." +
-           std::to_string(f.issue.col) + "/" + std::to_string(reinterpret_cast<uintptr_t>(f.session));
+      k += ";" + std::to_string(id) + ":" + std::to_string(f.states) + "@" + std::to_string(f.issue.line) +
+           "." + std::to_string(f.issue.col) + "/" + std::to_string(reinterpret_cast<uintptr_t>(f.session));
     return k;
   }
 
@@ -243,8 +267,9 @@ class Analyzer {
   void check_end(const EventState& s, SourceSpan at) {
     for (const auto& [id, f] : s.events)
       if (f.may_be(kPending))
-        error_pending(at, "async event '" + f.name + "' may be outstanding at the end of kernel '" + f_->name +
-                              "'; wait on it with pld.system.wait_async_event before the kernel ends",
+        error_pending(at,
+                      "async event '" + f.name + "' may be outstanding at the end of kernel '" + f_->name +
+                          "'; wait on it with pld.system.wait_async_event before the kernel ends",
                       f);
   }
 

@@ -12,7 +12,9 @@ bool same_span(const SourceSpan& a, const SourceSpan& b) {
 }
 
 // A span from the source, or a hand-made one in a test: any line number counts.
-bool known(const SourceSpan& s) { return s.line > 0; }
+bool known(const SourceSpan& s) {
+  return s.line > 0;
+}
 
 // Loops join the same step again on every iteration; a path is explained by a few distinct steps.
 void add_step(EventFact& f, const PathStep& step) {

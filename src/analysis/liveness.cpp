@@ -12,7 +12,9 @@ using namespace ir;
 
 namespace {
 
-bool is_tile(const Var& v) { return v && v->type && v->type->kind == TypeKind::Tile; }
+bool is_tile(const Var& v) {
+  return v && v->type && v->type->kind == TypeKind::Tile;
+}
 
 // Records the uses of tile variables in the expressions of one statement.
 class UseCollector : public Walker {

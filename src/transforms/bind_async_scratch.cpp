@@ -13,12 +13,14 @@ namespace {
 // How a session variable is known at a program point.
 struct SessionBinding {
   enum Kind { Known, Joined, LoopCarried } kind = Known;
-  Var scratch;        // Known
-  SourceSpan where;   // Joined / LoopCarried: the if or for that makes it unknowable
+  Var scratch;       // Known
+  SourceSpan where;  // Joined / LoopCarried: the if or for that makes it unknowable
 };
 using Env = std::map<const VarNode*, SessionBinding>;
 
-bool is_session(const Var& v) { return v && v->type && v->type->kind == TypeKind::AsyncSession; }
+bool is_session(const Var& v) {
+  return v && v->type && v->type->kind == TypeKind::AsyncSession;
+}
 
 // Session variables assigned anywhere inside a block (they are loop-carried around an enclosing loop).
 void assigned_sessions(const Block& b, std::vector<const VarNode*>& out) {
@@ -66,31 +68,40 @@ class Binder {
   // The tile-level wait/test with the session's scratch, or the call unchanged after an error.
   Expr bind_call(const OpCall& c, const Expr& self, const Env& env) {
     OpId tile_op = c.op->id == OpId::WaitAsyncEvent ? OpId::TileWaitAsyncEvent : OpId::TileTestAsyncEvent;
-    std::string user_op = c.op->id == OpId::WaitAsyncEvent ? "pld.system.wait_async_event"
-                                                           : "pld.system.test_async_event";
+    std::string user_op =
+        c.op->id == OpId::WaitAsyncEvent ? "pld.system.wait_async_event" : "pld.system.test_async_event";
     Var session = detail::as_var(c.arg("session"));
     auto it = session ? env.find(session.get()) : env.end();
     if (it == env.end()) {
-      report(c.span, user_op + ": its session is not a variable built by pld.system.async_session in this kernel, "
-                               "so its scratch tile is unknown; pass the session variable itself",
+      report(c.span,
+             user_op +
+                 ": its session is not a variable built by pld.system.async_session in this kernel, "
+                 "so its scratch tile is unknown; pass the session variable itself",
              {}, "");
       return self;
     }
     const SessionBinding& sb = it->second;
     if (sb.kind == SessionBinding::Joined) {
-      report(c.span, user_op + ": session '" + session->name + "' reaches this wait through an if/else join, so "
-                               "its scratch tile cannot stay bound; build the session once, before the branches",
+      report(c.span,
+             user_op + ": session '" + session->name +
+                 "' reaches this wait through an if/else join, so "
+                 "its scratch tile cannot stay bound; build the session once, before the branches",
              sb.where, "the branches join here");
       return self;
     }
     if (sb.kind == SessionBinding::LoopCarried) {
-      report(c.span, user_op + ": session '" + session->name + "' reaches this wait as a value carried around a "
-                               "loop, so its scratch tile cannot stay bound; build the session once, before the loop",
+      report(c.span,
+             user_op + ": session '" + session->name +
+                 "' reaches this wait as a value carried around a "
+                 "loop, so its scratch tile cannot stay bound; build the session once, before the loop",
              sb.where, "the loop that carries it");
       return self;
     }
-    Expr out = make_.call(tile_op, {{"event", c.arg("event")}, {"session", c.arg("session")},
-                                    {"scratch", make_.ref(sb.scratch, c.span)}}, c.span);
+    Expr out = make_.call(tile_op,
+                          {{"event", c.arg("event")},
+                           {"session", c.arg("session")},
+                           {"scratch", make_.ref(sb.scratch, c.span)}},
+                          c.span);
     if (!out) failed_ = true;
     return out ? out : self;
   }
@@ -122,8 +133,12 @@ class Binder {
         x->value = bind(x->value, env);
         break;
       }
-      case StmtKind::If: if_stmt(*static_cast<If*>(c.get()), env); break;
-      case StmtKind::For: for_stmt(*static_cast<For*>(c.get()), env); break;
+      case StmtKind::If:
+        if_stmt(*static_cast<If*>(c.get()), env);
+        break;
+      case StmtKind::For:
+        for_stmt(*static_cast<For*>(c.get()), env);
+        break;
       case StmtKind::ManualScope: {
         auto* m = static_cast<ManualScope*>(c.get());
         m->body = block(m->body, env);
@@ -134,7 +149,8 @@ class Binder {
         for (Expr& v : r->values) v = bind(v, env);
         break;
       }
-      case StmtKind::Pass: break;
+      case StmtKind::Pass:
+        break;
     }
     return {c};
   }
@@ -150,8 +166,10 @@ class Binder {
     }
     Var src = detail::as_var(a.value);
     auto it = src ? env.find(src.get()) : env.end();
-    if (it != env.end()) env[target] = it->second;
-    else env.erase(target);
+    if (it != env.end())
+      env[target] = it->second;
+    else
+      env.erase(target);
   }
 
   void if_stmt(If& i, Env& env) {
@@ -164,9 +182,12 @@ class Binder {
       for (const auto& [v, b] : *side) {
         const Env& other = side == &t ? e : t;
         auto it = other.find(v);
-        bool same = it != other.end() && it->second.kind == SessionBinding::Known && b.kind == SessionBinding::Known &&
-                    it->second.scratch == b.scratch;
-        joined[v] = same ? b : (b.kind == SessionBinding::Known ? SessionBinding{SessionBinding::Joined, nullptr, i.span} : b);
+        bool same = it != other.end() && it->second.kind == SessionBinding::Known &&
+                    b.kind == SessionBinding::Known && it->second.scratch == b.scratch;
+        joined[v] =
+            same ? b
+                 : (b.kind == SessionBinding::Known ? SessionBinding{SessionBinding::Joined, nullptr, i.span}
+                                                    : b);
       }
     env = std::move(joined);
   }

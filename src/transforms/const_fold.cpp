@@ -52,34 +52,53 @@ long long int_pow(long long base, long long exp) {
 
 std::optional<Value> fold_float_binary(BinaryOpKind op, double a, double b) {
   switch (op) {
-    case BinaryOpKind::Add: return Value{true, false, 0, a + b};
-    case BinaryOpKind::Sub: return Value{true, false, 0, a - b};
-    case BinaryOpKind::Mul: return Value{true, false, 0, a * b};
-    case BinaryOpKind::Div: return Value{true, false, 0, a / b};
-    case BinaryOpKind::FloorDiv: return Value{true, false, 0, std::floor(a / b)};
-    case BinaryOpKind::Mod: return Value{true, false, 0, a - b * std::floor(a / b)};
-    case BinaryOpKind::Pow: return Value{true, false, 0, std::pow(a, b)};
-    default: return std::nullopt;  // bit ops on floats are a type error the builder reports
+    case BinaryOpKind::Add:
+      return Value{true, false, 0, a + b};
+    case BinaryOpKind::Sub:
+      return Value{true, false, 0, a - b};
+    case BinaryOpKind::Mul:
+      return Value{true, false, 0, a * b};
+    case BinaryOpKind::Div:
+      return Value{true, false, 0, a / b};
+    case BinaryOpKind::FloorDiv:
+      return Value{true, false, 0, std::floor(a / b)};
+    case BinaryOpKind::Mod:
+      return Value{true, false, 0, a - b * std::floor(a / b)};
+    case BinaryOpKind::Pow:
+      return Value{true, false, 0, std::pow(a, b)};
+    default:
+      return std::nullopt;  // bit ops on floats are a type error the builder reports
   }
 }
 
 std::optional<Value> fold_int_binary(BinaryOpKind op, long long a, long long b) {
   auto iv = [](long long v) { return Value{false, false, v, 0}; };
   switch (op) {
-    case BinaryOpKind::Add: return iv(a + b);
-    case BinaryOpKind::Sub: return iv(a - b);
-    case BinaryOpKind::Mul: return iv(a * b);
-    case BinaryOpKind::Div: return Value{true, false, 0, static_cast<double>(a) / static_cast<double>(b)};
-    case BinaryOpKind::FloorDiv: return iv(floor_div(a, b));
-    case BinaryOpKind::Mod: return iv(py_mod(a, b));
+    case BinaryOpKind::Add:
+      return iv(a + b);
+    case BinaryOpKind::Sub:
+      return iv(a - b);
+    case BinaryOpKind::Mul:
+      return iv(a * b);
+    case BinaryOpKind::Div:
+      return Value{true, false, 0, static_cast<double>(a) / static_cast<double>(b)};
+    case BinaryOpKind::FloorDiv:
+      return iv(floor_div(a, b));
+    case BinaryOpKind::Mod:
+      return iv(py_mod(a, b));
     case BinaryOpKind::Pow:
       if (b < 0) return Value{true, false, 0, std::pow(static_cast<double>(a), static_cast<double>(b))};
       return iv(int_pow(a, b));
-    case BinaryOpKind::BitAnd: return iv(a & b);
-    case BinaryOpKind::BitOr: return iv(a | b);
-    case BinaryOpKind::BitXor: return iv(a ^ b);
-    case BinaryOpKind::Shl: return (b < 0 || b > 62) ? std::nullopt : std::optional<Value>(iv(a << b));
-    case BinaryOpKind::Shr: return b < 0 ? std::nullopt : std::optional<Value>(iv(b > 62 ? (a < 0 ? -1 : 0) : a >> b));
+    case BinaryOpKind::BitAnd:
+      return iv(a & b);
+    case BinaryOpKind::BitOr:
+      return iv(a | b);
+    case BinaryOpKind::BitXor:
+      return iv(a ^ b);
+    case BinaryOpKind::Shl:
+      return (b < 0 || b > 62) ? std::nullopt : std::optional<Value>(iv(a << b));
+    case BinaryOpKind::Shr:
+      return b < 0 ? std::nullopt : std::optional<Value>(iv(b > 62 ? (a < 0 ? -1 : 0) : a >> b));
   }
   return std::nullopt;
 }
@@ -97,7 +116,7 @@ Expr fold_binary(const Binary& e, const Expr& self, Builder& b) {
     return nullptr;
   }
   auto v = (l->is_float || r->is_float) ? fold_float_binary(e.op, l->as_double(), r->as_double())
-                                         : fold_int_binary(e.op, l->i, r->i);
+                                        : fold_int_binary(e.op, l->i, r->i);
   return v ? make(*v, b, e.span) : self;
 }
 
@@ -108,12 +127,24 @@ Expr fold_compare(const Compare& e, const Expr& self, Builder& b) {
   bool both_int = !l->is_float && !r->is_float;
   bool res = false;
   switch (e.op) {
-    case CompareOpKind::Eq: res = both_int ? l->i == r->i : x == y; break;
-    case CompareOpKind::Ne: res = both_int ? l->i != r->i : x != y; break;
-    case CompareOpKind::Lt: res = both_int ? l->i < r->i : x < y; break;
-    case CompareOpKind::Le: res = both_int ? l->i <= r->i : x <= y; break;
-    case CompareOpKind::Gt: res = both_int ? l->i > r->i : x > y; break;
-    case CompareOpKind::Ge: res = both_int ? l->i >= r->i : x >= y; break;
+    case CompareOpKind::Eq:
+      res = both_int ? l->i == r->i : x == y;
+      break;
+    case CompareOpKind::Ne:
+      res = both_int ? l->i != r->i : x != y;
+      break;
+    case CompareOpKind::Lt:
+      res = both_int ? l->i < r->i : x < y;
+      break;
+    case CompareOpKind::Le:
+      res = both_int ? l->i <= r->i : x <= y;
+      break;
+    case CompareOpKind::Gt:
+      res = both_int ? l->i > r->i : x > y;
+      break;
+    case CompareOpKind::Ge:
+      res = both_int ? l->i >= r->i : x >= y;
+      break;
   }
   return b.bool_imm(res, e.span);
 }
@@ -124,9 +155,12 @@ Expr fold_unary(const Unary& e, const Expr& self, Builder& b) {
   switch (e.op) {
     case UnaryOpKind::Neg:
       return v->is_float ? b.float_imm(-v->f, e.span) : b.int_imm(-v->i, e.span);
-    case UnaryOpKind::Pos: return v->is_float ? b.float_imm(v->f, e.span) : b.int_imm(v->i, e.span);
-    case UnaryOpKind::Not: return b.bool_imm(!v->truthy(), e.span);
-    case UnaryOpKind::Invert: return v->is_float ? self : b.int_imm(~v->i, e.span);
+    case UnaryOpKind::Pos:
+      return v->is_float ? b.float_imm(v->f, e.span) : b.int_imm(v->i, e.span);
+    case UnaryOpKind::Not:
+      return b.bool_imm(!v->truthy(), e.span);
+    case UnaryOpKind::Invert:
+      return v->is_float ? self : b.int_imm(~v->i, e.span);
   }
   return self;
 }
@@ -144,14 +178,19 @@ Expr fold_subscript(const Subscript& e, const Expr& self) {
 
 }  // namespace
 
-bool is_scalar_constant(const Expr& e) { return value_of(e).has_value(); }
+bool is_scalar_constant(const Expr& e) {
+  return value_of(e).has_value();
+}
 
 Expr fold_constant(const Expr& e, Builder& b) {
   if (!e) return e;
   switch (e->kind) {
-    case ExprKind::Binary: return fold_binary(*e->as<Binary>(), e, b);
-    case ExprKind::Compare: return fold_compare(*e->as<Compare>(), e, b);
-    case ExprKind::Unary: return fold_unary(*e->as<Unary>(), e, b);
+    case ExprKind::Binary:
+      return fold_binary(*e->as<Binary>(), e, b);
+    case ExprKind::Compare:
+      return fold_compare(*e->as<Compare>(), e, b);
+    case ExprKind::Unary:
+      return fold_unary(*e->as<Unary>(), e, b);
     case ExprKind::BoolOp: {
       auto* o = e->as<BoolOp>();
       auto l = value_of(o->lhs);
@@ -165,8 +204,10 @@ Expr fold_constant(const Expr& e, Builder& b) {
       auto c = value_of(i->cond);
       return c ? (c->truthy() ? i->then_value : i->else_value) : e;
     }
-    case ExprKind::Subscript: return fold_subscript(*e->as<Subscript>(), e);
-    default: return e;
+    case ExprKind::Subscript:
+      return fold_subscript(*e->as<Subscript>(), e);
+    default:
+      return e;
   }
 }
 

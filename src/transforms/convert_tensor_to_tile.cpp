@@ -29,18 +29,25 @@ long long fit_rows(long long rows, long long cols, int elem_bytes) {
 
 class Converter {
  public:
-  Converter(PassContext& cx, const Program& p, const Function& f) : cx_(cx), make_(cx.diags, p, f), vars_(p, f) {}
+  Converter(PassContext& cx, const Program& p, const Function& f)
+      : cx_(cx), make_(cx.diags, p, f), vars_(p, f) {}
 
   Block convert(const Stmt& s) {
     const OpCall* c = detail::stmt_op_call(s);
     if (!c) return {s};
     switch (c->op->id) {
-      case OpId::Put: return staged(s, *c, OpId::TilePut);
-      case OpId::Get: return staged(s, *c, OpId::TileGet);
-      case OpId::PutAsync: return async_transfer(s, *c, OpId::TilePutAsync);
-      case OpId::GetAsync: return async_transfer(s, *c, OpId::TileGetAsync);
-      case OpId::AsyncSession: return session(s, *c);
-      default: return {s};
+      case OpId::Put:
+        return staged(s, *c, OpId::TilePut);
+      case OpId::Get:
+        return staged(s, *c, OpId::TileGet);
+      case OpId::PutAsync:
+        return async_transfer(s, *c, OpId::TilePutAsync);
+      case OpId::GetAsync:
+        return async_transfer(s, *c, OpId::TileGetAsync);
+      case OpId::AsyncSession:
+        return session(s, *c);
+      default:
+        return {s};
     }
   }
 
@@ -50,8 +57,10 @@ class Converter {
   // The statement `s` with its top-level call replaced by `value`.
   Stmt replace_value(const Stmt& s, Expr value) {
     auto c = detail::copy_stmt(*s);
-    if (auto* a = dynamic_cast<Assign*>(c.get())) a->value = std::move(value);
-    else static_cast<ExprStmt*>(c.get())->value = std::move(value);
+    if (auto* a = dynamic_cast<Assign*>(c.get()))
+      a->value = std::move(value);
+    else
+      static_cast<ExprStmt*>(c.get())->value = std::move(value);
     return c;
   }
 
@@ -67,30 +76,39 @@ class Converter {
     auto chunk_rows = c.arg("chunk_rows") ? as_const_int(c.arg("chunk_rows")) : std::nullopt;
     auto chunk_cols = c.arg("chunk_cols") ? as_const_int(c.arg("chunk_cols")) : std::nullopt;
     std::vector<Expr> dims;
-    if (const std::vector<Expr>* shape = as_list(c.arg("shape"))) dims = *shape;
-    else if (c.arg("src") && c.arg("src")->type) dims = c.arg("src")->type->shape;
+    if (const std::vector<Expr>* shape = as_list(c.arg("shape")))
+      dims = *shape;
+    else if (c.arg("src") && c.arg("src")->type)
+      dims = c.arg("src")->type->shape;
     long long rows = 1, cols = 1;
     bool known = !dims.empty();
     for (size_t i = 0; i < dims.size(); ++i) {
       auto d = as_const_int(dims[i]);
-      if (!d) known = false;
-      else if (i + 1 < dims.size()) rows *= *d;
-      else cols = *d;
+      if (!d)
+        known = false;
+      else if (i + 1 < dims.size())
+        rows *= *d;
+      else
+        cols = *d;
     }
     if (!known) {
       if (chunk_rows && chunk_cols) return std::make_pair(*chunk_rows, *chunk_cols);
-      cx_.diags.error(c.span, c.op->spelling + ": the transfer shape is not static, so its staging tile cannot be "
-                                               "sized; pass shape= with constants, or chunk_rows= and chunk_cols=");
+      cx_.diags.error(c.span, c.op->spelling +
+                                  ": the transfer shape is not static, so its staging tile cannot be "
+                                  "sized; pass shape= with constants, or chunk_rows= and chunk_cols=");
       return std::nullopt;
     }
     if (chunk_cols) cols = std::min(cols, *chunk_cols);
-    if (chunk_rows) rows = std::min(rows, *chunk_rows);
-    else rows = fit_rows(rows, cols, dtype_bytes(c.arg("src")->type->dtype));
+    if (chunk_rows)
+      rows = std::min(rows, *chunk_rows);
+    else
+      rows = fit_rows(rows, cols, dtype_bytes(c.arg("src")->type->dtype));
     return std::make_pair(rows, cols);
   }
 
   // `name = pl.create_tile([rows, cols], dtype=dt, target_memory=pl.Mem.Vec)`.
-  Var create_tile(Block& out, const std::string& name, long long rows, long long cols, DType dt, SourceSpan span) {
+  Var create_tile(Block& out, const std::string& name, long long rows, long long cols, DType dt,
+                  SourceSpan span) {
     Builder& b = make_.builder();
     Expr value = make_.call(OpId::CreateTile,
                             {{"shape", make_.ints({rows, cols}, span)},
@@ -114,21 +132,33 @@ class Converter {
     if (!dims || !src || !src->type) return fail();
     Block out;
     Var stage = create_tile(out, "stage", dims->first, dims->second, src->type->dtype, c.span);
-    Var stage2 = pipelined(c) ? create_tile(out, "stage", dims->first, dims->second, src->type->dtype, c.span) : nullptr;
+    Var stage2 = pipelined(c) ? create_tile(out, "stage", dims->first, dims->second, src->type->dtype, c.span)
+                              : nullptr;
     if (!stage || (pipelined(c) && !stage2)) return fail();
     Expr call;
     Expr s2 = stage2 ? make_.ref(stage2, c.span) : nullptr;
     if (tile_op == OpId::TilePut) {
       call = make_.call(tile_op,
-                        {{"dst", c.arg("dst")}, {"peer", c.arg("peer")}, {"src", src}, {"stage", make_.ref(stage, c.span)},
-                         {"dst_offsets", c.arg("dst_offsets")}, {"src_offsets", c.arg("src_offsets")},
-                         {"shape", c.arg("shape")}, {"atomic", c.arg("atomic")}, {"stage2", s2}},
+                        {{"dst", c.arg("dst")},
+                         {"peer", c.arg("peer")},
+                         {"src", src},
+                         {"stage", make_.ref(stage, c.span)},
+                         {"dst_offsets", c.arg("dst_offsets")},
+                         {"src_offsets", c.arg("src_offsets")},
+                         {"shape", c.arg("shape")},
+                         {"atomic", c.arg("atomic")},
+                         {"stage2", s2}},
                         c.span);
     } else {
       call = make_.call(tile_op,
-                        {{"dst", c.arg("dst")}, {"peer", c.arg("peer")}, {"src", src}, {"stage", make_.ref(stage, c.span)},
-                         {"dst_offsets", c.arg("dst_offsets")}, {"src_offsets", c.arg("src_offsets")},
-                         {"shape", c.arg("shape")}, {"stage2", s2}},
+                        {{"dst", c.arg("dst")},
+                         {"peer", c.arg("peer")},
+                         {"src", src},
+                         {"stage", make_.ref(stage, c.span)},
+                         {"dst_offsets", c.arg("dst_offsets")},
+                         {"src_offsets", c.arg("src_offsets")},
+                         {"shape", c.arg("shape")},
+                         {"stage2", s2}},
                         c.span);
     }
     if (!call) return fail();
@@ -141,13 +171,18 @@ class Converter {
     // The DMA engine copies GM to GM: a tile lives in a core's UB, which the engine cannot read.
     if (src && src->type && src->type->kind == TypeKind::Tile) {
       cx_.diags.error(src->span.valid() ? src->span : c.span,
-                      c.op->spelling + ": 'src' is a computed tile, but the DMA engine copies GM to GM; store the "
-                                       "tile to a Tensor or DistributedTensor first and put from there");
+                      c.op->spelling +
+                          ": 'src' is a computed tile, but the DMA engine copies GM to GM; store the "
+                          "tile to a Tensor or DistributedTensor first and put from there");
       return fail();
     }
     Expr call = make_.call(tile_op,
-                           {{"dst", c.arg("dst")}, {"peer", c.arg("peer")}, {"src", src}, {"session", c.arg("session")},
-                            {"dst_offsets", c.arg("dst_offsets")}, {"src_offsets", c.arg("src_offsets")},
+                           {{"dst", c.arg("dst")},
+                            {"peer", c.arg("peer")},
+                            {"src", src},
+                            {"session", c.arg("session")},
+                            {"dst_offsets", c.arg("dst_offsets")},
+                            {"src_offsets", c.arg("src_offsets")},
                             {"shape", c.arg("shape")}},
                            c.span);
     if (!call) return fail();

@@ -27,7 +27,9 @@ std::vector<Expr> DeepRewriter::rewrite_exprs(const std::vector<Expr>& es) {
   return out;
 }
 
-Expr DeepRewriter::rewrite_expr(const Expr& e) { return rebuild_expr(e); }
+Expr DeepRewriter::rewrite_expr(const Expr& e) {
+  return rebuild_expr(e);
+}
 
 Expr DeepRewriter::rebuild_expr(const Expr& e) {
   if (!e) return e;
@@ -97,7 +99,8 @@ Expr DeepRewriter::rebuild_expr(const Expr& e) {
       f->device = rewrite_opt(f->device);
       break;
     }
-    default: break;  // leaves
+    default:
+      break;  // leaves
   }
   return c;
 }
@@ -151,7 +154,8 @@ Block DeepRewriter::rewrite_stmt(const Stmt& s) {
       r->values = rewrite_exprs(r->values);
       break;
     }
-    case StmtKind::Pass: break;
+    case StmtKind::Pass:
+      break;
   }
   return {c};
 }

@@ -20,7 +20,9 @@ namespace {
 
 enum class WaitClass { None, Signal, Async };
 
-bool is_window(const Expr& e) { return e && e->type && e->type->kind == TypeKind::DistTensor; }
+bool is_window(const Expr& e) {
+  return e && e->type && e->type->kind == TypeKind::DistTensor;
+}
 
 bool is_marker(const Stmt& s) {
   const OpCall* c = s->isa<ExprStmt>() ? detail::stmt_op_call(s) : nullptr;
@@ -115,8 +117,8 @@ class FenceInserter {
       return region_store(c->arg("output_tensor"), c->arg("offsets"), c->arg("tile"), s->span);
     if (c->op->id == OpId::Write && is_window(c->arg("tensor"))) {
       size_t rank = c->arg("tensor")->type->shape.size();
-      return {invalidate(c->arg("tensor"), c->arg("offsets"), make_.ints(std::vector<long long>(rank, 1), s->span),
-                         s->span),
+      return {invalidate(c->arg("tensor"), c->arg("offsets"),
+                         make_.ints(std::vector<long long>(rank, 1), s->span), s->span),
               fence(s->span)};
     }
     if (c->op->has(kWritesRemote)) return {fence(s->span)};
@@ -136,7 +138,9 @@ class FenceInserter {
   std::vector<Expr> opaque(SourceSpan at) { return {invalidate_all(at), fence(at)}; }
 
   static const FuncCall* call_of(const Stmt& s) {
-    Expr v = s->isa<Assign>() ? s->as<Assign>()->value : s->isa<ExprStmt>() ? s->as<ExprStmt>()->value : nullptr;
+    Expr v = s->isa<Assign>()     ? s->as<Assign>()->value
+             : s->isa<ExprStmt>() ? s->as<ExprStmt>()->value
+                                  : nullptr;
     return v ? v->as<FuncCall>() : nullptr;
   }
 

@@ -23,7 +23,8 @@ constexpr long long kReduceChunkBytes = 32 * 1024;
 
 class Lowerer {
  public:
-  Lowerer(PassContext& cx, const Program& p, const Function& f) : cx_(cx), make_(cx.diags, p, f), vars_(p, f) {
+  Lowerer(PassContext& cx, const Program& p, const Function& f)
+      : cx_(cx), make_(cx.diags, p, f), vars_(p, f) {
     auto ws = cx.bindings.find("world_size");
     if (ws != cx.bindings.end()) world_size_ = ws->second;
     collect_in_loops(f->body, false);
@@ -36,13 +37,20 @@ class Lowerer {
     if (!c) return {s};
     if (c->op->has(kNotify) && c->op->has(kWait) && !allowed(s, *c)) return fail();
     switch (c->op->id) {
-      case OpId::Barrier: return with_prologue(*c, [&](Block& out) { barrier(*c, out); });
-      case OpId::Broadcast: return with_prologue(*c, [&](Block& out) { broadcast(*c, out); });
-      case OpId::AllGather: return with_prologue(*c, [&](Block& out) { allgather(*c, out); });
-      case OpId::ReduceScatter: return with_prologue(*c, [&](Block& out) { reduce_scatter(*c, out); });
-      case OpId::AllReduce: return with_prologue(*c, [&](Block& out) { allreduce(*c, out); });
-      case OpId::AllToAll: return with_prologue(*c, [&](Block& out) { all_to_all(*c, out); });
-      default: return {s};
+      case OpId::Barrier:
+        return with_prologue(*c, [&](Block& out) { barrier(*c, out); });
+      case OpId::Broadcast:
+        return with_prologue(*c, [&](Block& out) { broadcast(*c, out); });
+      case OpId::AllGather:
+        return with_prologue(*c, [&](Block& out) { allgather(*c, out); });
+      case OpId::ReduceScatter:
+        return with_prologue(*c, [&](Block& out) { reduce_scatter(*c, out); });
+      case OpId::AllReduce:
+        return with_prologue(*c, [&](Block& out) { allreduce(*c, out); });
+      case OpId::AllToAll:
+        return with_prologue(*c, [&](Block& out) { all_to_all(*c, out); });
+      default:
+        return {s};
     }
   }
 
@@ -56,7 +64,8 @@ class Lowerer {
     Var ctx = assign(out, "coll_ctx", make_.call(OpId::GetCommCtx, {{"tensor", signal}}, span_));
     if (!ctx) return fail();
     me_ = assign(out, "coll_rank", make_.call(OpId::Rank, {{"ctx", ref(ctx)}}, span_));
-    Var n = world_size_ ? nullptr : assign(out, "coll_nranks", make_.call(OpId::NRanks, {{"ctx", ref(ctx)}}, span_));
+    Var n = world_size_ ? nullptr
+                        : assign(out, "coll_nranks", make_.call(OpId::NRanks, {{"ctx", ref(ctx)}}, span_));
     if (!me_ || (!world_size_ && !n)) return fail();
     nranks_ = world_size_ ? make_.i(*world_size_, span_) : ref(n);
     signal_ = detail::as_var(signal).get();
@@ -71,8 +80,12 @@ class Lowerer {
 
   Expr ref(const Var& v) { return make_.ref(v, span_); }
   Expr i(long long v) { return make_.i(v, span_); }
-  Expr mul(Expr a, Expr b) { return make_.builder().binary(BinaryOpKind::Mul, std::move(a), std::move(b), span_); }
-  Expr add(Expr a, Expr b) { return make_.builder().binary(BinaryOpKind::Add, std::move(a), std::move(b), span_); }
+  Expr mul(Expr a, Expr b) {
+    return make_.builder().binary(BinaryOpKind::Mul, std::move(a), std::move(b), span_);
+  }
+  Expr add(Expr a, Expr b) {
+    return make_.builder().binary(BinaryOpKind::Add, std::move(a), std::move(b), span_);
+  }
   Expr list(std::vector<Expr> es) { return make_.builder().list(std::move(es), span_); }
 
   Var assign(Block& out, const std::string& name, Expr value) {
@@ -82,8 +95,10 @@ class Lowerer {
     return v;
   }
   void emit(Block& out, Expr value) {
-    if (!value) failed_ = true;
-    else out.push_back(detail::make_expr_stmt(value, span_));
+    if (!value)
+      failed_ = true;
+    else
+      out.push_back(detail::make_expr_stmt(value, span_));
   }
 
   // [lead, 0, 0, ...] for a tensor of `rank` dims.
@@ -104,17 +119,23 @@ class Lowerer {
   }
 
   void notify(Block& out, const Expr& signal, Expr peer) {
-    emit(out, make_.call(OpId::Notify, {{"target", signal}, {"peer", std::move(peer)}, {"offsets", zeros(signal)},
-                                        {"value", i(1)},
-                                        {"op", make_.builder().enum_imm(EnumKind::NotifyOp, "AtomicAdd", span_)}},
+    emit(out, make_.call(OpId::Notify,
+                         {{"target", signal},
+                          {"peer", std::move(peer)},
+                          {"offsets", zeros(signal)},
+                          {"value", i(1)},
+                          {"op", make_.builder().enum_imm(EnumKind::NotifyOp, "AtomicAdd", span_)}},
                          span_));
   }
   // Waits until the signal has counted `senders` more notifies than the collectives before it on the
   // same signal (only barriers share one).
   void wait(Block& out, const Expr& signal, Expr senders) {
     Expr expected = total(signal_, senders);
-    emit(out, make_.call(OpId::Wait, {{"signal", signal}, {"offsets", zeros(signal)}, {"expected", expected},
-                                      {"cmp", make_.builder().enum_imm(EnumKind::WaitCmp, "Ge", span_)}},
+    emit(out, make_.call(OpId::Wait,
+                         {{"signal", signal},
+                          {"offsets", zeros(signal)},
+                          {"expected", expected},
+                          {"cmp", make_.builder().enum_imm(EnumKind::WaitCmp, "Ge", span_)}},
                          span_));
   }
   Expr total(const VarNode* signal, Expr senders) {
@@ -127,18 +148,20 @@ class Lowerer {
   // A data collective needs a signal of its own and no enclosing loop (see the file comment).
   bool allowed(const Stmt& s, const OpCall& c) {
     if (in_loops_.count(s.get())) {
-      cx_.diags.error(c.span, c.op->spelling + ": a collective inside a loop cannot be lowered: its counting signal "
-                                               "cannot tell the iterations apart; run the kernel once per round");
+      cx_.diags.error(c.span, c.op->spelling +
+                                  ": a collective inside a loop cannot be lowered: its counting signal "
+                                  "cannot tell the iterations apart; run the kernel once per round");
       return false;
     }
     const VarNode* signal = detail::as_var(c.arg("signal")).get();
     auto prev = users_.find(signal);
     bool barrier = c.op->id == OpId::Barrier;
     if (prev != users_.end() && !(barrier && prev->second.barrier_only)) {
-      Diagnostic& d = cx_.diags.error(c.arg("signal")->span.valid() ? c.arg("signal")->span : c.span,
-                                      c.op->spelling + ": signal '" + (signal ? signal->name : "?") +
-                                          "' is already used by another collective; a counting signal cannot tell "
-                                          "their notifies apart: give each data collective its own signal window");
+      Diagnostic& d =
+          cx_.diags.error(c.arg("signal")->span.valid() ? c.arg("signal")->span : c.span,
+                          c.op->spelling + ": signal '" + (signal ? signal->name : "?") +
+                              "' is already used by another collective; a counting signal cannot tell "
+                              "their notifies apart: give each data collective its own signal window");
       DiagnosticEngine::note(d, prev->second.span, "the signal's first collective is here");
       return false;
     }
@@ -149,7 +172,8 @@ class Lowerer {
   void collect_in_loops(const Block& b, bool inside) {
     for (const Stmt& s : b) {
       if (inside) in_loops_.insert(s.get());
-      if (auto* f = s->as<For>()) collect_in_loops(f->body, true);
+      if (auto* f = s->as<For>())
+        collect_in_loops(f->body, true);
       else if (auto* i = s->as<If>()) {
         collect_in_loops(i->then_body, inside);
         collect_in_loops(i->else_body, inside);
@@ -160,8 +184,13 @@ class Lowerer {
   }
 
   void put(Block& out, const Expr& dst, Expr peer, const Expr& src, Expr dst_off, Expr src_off, Expr shape) {
-    emit(out, make_.call(OpId::Put, {{"dst", dst}, {"peer", std::move(peer)}, {"src", src}, {"dst_offsets", dst_off},
-                                     {"src_offsets", src_off}, {"shape", shape}},
+    emit(out, make_.call(OpId::Put,
+                         {{"dst", dst},
+                          {"peer", std::move(peer)},
+                          {"src", src},
+                          {"dst_offsets", dst_off},
+                          {"src_offsets", src_off},
+                          {"shape", shape}},
                          span_));
   }
 
@@ -197,27 +226,30 @@ class Lowerer {
     for_each_peer(send, [&](Block& b, Expr p) {
       Block one;
       put(one, buf, p, buf, nullptr, nullptr, nullptr);
-      b.push_back(detail::make_if(make_.builder().compare(CompareOpKind::Ne, p, root, span_), std::move(one), {}, span_));
+      b.push_back(detail::make_if(make_.builder().compare(CompareOpKind::Ne, p, root, span_), std::move(one),
+                                  {}, span_));
       notify(b, signal, p);
     });
     wait(recv, signal, i(1));
-    out.push_back(detail::make_if(make_.builder().compare(CompareOpKind::Eq, ref(me_), root, span_), std::move(send),
-                                  std::move(recv), span_));
+    out.push_back(detail::make_if(make_.builder().compare(CompareOpKind::Eq, ref(me_), root, span_),
+                                  std::move(send), std::move(recv), span_));
   }
 
   // Concatenated form only: dst is src's shape with dim 0 nranks times longer (same rank, so a put).
   void allgather(const OpCall& c, Block& out) {
     Expr dst = c.arg("dst"), src = c.arg("src"), signal = c.arg("signal");
     if (dst->type->shape.size() != src->type->shape.size()) {
-      cx_.diags.error(c.span, "pld.tensor.allgather: the stacked form (dst [nranks, *src.shape]) is not lowered; "
-                              "declare dst with src's shape and dim 0 scaled by nranks");
+      cx_.diags.error(c.span,
+                      "pld.tensor.allgather: the stacked form (dst [nranks, *src.shape]) is not lowered; "
+                      "declare dst with src's shape and dim 0 scaled by nranks");
       failed_ = true;
       return;
     }
     auto m = static_dim0(src, "src", c);
     if (!m) return;
     for_each_peer(out, [&](Block& b, Expr p) {
-      put(b, dst, p, src, offsets(mul(ref(me_), i(*m)), dst->type->shape.size()), zeros(src), slot_shape(src, i(*m)));
+      put(b, dst, p, src, offsets(mul(ref(me_), i(*m)), dst->type->shape.size()), zeros(src),
+          slot_shape(src, i(*m)));
       notify(b, signal, p);
     });
     wait(out, signal, nranks_);
@@ -228,15 +260,17 @@ class Lowerer {
     auto rows = static_dim0(src, "src", c);
     if (!rows) return;
     if (!world_size_) {
-      cx_.diags.error(c.span, "pld.tensor.all_to_all: the slot size needs the rank count at compile time; pass "
-                              "--ranks N (or -D world_size=N)");
+      cx_.diags.error(c.span,
+                      "pld.tensor.all_to_all: the slot size needs the rank count at compile time; pass "
+                      "--ranks N (or -D world_size=N)");
       failed_ = true;
       return;
     }
     long long m = *rows / *world_size_;
     size_t rank = src->type->shape.size();
     for_each_peer(out, [&](Block& b, Expr p) {
-      put(b, dst, p, src, offsets(mul(ref(me_), i(m)), rank), offsets(mul(p, i(m)), rank), slot_shape(src, i(m)));
+      put(b, dst, p, src, offsets(mul(ref(me_), i(m)), rank), offsets(mul(p, i(m)), rank),
+          slot_shape(src, i(m)));
       notify(b, signal, p);
     });
     wait(out, signal, nranks_);
@@ -250,7 +284,8 @@ class Lowerer {
     if (!m) return;
     size_t rank = src->type->shape.size();
     for_each_peer(out, [&](Block& b, Expr p) {
-      put(b, scratch, p, src, offsets(mul(ref(me_), i(*m)), rank), offsets(mul(p, i(*m)), rank), slot_shape(src, i(*m)));
+      put(b, scratch, p, src, offsets(mul(ref(me_), i(*m)), rank), offsets(mul(p, i(*m)), rank),
+          slot_shape(src, i(*m)));
       notify(b, signal, p);
     });
     wait(out, signal, nranks_);
@@ -274,7 +309,8 @@ class Lowerer {
   void sum_slots(Block& out, const Expr& dst, const Expr& scratch, long long m, const OpCall& c) {
     auto dims = dst->type->static_shape();
     if (!dims || dims->empty()) {
-      cx_.diags.error(c.span, c.op->spelling + ": the reduced operand's shape must be static to sum it in tiles");
+      cx_.diags.error(c.span,
+                      c.op->spelling + ": the reduced operand's shape must be static to sum it in tiles");
       failed_ = true;
       return;
     }
@@ -288,21 +324,29 @@ class Lowerer {
     size_t rank = dims->size();
     Var r0 = vars_.make("row", scalar_type(DType::INT64), span_);
     Block chunk;
-    Var acc = assign(chunk, "acc", make_.call(OpId::Load, {{"tensor", scratch}, {"offsets", offsets(ref(r0), rank)},
-                                                           {"shape", make_.ints(tile_dims, span_)}}, span_));
+    Var acc = assign(chunk, "acc",
+                     make_.call(OpId::Load,
+                                {{"tensor", scratch},
+                                 {"offsets", offsets(ref(r0), rank)},
+                                 {"shape", make_.ints(tile_dims, span_)}},
+                                span_));
     if (!acc) return (void)fail();
     Var q = vars_.make("slot", scalar_type(DType::INT64), span_);
     Block inner;
-    Var part = assign(inner, "part", make_.call(OpId::Load, {{"tensor", scratch},
-                                                             {"offsets", offsets(add(mul(ref(q), i(m)), ref(r0)), rank)},
-                                                             {"shape", make_.ints(tile_dims, span_)}}, span_));
+    Var part = assign(inner, "part",
+                      make_.call(OpId::Load,
+                                 {{"tensor", scratch},
+                                  {"offsets", offsets(add(mul(ref(q), i(m)), ref(r0)), rank)},
+                                  {"shape", make_.ints(tile_dims, span_)}},
+                                 span_));
     if (!part) return (void)fail();
     Expr sum = make_.call(OpId::Add, {{"lhs", ref(acc)}, {"rhs", ref(part)}}, span_);
     if (!sum) return (void)fail();
     inner.push_back(detail::make_assign(acc, sum, span_));
     chunk.push_back(detail::make_for(q, i(1), nranks_, i(1), std::move(inner), span_));
-    emit(chunk, make_.call(OpId::Store, {{"tile", ref(acc)}, {"offsets", offsets(ref(r0), rank)},
-                                         {"output_tensor", dst}}, span_));
+    emit(chunk, make_.call(OpId::Store,
+                           {{"tile", ref(acc)}, {"offsets", offsets(ref(r0), rank)}, {"output_tensor", dst}},
+                           span_));
     out.push_back(detail::make_for(r0, i(0), i(m), i(rows), std::move(chunk), span_));
   }
 

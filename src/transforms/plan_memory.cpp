@@ -24,26 +24,38 @@ struct Placed {
   long long addr = 0;
 };
 
-long long align_up(long long v, long long a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+long long align_up(long long v, long long a) {
+  return a <= 1 ? v : (v + a - 1) / a * a;
+}
 
 long long capacity(const ChipProfile& p, Memory m) {
   switch (m) {
-    case Memory::Vec: return p.ub_bytes;
-    case Memory::Mat: return p.l1_bytes;
-    case Memory::Left: return p.l0a_bytes;
-    case Memory::Right: return p.l0b_bytes;
-    case Memory::Acc: return p.l0c_bytes;
+    case Memory::Vec:
+      return p.ub_bytes;
+    case Memory::Mat:
+      return p.l1_bytes;
+    case Memory::Left:
+      return p.l0a_bytes;
+    case Memory::Right:
+      return p.l0b_bytes;
+    case Memory::Acc:
+      return p.l0c_bytes;
   }
   return 0;
 }
 
 std::string memory_label(Memory m) {
   switch (m) {
-    case Memory::Vec: return "Vec (UB)";
-    case Memory::Mat: return "Mat (L1)";
-    case Memory::Left: return "Left (L0A)";
-    case Memory::Right: return "Right (L0B)";
-    case Memory::Acc: return "Acc (L0C)";
+    case Memory::Vec:
+      return "Vec (UB)";
+    case Memory::Mat:
+      return "Mat (L1)";
+    case Memory::Left:
+      return "Left (L0A)";
+    case Memory::Right:
+      return "Right (L0B)";
+    case Memory::Acc:
+      return "Acc (L0C)";
   }
   return "?";
 }
@@ -73,10 +85,11 @@ class Planner {
     for (const LiveRange& r : analysis::tile_live_ranges(f_)) {
       auto dims = r.var->type->static_shape();
       if (!dims) {
-        cx_.diags.error(r.var->span, "tile '" + r.var->name + "' of kernel '" + f_->name + "' has shape " +
-                                         shape_str(r.var->type->shape) +
-                                         ", which is not static, so it cannot be placed in on-chip memory; use "
-                                         "constant dims (or bind the factory parameters it uses)");
+        cx_.diags.error(r.var->span,
+                        "tile '" + r.var->name + "' of kernel '" + f_->name + "' has shape " +
+                            shape_str(r.var->type->shape) +
+                            ", which is not static, so it cannot be placed in on-chip memory; use "
+                            "constant dims (or bind the factory parameters it uses)");
         ok = false;
         continue;
       }
@@ -102,10 +115,11 @@ class Planner {
     std::string names;
     for (const Placed* p : peak)
       names += (names.empty() ? "" : ", ") + p->range.var->name + " (" + std::to_string(p->bytes) + " B)";
-    Diagnostic& d = cx_.diags.error(
-        f_->span, "kernel '" + f_->name + "' needs " + std::to_string(high) + " bytes of " + memory_label(mem) +
-                      " memory but the " + cx_.profile.name + " profile has " + std::to_string(cap) +
-                      "; tiles live at the peak: " + names + "; use smaller tiles or end some tiles' use sooner");
+    Diagnostic& d = cx_.diags.error(f_->span, "kernel '" + f_->name + "' needs " + std::to_string(high) +
+                                                  " bytes of " + memory_label(mem) + " memory but the " +
+                                                  cx_.profile.name + " profile has " + std::to_string(cap) +
+                                                  "; tiles live at the peak: " + names +
+                                                  "; use smaller tiles or end some tiles' use sooner");
     for (const Placed* p : peak)
       DiagnosticEngine::note(d, p->range.var->span,
                              "'" + p->range.var->name + "' (" + type_str(p->range.var->type) + ", " +
@@ -140,7 +154,8 @@ class Planner {
 // tile gets the type as its annotation so the printed IR shows the placement.
 class AddrWriter : public detail::DeepRewriter {
  public:
-  AddrWriter(const std::map<const VarNode*, long long>& addrs, std::map<const StmtNode*, const VarNode*> first_defs)
+  AddrWriter(const std::map<const VarNode*, long long>& addrs,
+             std::map<const StmtNode*, const VarNode*> first_defs)
       : addrs_(addrs), first_defs_(std::move(first_defs)) {}
 
   Var map_var(const Var& v) override {

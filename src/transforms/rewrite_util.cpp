@@ -41,13 +41,20 @@ std::shared_ptr<ExprNode> copy_expr(const ExprNode& e) {
 
 std::shared_ptr<StmtNode> copy_stmt(const StmtNode& s) {
   switch (s.kind) {
-    case StmtKind::Assign: return std::make_shared<Assign>(static_cast<const Assign&>(s));
-    case StmtKind::ExprStmt: return std::make_shared<ExprStmt>(static_cast<const ExprStmt&>(s));
-    case StmtKind::For: return std::make_shared<For>(static_cast<const For&>(s));
-    case StmtKind::If: return std::make_shared<If>(static_cast<const If&>(s));
-    case StmtKind::ManualScope: return std::make_shared<ManualScope>(static_cast<const ManualScope&>(s));
-    case StmtKind::Return: return std::make_shared<Return>(static_cast<const Return&>(s));
-    case StmtKind::Pass: return std::make_shared<Pass>(static_cast<const Pass&>(s));
+    case StmtKind::Assign:
+      return std::make_shared<Assign>(static_cast<const Assign&>(s));
+    case StmtKind::ExprStmt:
+      return std::make_shared<ExprStmt>(static_cast<const ExprStmt&>(s));
+    case StmtKind::For:
+      return std::make_shared<For>(static_cast<const For&>(s));
+    case StmtKind::If:
+      return std::make_shared<If>(static_cast<const If&>(s));
+    case StmtKind::ManualScope:
+      return std::make_shared<ManualScope>(static_cast<const ManualScope&>(s));
+    case StmtKind::Return:
+      return std::make_shared<Return>(static_cast<const Return&>(s));
+    case StmtKind::Pass:
+      return std::make_shared<Pass>(static_cast<const Pass&>(s));
   }
   PTODIST_INTERNAL_ASSERT(false, "copy_stmt: unknown statement kind");
 }
@@ -87,7 +94,9 @@ Stmt make_if(Expr cond, Block then_body, Block else_body, SourceSpan span) {
   return s;
 }
 
-const OpCall* as_op_call(const Expr& e) { return e ? e->as<OpCall>() : nullptr; }
+const OpCall* as_op_call(const Expr& e) {
+  return e ? e->as<OpCall>() : nullptr;
+}
 
 const OpCall* stmt_op_call(const Stmt& s) {
   if (auto* a = s->as<Assign>()) return as_op_call(a->value);
@@ -135,8 +144,10 @@ Program map_kernels(const Program& p, const FunctionMap& fn) {
   for (Function& f : out->functions) {
     if (!is_kernel(f->kind)) continue;
     Function r = fn(f);
-    if (!r) ok = false;
-    else f = r;
+    if (!r)
+      ok = false;
+    else
+      f = r;
   }
   return ok ? out : nullptr;
 }

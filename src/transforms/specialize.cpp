@@ -51,7 +51,8 @@ class Specializer : public DeepRewriter {
       // do not see paths that cannot run.
       Expr cond = rewrite_expr(i->cond);
       if (detail::is_scalar_constant(cond) && !cond->isa<FloatImm>()) {
-        bool taken = as_const_int(cond).value_or(0) != 0 || (cond->isa<BoolImm>() && cond->as<BoolImm>()->value);
+        bool taken =
+            as_const_int(cond).value_or(0) != 0 || (cond->isa<BoolImm>() && cond->as<BoolImm>()->value);
         return rewrite_block(taken ? i->then_body : i->else_body);
       }
     }

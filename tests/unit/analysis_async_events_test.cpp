@@ -1,9 +1,8 @@
 // The async-event dataflow: its lattice (join, equality) and the path-sensitive checks, accepted and
 // rejected kernels, with the notes that name the issue line and the path that skips the wait.
-#include "ptodist/analysis/async_events.h"
-
 #include <sstream>
 
+#include "ptodist/analysis/async_events.h"
 #include "transforms_test_util.h"
 
 namespace ptodist::transforms::testing {
@@ -67,17 +66,19 @@ class AsyncEventsTest : public PassTest {
 };
 
 TEST_F(AsyncEventsTest, StraightLineIssueComputeWaitNotifyIsAccepted) {
-  EXPECT_TRUE(check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                    "    t = pl.load(x, [0, 0], [1, 256])\n"
-                    "    pld.system.wait_async_event(evt, sess)\n"
-                    "    pld.system.notify(signal, peer, [0, 0], 1)\n"))
+  EXPECT_TRUE(
+      check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "    t = pl.load(x, [0, 0], [1, 256])\n"
+            "    pld.system.wait_async_event(evt, sess)\n"
+            "    pld.system.notify(signal, peer, [0, 0], 1)\n"))
       << all_diagnostics();
 }
 
 TEST_F(AsyncEventsTest, NotifyBeforeTheWaitIsRejectedWithTheIssueLine) {
-  EXPECT_FALSE(check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                     "    pld.system.notify(signal, peer, [0, 0], 1)\n"
-                     "    pld.system.wait_async_event(evt, sess)\n"));
+  EXPECT_FALSE(
+      check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "    pld.system.notify(signal, peer, [0, 0], 1)\n"
+            "    pld.system.wait_async_event(evt, sess)\n"));
   ASSERT_EQ(diags.error_count(), 1) << all_diagnostics();
   EXPECT_EQ(first().span.line, 16);
   EXPECT_NE(first().message.find("notify while async event 'evt' may be outstanding"), std::string::npos);
@@ -86,11 +87,12 @@ TEST_F(AsyncEventsTest, NotifyBeforeTheWaitIsRejectedWithTheIssueLine) {
 }
 
 TEST_F(AsyncEventsTest, WaitInOneBranchDoesNotDrain) {
-  EXPECT_FALSE(check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                     "    if n > 0:\n"
-                     "        pld.system.wait_async_event(evt, sess)\n"
-                     "    pld.system.notify(signal, peer, [0, 0], 1)\n"
-                     "    pld.system.wait_async_event(evt, sess)\n"));
+  EXPECT_FALSE(
+      check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "    if n > 0:\n"
+            "        pld.system.wait_async_event(evt, sess)\n"
+            "    pld.system.notify(signal, peer, [0, 0], 1)\n"
+            "    pld.system.wait_async_event(evt, sess)\n"));
   const std::string all = all_diagnostics();
   EXPECT_NE(all.find("notify while async event 'evt'"), std::string::npos) << all;
   EXPECT_NE(all.find("on the path where this 'if' is not taken"), std::string::npos) << all;
@@ -98,37 +100,41 @@ TEST_F(AsyncEventsTest, WaitInOneBranchDoesNotDrain) {
 }
 
 TEST_F(AsyncEventsTest, WaitsInBothBranchesDrain) {
-  EXPECT_TRUE(check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                    "    if n > 0:\n"
-                    "        pld.system.wait_async_event(evt, sess)\n"
-                    "    else:\n"
-                    "        pld.system.wait_async_event(evt, sess)\n"
-                    "    pld.system.notify(signal, peer, [0, 0], 1)\n"))
+  EXPECT_TRUE(
+      check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "    if n > 0:\n"
+            "        pld.system.wait_async_event(evt, sess)\n"
+            "    else:\n"
+            "        pld.system.wait_async_event(evt, sess)\n"
+            "    pld.system.notify(signal, peer, [0, 0], 1)\n"))
       << all_diagnostics();
 }
 
 TEST_F(AsyncEventsTest, IssueAndWaitInTheSameIterationAreAccepted) {
-  EXPECT_TRUE(check("    for i in pl.range(n):\n"
-                    "        evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                    "        pld.system.wait_async_event(evt, sess)\n"
-                    "        pld.system.notify(signal, peer, [0, 0], 1)\n"))
+  EXPECT_TRUE(
+      check("    for i in pl.range(n):\n"
+            "        evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "        pld.system.wait_async_event(evt, sess)\n"
+            "        pld.system.notify(signal, peer, [0, 0], 1)\n"))
       << all_diagnostics();
 }
 
 TEST_F(AsyncEventsTest, WaitInALoopOfPositiveConstantTripCountDrains) {
-  EXPECT_TRUE(check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                    "    for i in pl.range(1):\n"
-                    "        pld.system.wait_async_event(evt, sess)\n"
-                    "    pld.system.notify(signal, peer, [0, 0], 1)\n"))
+  EXPECT_TRUE(
+      check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "    for i in pl.range(1):\n"
+            "        pld.system.wait_async_event(evt, sess)\n"
+            "    pld.system.notify(signal, peer, [0, 0], 1)\n"))
       << all_diagnostics();
 }
 
 TEST_F(AsyncEventsTest, WaitInALoopThatMayRunZeroTimesDoesNotDrain) {
-  EXPECT_FALSE(check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                     "    for i in pl.range(n):\n"
-                     "        t = pl.load(x, [0, 0], [1, 256])\n"
-                     "    for j in pl.range(n):\n"
-                     "        pld.system.wait_async_event(evt, sess)\n"));
+  EXPECT_FALSE(
+      check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "    for i in pl.range(n):\n"
+            "        t = pl.load(x, [0, 0], [1, 256])\n"
+            "    for j in pl.range(n):\n"
+            "        pld.system.wait_async_event(evt, sess)\n"));
   const std::string all = all_diagnostics();
   EXPECT_NE(all.find("may be outstanding at the end of kernel 'kernel'"), std::string::npos) << all;
   EXPECT_NE(all.find("may run zero times"), std::string::npos) << all;
@@ -137,26 +143,31 @@ TEST_F(AsyncEventsTest, WaitInALoopThatMayRunZeroTimesDoesNotDrain) {
 }
 
 TEST_F(AsyncEventsTest, WaitTwiceInAConstantLoopIsADoubleWait) {
-  EXPECT_FALSE(check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                     "    for i in pl.range(2):\n"
-                     "        pld.system.wait_async_event(evt, sess)\n"));
-  EXPECT_NE(first_error().find("may already have been waited on this path"), std::string::npos) << all_diagnostics();
+  EXPECT_FALSE(
+      check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "    for i in pl.range(2):\n"
+            "        pld.system.wait_async_event(evt, sess)\n"));
+  EXPECT_NE(first_error().find("may already have been waited on this path"), std::string::npos)
+      << all_diagnostics();
 }
 
 TEST_F(AsyncEventsTest, EventNeverWaitedIsReportedAtTheEnd) {
-  EXPECT_FALSE(check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                     "    t = pl.load(x, [0, 0], [1, 256])\n"));
+  EXPECT_FALSE(
+      check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "    t = pl.load(x, [0, 0], [1, 256])\n"));
   EXPECT_NE(first_error().find("may be outstanding at the end of kernel 'kernel'"), std::string::npos);
   EXPECT_EQ(first().span.line, 16);
   EXPECT_EQ(first().notes.at(0).span.line, 15);
 }
 
 TEST_F(AsyncEventsTest, ReissueWhileOutstandingIsRejected) {
-  EXPECT_FALSE(check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                     "    for i in pl.range(n):\n"
-                     "        evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-                     "    pld.system.wait_async_event(evt, sess)\n"));
-  EXPECT_NE(first_error().find("issued again while its previous transfer may be outstanding"), std::string::npos)
+  EXPECT_FALSE(
+      check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "    for i in pl.range(n):\n"
+            "        evt = pld.tensor.put_async(dst, peer, x, sess)\n"
+            "    pld.system.wait_async_event(evt, sess)\n"));
+  EXPECT_NE(first_error().find("issued again while its previous transfer may be outstanding"),
+            std::string::npos)
       << all_diagnostics();
 }
 
@@ -184,7 +195,8 @@ TEST_F(AsyncEventsTest, PrintsFactsInSourceOrder) {
   std::ostringstream os;
   PassContext cx = context();
   cx.analysis_out = &os;
-  ASSERT_TRUE(run_passes(p, {"specialize", "convert-tensor-to-tile", "bind-async-scratch", "print-async-events"}, cx));
+  ASSERT_TRUE(run_passes(
+      p, {"specialize", "convert-tensor-to-tile", "bind-async-scratch", "print-async-events"}, cx));
   EXPECT_EQ(os.str(),
             "// async events of kernel 'kernel':\n"
             "//   15:5 issue evt: {evt: pending}\n"

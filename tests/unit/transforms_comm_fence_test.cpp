@@ -32,12 +32,13 @@ class FenceTest : public PassTest {
 };
 
 TEST_F(FenceTest, WindowStoreGetsRegionInvalidateThenFence) {
-  ir::Program p = fence("    t = pl.load(x, [0, 0], [1, 256])\n"
-                        "    win = pl.store(t, [0, 0], win)\n"
-                        "    out = pl.store(t, [0, 0], out)\n");
+  ir::Program p = fence(
+      "    t = pl.load(x, [0, 0], [1, 256])\n"
+      "    win = pl.store(t, [0, 0], win)\n"
+      "    out = pl.store(t, [0, 0], out)\n");
   ASSERT_TRUE(p) << all_diagnostics();
-  EXPECT_EQ(ops(p), (std::vector<std::string>{"pl.load", "pl.store", "pl.system.cacheinvalid", "pl.system.fence",
-                                              "pl.store"}));
+  EXPECT_EQ(ops(p), (std::vector<std::string>{"pl.load", "pl.store", "pl.system.cacheinvalid",
+                                              "pl.system.fence", "pl.store"}));
   std::vector<ir::Stmt> all;
   flatten(kernel(p)->body, all);
   EXPECT_EQ(ir::print_expr(top_call(all[4])->arg("shape")), "[1, 256]");
@@ -45,22 +46,24 @@ TEST_F(FenceTest, WindowStoreGetsRegionInvalidateThenFence) {
 }
 
 TEST_F(FenceTest, SyncPutGetsFenceOnlyAndAsyncIssueNothing) {
-  ir::Program p = fence("    pld.tensor.put(win, peer, x)\n"
-                        "    sess = pld.system.async_session()\n"
-                        "    evt = pld.tensor.put_async(win, peer, x, sess)\n"
-                        "    pld.system.wait_async_event(evt, sess)\n"
-                        "    pld.system.notify(signal, peer, [0, 0], 1)\n");
+  ir::Program p = fence(
+      "    pld.tensor.put(win, peer, x)\n"
+      "    sess = pld.system.async_session()\n"
+      "    evt = pld.tensor.put_async(win, peer, x, sess)\n"
+      "    pld.system.wait_async_event(evt, sess)\n"
+      "    pld.system.notify(signal, peer, [0, 0], 1)\n");
   ASSERT_TRUE(p) << all_diagnostics();
-  EXPECT_EQ(ops(p), (std::vector<std::string>{"pl.create_tile", "pld.tile.put", "pl.system.fence", "pl.create_tile",
-                                              "pld.tile.async_session", "pld.tile.put_async",
-                                              "pld.tile.wait_async_event", "pl.system.fence",
-                                              "pld.system.notify"}));
+  EXPECT_EQ(ops(p),
+            (std::vector<std::string>{"pl.create_tile", "pld.tile.put", "pl.system.fence", "pl.create_tile",
+                                      "pld.tile.async_session", "pld.tile.put_async",
+                                      "pld.tile.wait_async_event", "pl.system.fence", "pld.system.notify"}));
 }
 
 TEST_F(FenceTest, ARunOfWaitsGetsOneWholeInvalidate) {
-  ir::Program p = fence("    pld.system.wait(signal, [0, 0], 1)\n"
-                        "    pld.system.wait(signal, [0, 1], 1)\n"
-                        "    t = pl.load(win, [0, 0], [1, 256])\n");
+  ir::Program p = fence(
+      "    pld.system.wait(signal, [0, 0], 1)\n"
+      "    pld.system.wait(signal, [0, 1], 1)\n"
+      "    t = pl.load(win, [0, 0], [1, 256])\n");
   ASSERT_TRUE(p) << all_diagnostics();
   EXPECT_EQ(ops(p), (std::vector<std::string>{"pld.system.wait", "pld.system.wait", "pl.system.cacheinvalid",
                                               "pl.load"}));
@@ -70,12 +73,13 @@ TEST_F(FenceTest, ARunOfWaitsGetsOneWholeInvalidate) {
 }
 
 TEST_F(FenceTest, PutAsyncInABareIfGetsNoIssueMarker) {
-  ir::Program p = fence("    sess = pld.system.async_session()\n"
-                        "    evt = pld.tensor.put_async(win, peer, x, sess)\n"
-                        "    if n > 0:\n"
-                        "        evt2 = pld.tensor.put_async(win, peer, x, sess)\n"
-                        "        pld.system.wait_async_event(evt2, sess)\n"
-                        "    pld.system.wait_async_event(evt, sess)\n");
+  ir::Program p = fence(
+      "    sess = pld.system.async_session()\n"
+      "    evt = pld.tensor.put_async(win, peer, x, sess)\n"
+      "    if n > 0:\n"
+      "        evt2 = pld.tensor.put_async(win, peer, x, sess)\n"
+      "        pld.system.wait_async_event(evt2, sess)\n"
+      "    pld.system.wait_async_event(evt, sess)\n");
   ASSERT_TRUE(p) << all_diagnostics();
   const ir::If* branch = nullptr;
   for (const ir::Stmt& s : kernel(p)->body)
@@ -86,14 +90,15 @@ TEST_F(FenceTest, PutAsyncInABareIfGetsNoIssueMarker) {
 }
 
 TEST_F(FenceTest, AsyncWaitInABareIfGetsItsFence) {
-  ir::Program p = fence("    sess = pld.system.async_session()\n"
-                        "    evt = pld.tensor.put_async(win, peer, x, sess)\n"
-                        "    if n > 0:\n"
-                        "        pld.system.wait_async_event(evt, sess)\n"
-                        "    else:\n"
-                        "        pld.system.wait_async_event(evt, sess)\n"
-                        "    for i in pl.range(n):\n"
-                        "        pld.system.wait(signal, [0, 0], 1)\n");
+  ir::Program p = fence(
+      "    sess = pld.system.async_session()\n"
+      "    evt = pld.tensor.put_async(win, peer, x, sess)\n"
+      "    if n > 0:\n"
+      "        pld.system.wait_async_event(evt, sess)\n"
+      "    else:\n"
+      "        pld.system.wait_async_event(evt, sess)\n"
+      "    for i in pl.range(n):\n"
+      "        pld.system.wait(signal, [0, 0], 1)\n");
   ASSERT_TRUE(p) << all_diagnostics();
   const ir::If* branch = nullptr;
   const ir::For* loop = nullptr;
@@ -109,25 +114,27 @@ TEST_F(FenceTest, AsyncWaitInABareIfGetsItsFence) {
 }
 
 TEST_F(FenceTest, UserWrittenMarkersAreNotDuplicated) {
-  ir::Program p = fence("    pld.tensor.put(win, peer, x)\n"
-                        "    pl.system.fence()\n");
+  ir::Program p = fence(
+      "    pld.tensor.put(win, peer, x)\n"
+      "    pl.system.fence()\n");
   ASSERT_TRUE(p) << all_diagnostics();
   EXPECT_EQ(ops(p), (std::vector<std::string>{"pl.create_tile", "pld.tile.put", "pl.system.fence"}));
 }
 
 TEST_F(FenceTest, RunningTwiceChangesNothing) {
-  ir::Program once = fence("    t = pl.load(x, [0, 0], [1, 256])\n"
-                           "    win = pl.store(t, [0, 0], win)\n"
-                           "    pld.tensor.put(win, peer, x)\n"
-                           "    sess = pld.system.async_session()\n"
-                           "    evt = pld.tensor.put_async(win, peer, x, sess)\n"
-                           "    if n > 0:\n"
-                           "        pld.system.wait_async_event(evt, sess)\n"
-                           "    else:\n"
-                           "        pld.system.wait_async_event(evt, sess)\n"
-                           "    pld.system.notify(signal, peer, [0, 0], 1)\n"
-                           "    pld.system.wait(signal, [0, 0], 1)\n"
-                           "    pld.system.wait(signal, [0, 1], 1)\n");
+  ir::Program once = fence(
+      "    t = pl.load(x, [0, 0], [1, 256])\n"
+      "    win = pl.store(t, [0, 0], win)\n"
+      "    pld.tensor.put(win, peer, x)\n"
+      "    sess = pld.system.async_session()\n"
+      "    evt = pld.tensor.put_async(win, peer, x, sess)\n"
+      "    if n > 0:\n"
+      "        pld.system.wait_async_event(evt, sess)\n"
+      "    else:\n"
+      "        pld.system.wait_async_event(evt, sess)\n"
+      "    pld.system.notify(signal, peer, [0, 0], 1)\n"
+      "    pld.system.wait(signal, [0, 0], 1)\n"
+      "    pld.system.wait(signal, [0, 1], 1)\n");
   ASSERT_TRUE(once) << all_diagnostics();
   PassContext cx = context();
   ir::Program twice = run_passes(once, {"insert-comm-fence"}, cx);

@@ -90,8 +90,9 @@ TEST_F(ConvertTest, WaitsInLoopsGetTheScratch) {
   ASSERT_TRUE(p) << all_diagnostics();
   auto* loop = kernel(p)->body.back()->as<ir::For>();
   ASSERT_TRUE(loop);
-  EXPECT_EQ(op_sequence(loop->body), (std::vector<std::string>{"pld.tile.put_async", "pld.tile.test_async_event",
-                                                               "pld.tile.wait_async_event"}));
+  EXPECT_EQ(op_sequence(loop->body),
+            (std::vector<std::string>{"pld.tile.put_async", "pld.tile.test_async_event",
+                                      "pld.tile.wait_async_event"}));
 }
 
 TEST_F(ConvertTest, SessionThroughAnIfElseJoinIsRejected) {

@@ -69,7 +69,8 @@ TEST_F(PipelineTest, DisabledPassIsSkipped) {
 
 TEST_F(PipelineTest, BarrierLowersToNotifyEveryPeerThenWait) {
   bindings["world_size"] = 4;
-  ir::Program p = run(std::string(kKernel) + "    pld.tensor.barrier(signal)\n", {"specialize", "lower-collectives"});
+  ir::Program p =
+      run(std::string(kKernel) + "    pld.tensor.barrier(signal)\n", {"specialize", "lower-collectives"});
   ASSERT_TRUE(p) << all_diagnostics();
   EXPECT_EQ(op_sequence(kernel(p)->body),
             (std::vector<std::string>{"pld.get_comm_ctx", "pld.rank", "for", "pld.system.wait"}));
@@ -95,7 +96,8 @@ TEST_F(PipelineTest, EveryCollectiveLowersThroughTheWholePipeline) {
   std::vector<std::string> expected;
   for (const ir::Stmt& s : all) {
     const ir::OpCall* c = top_call(s);
-    ASSERT_FALSE(c && c->op->has(ir::kNotify) && c->op->has(ir::kWait)) << "collective left: " << c->op->spelling;
+    ASSERT_FALSE(c && c->op->has(ir::kNotify) && c->op->has(ir::kWait))
+        << "collective left: " << c->op->spelling;
     if (c && c->op->id == ir::OpId::Wait) expected.push_back(ir::print_expr(c->arg("expected")));
   }
   // Barriers on one signal wait for the running total of notifies.
@@ -104,18 +106,17 @@ TEST_F(PipelineTest, EveryCollectiveLowersThroughTheWholePipeline) {
 
 TEST_F(PipelineTest, DataCollectivesDoNotShareASignal) {
   bindings["world_size"] = 4;
-  EXPECT_FALSE(run(std::string(kKernel) +
-                       "    pld.tensor.barrier(signal)\n"
-                       "    pld.tensor.allgather(gathered, x, signal)\n",
+  EXPECT_FALSE(run(std::string(kKernel) + "    pld.tensor.barrier(signal)\n"
+                                          "    pld.tensor.allgather(gathered, x, signal)\n",
                    {"specialize", "lower-collectives"}));
-  EXPECT_NE(first_error().find("is already used by another collective"), std::string::npos) << all_diagnostics();
+  EXPECT_NE(first_error().find("is already used by another collective"), std::string::npos)
+      << all_diagnostics();
 }
 
 TEST_F(PipelineTest, CollectivesInLoopsAreRejected) {
   bindings["world_size"] = 4;
-  EXPECT_FALSE(run(std::string(kKernel) +
-                       "    for i in pl.range(2):\n"
-                       "        pld.tensor.barrier(signal)\n",
+  EXPECT_FALSE(run(std::string(kKernel) + "    for i in pl.range(2):\n"
+                                          "        pld.tensor.barrier(signal)\n",
                    {"specialize", "lower-collectives"}));
   EXPECT_NE(first_error().find("inside a loop"), std::string::npos) << all_diagnostics();
 }

@@ -42,20 +42,22 @@ class PlanMemoryTest : public PassTest {
 };
 
 TEST_F(PlanMemoryTest, DeadTileBytesAreReused) {
-  ASSERT_TRUE(plan("    a = pl.load(x, [0, 0], [64, 512])\n"
-                   "    y = pl.store(a, [0, 0], y)\n"
-                   "    b = pl.load(x, [64, 0], [64, 512])\n"
-                   "    y = pl.store(b, [64, 0], y)\n"))
+  ASSERT_TRUE(
+      plan("    a = pl.load(x, [0, 0], [64, 512])\n"
+           "    y = pl.store(a, [0, 0], y)\n"
+           "    b = pl.load(x, [64, 0], [64, 512])\n"
+           "    y = pl.store(b, [64, 0], y)\n"))
       << all_diagnostics();
   EXPECT_EQ(slot("a").addr, 0);
   EXPECT_EQ(slot("b").addr, 0);
 }
 
 TEST_F(PlanMemoryTest, LiveTilesGetDisjointAlignedBytes) {
-  ASSERT_TRUE(plan("    a = pl.load(x, [0, 0], [1, 40])\n"
-                   "    b = pl.load(x, [1, 0], [1, 40])\n"
-                   "    c = pl.add(a, b)\n"
-                   "    y = pl.store(c, [0, 0], y)\n"))
+  ASSERT_TRUE(
+      plan("    a = pl.load(x, [0, 0], [1, 40])\n"
+           "    b = pl.load(x, [1, 0], [1, 40])\n"
+           "    c = pl.add(a, b)\n"
+           "    y = pl.store(c, [0, 0], y)\n"))
       << all_diagnostics();
   Slot a = slot("a"), b = slot("b"), c = slot("c");
   EXPECT_FALSE(a.overlaps(b));
@@ -65,11 +67,12 @@ TEST_F(PlanMemoryTest, LiveTilesGetDisjointAlignedBytes) {
 }
 
 TEST_F(PlanMemoryTest, AValueUsedInALoopStaysLiveForTheWholeLoop) {
-  ASSERT_TRUE(plan("    a = pl.load(x, [0, 0], [1, 512])\n"
-                   "    for i in pl.range(n):\n"
-                   "        t = pl.load(x, [1, 0], [1, 512])\n"
-                   "        u = pl.add(t, a)\n"
-                   "        y = pl.store(u, [0, 0], y)\n"))
+  ASSERT_TRUE(
+      plan("    a = pl.load(x, [0, 0], [1, 512])\n"
+           "    for i in pl.range(n):\n"
+           "        t = pl.load(x, [1, 0], [1, 512])\n"
+           "        u = pl.add(t, a)\n"
+           "        y = pl.store(u, [0, 0], y)\n"))
       << all_diagnostics();
   Slot a = slot("a"), t = slot("t"), u = slot("u");
   EXPECT_FALSE(a.overlaps(t)) << a.addr << " " << t.addr;
@@ -77,15 +80,16 @@ TEST_F(PlanMemoryTest, AValueUsedInALoopStaysLiveForTheWholeLoop) {
 }
 
 TEST_F(PlanMemoryTest, ScratchIsNeverReusedBetweenIssueAndWait) {
-  ASSERT_TRUE(plan("    ctx = pld.get_comm_ctx(row)\n"
-                   "    peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)\n"
-                   "    sess = pld.system.async_session()\n"
-                   "    evt = pld.tensor.put_async(row, peer, xr, sess)\n"
-                   "    t = pl.load(x, [0, 0], [64, 512])\n"
-                   "    y = pl.store(t, [0, 0], y)\n"
-                   "    pld.system.wait_async_event(evt, sess)\n"
-                   "    after = pl.load(x, [64, 0], [64, 512])\n"
-                   "    y = pl.store(after, [64, 0], y)\n"))
+  ASSERT_TRUE(
+      plan("    ctx = pld.get_comm_ctx(row)\n"
+           "    peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)\n"
+           "    sess = pld.system.async_session()\n"
+           "    evt = pld.tensor.put_async(row, peer, xr, sess)\n"
+           "    t = pl.load(x, [0, 0], [64, 512])\n"
+           "    y = pl.store(t, [0, 0], y)\n"
+           "    pld.system.wait_async_event(evt, sess)\n"
+           "    after = pl.load(x, [64, 0], [64, 512])\n"
+           "    y = pl.store(after, [64, 0], y)\n"))
       << all_diagnostics();
   Slot scratch = slot("scratch"), t = slot("t");
   EXPECT_EQ(scratch.bytes, 256);
@@ -95,8 +99,9 @@ TEST_F(PlanMemoryTest, ScratchIsNeverReusedBetweenIssueAndWait) {
 }
 
 TEST_F(PlanMemoryTest, PlacementIsRecordedOnTypesAndAnnotations) {
-  ASSERT_TRUE(plan("    a = pl.load(x, [0, 0], [1, 512])\n"
-                   "    y = pl.store(a, [0, 0], y)\n"))
+  ASSERT_TRUE(
+      plan("    a = pl.load(x, [0, 0], [1, 512])\n"
+           "    y = pl.store(a, [0, 0], y)\n"))
       << all_diagnostics();
   const auto* assign = kernel(program)->body.front()->as<ir::Assign>();
   ASSERT_TRUE(assign && assign->annotation);
@@ -105,10 +110,11 @@ TEST_F(PlanMemoryTest, PlacementIsRecordedOnTypesAndAnnotations) {
 }
 
 TEST_F(PlanMemoryTest, OverCapacityNamesKernelMemoryBytesAndTiles) {
-  EXPECT_FALSE(plan("    a = pl.load(x, [0, 0], [128, 512])\n"
-                    "    b = pl.load(x, [0, 0], [128, 512])\n"
-                    "    c = pl.add(a, b)\n"
-                    "    y = pl.store(c, [0, 0], y)\n"));
+  EXPECT_FALSE(
+      plan("    a = pl.load(x, [0, 0], [128, 512])\n"
+           "    b = pl.load(x, [0, 0], [128, 512])\n"
+           "    c = pl.add(a, b)\n"
+           "    y = pl.store(c, [0, 0], y)\n"));
   std::string msg = first_error();
   EXPECT_NE(msg.find("kernel 'kernel' needs"), std::string::npos) << msg;
   EXPECT_NE(msg.find("Vec (UB)"), std::string::npos) << msg;
@@ -120,8 +126,9 @@ TEST_F(PlanMemoryTest, OverCapacityNamesKernelMemoryBytesAndTiles) {
 TEST_F(PlanMemoryTest, CapacityComesFromTheProfile) {
   profile.ub_bytes = 1024;
   profile.name = "tiny";
-  EXPECT_FALSE(plan("    a = pl.load(x, [0, 0], [2, 512])\n"
-                    "    y = pl.store(a, [0, 0], y)\n"));
+  EXPECT_FALSE(
+      plan("    a = pl.load(x, [0, 0], [2, 512])\n"
+           "    y = pl.store(a, [0, 0], y)\n"));
   EXPECT_NE(first_error().find("needs 2048 bytes of Vec (UB) memory but the tiny profile has 1024"),
             std::string::npos)
       << first_error();

@@ -90,8 +90,9 @@ inline void flatten(const ir::Block& b, std::vector<ir::Stmt>& out) {
 }
 
 inline const ir::OpCall* top_call(const ir::Stmt& s) {
-  ir::Expr v = s->isa<ir::Assign>() ? s->as<ir::Assign>()->value
-                                    : s->isa<ir::ExprStmt>() ? s->as<ir::ExprStmt>()->value : nullptr;
+  ir::Expr v = s->isa<ir::Assign>()     ? s->as<ir::Assign>()->value
+               : s->isa<ir::ExprStmt>() ? s->as<ir::ExprStmt>()->value
+                                        : nullptr;
   return v ? v->as<ir::OpCall>() : nullptr;
 }
 
@@ -99,11 +100,16 @@ inline const ir::OpCall* top_call(const ir::Stmt& s) {
 inline std::vector<std::string> op_sequence(const ir::Block& b) {
   std::vector<std::string> out;
   for (const ir::Stmt& s : b) {
-    if (s->isa<ir::For>()) out.push_back("for");
-    else if (s->isa<ir::If>()) out.push_back("if");
-    else if (const ir::OpCall* c = top_call(s)) out.push_back(c->op->spelling);
-    else if (s->isa<ir::Return>()) out.push_back("return");
-    else out.push_back("other");
+    if (s->isa<ir::For>())
+      out.push_back("for");
+    else if (s->isa<ir::If>())
+      out.push_back("if");
+    else if (const ir::OpCall* c = top_call(s))
+      out.push_back(c->op->spelling);
+    else if (s->isa<ir::Return>())
+      out.push_back("return");
+    else
+      out.push_back("other");
   }
   return out;
 }

@@ -30,10 +30,10 @@ struct PathStep {
 struct EventFact {
   std::string name;
   uint8_t states = kUnissued;
-  SourceSpan issue;                 // the issue whose transfer may be pending
-  SourceSpan waited;                // a wait that may already have drained it
+  SourceSpan issue;                      // the issue whose transfer may be pending
+  SourceSpan waited;                     // a wait that may already have drained it
   const ir::VarNode* session = nullptr;  // the session that issued it
-  std::vector<PathStep> skip_path;  // why it may still be pending; not part of equality
+  std::vector<PathStep> skip_path;       // why it may still be pending; not part of equality
 
   bool may_be(EventStateBit b) const { return (states & b) != 0; }
 };

@@ -13,7 +13,7 @@ namespace ptodist::analysis {
 struct LiveRange {
   ir::Var var;
   int start = 0;
-  int end = 0;                         // inclusive
+  int end = 0;                              // inclusive
   const ir::StmtNode* first_def = nullptr;  // the defining assignment that comes first
 };
 
@@ -21,6 +21,8 @@ struct LiveRange {
 std::vector<LiveRange> tile_live_ranges(const ir::Function& f);
 
 // The positions at which a range is live overlap.
-inline bool overlaps(const LiveRange& a, const LiveRange& b) { return a.start <= b.end && b.start <= a.end; }
+inline bool overlaps(const LiveRange& a, const LiveRange& b) {
+  return a.start <= b.end && b.start <= a.end;
+}
 
 }  // namespace ptodist::analysis

@@ -18,9 +18,9 @@ struct PassContext {
   ChipProfile profile;
   // Factory parameter bindings: from `-D name=value` and the rank count (`world_size`).
   std::map<std::string, long long> bindings;
-  bool verify_each = true;             // run the verifier after every pass (debug builds and tests)
+  bool verify_each = true;                  // run the verifier after every pass (debug builds and tests)
   std::ostream* print_after_all = nullptr;  // when set, dump the program after each pass
-  std::set<std::string> disabled;      // `--no-pass NAME`
+  std::set<std::string> disabled;           // `--no-pass NAME`
   // Where printing passes (print-async-events) write their facts; std::cout when null.
   std::ostream* analysis_out = nullptr;
   // The file's module, so specialize can fold module-level constants a program refers to; may be null.
@@ -31,7 +31,7 @@ struct PassContext {
 using PassFn = ir::Program (*)(const ir::Program&, PassContext&);
 
 struct PassInfo {
-  const char* flag;     // kebab-case name used by `-p` and `--no-pass`
+  const char* flag;  // kebab-case name used by `-p` and `--no-pass`
   PassFn run;
   const char* summary;  // one sentence for --help and docs
 };
