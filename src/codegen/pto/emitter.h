@@ -107,7 +107,7 @@ class FunctionEmitter {
 
   // ---- output (function.cpp) ----
   void line(const std::string& s);
-  // Reports "<op>: <message>" once per kernel; later errors of a failed kernel are consequences.
+  // Reports a located error once per kernel; later errors of a failed kernel are its consequences.
   void fail(const SourceSpan& span, const std::string& message);
   bool failed() const { return failed_; }
   std::string fresh(const std::string& hint);
