@@ -211,6 +211,8 @@ Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNod
     } catch (const RunError& e) {
       env->world->fail(e);
     } catch (const RunAborted&) {
+    } catch (const std::exception& e) {
+      env->world->fail(RunError{fn.span, std::string("internal error in '") + fn.name + "': " + e.what()});
     }
     env->world->unregister_core(&core);
   });

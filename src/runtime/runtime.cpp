@@ -172,6 +172,8 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   } catch (const RunError& e) {
     world.fail(e);
   } catch (const RunAborted&) {
+  } catch (const std::exception& e) {
+    world.fail(RunError{host->span, std::string("internal error in the host orchestrator: ") + e.what()});
   }
   world.transport().begin_round();
   if (!world.aborted()) run_ranks(env);

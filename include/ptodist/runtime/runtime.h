@@ -2,6 +2,7 @@
 // with a watchdog that turns a hang into a report of every blocked core (DESIGN.md §6).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,11 +25,16 @@ struct HostTensor {
   static HostTensor zeros(ir::DType dtype, std::vector<long long> shape);
 };
 
+class Transport;
+
 struct RunOptions {
   int ranks = 2;
   ChipProfile profile;
   double watchdog_seconds = 10;  // no progress for this long ends the run with a report
   bool persistent = false;       // keep window contents between rounds (the program resets signals)
+  // The transport (see WorldOptions); null: in-process. With an MPI transport this process runs only
+  // its own rank's chip orchestration (docs/mpi.md).
+  std::function<std::unique_ptr<Transport>()> make_transport;
 };
 
 struct RoundResult {

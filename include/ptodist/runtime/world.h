@@ -44,6 +44,21 @@ class Transport {
   virtual void accumulate(int peer, WindowAddr dst, const std::byte* src, long long count, ir::DType dtype) = 0;
   // Atomically adds `value` to (or sets) the INT32 cell; the caller wakes the peer's waiters.
   virtual void signal(int peer, WindowAddr cell, int32_t value, bool add) = 0;
+
+  // Hooks for transports whose ranks live in other processes (MPI); the in-process defaults do nothing.
+  // The rank this process runs, or -1 when every rank runs here.
+  virtual int local_rank() const { return -1; }
+  // True when remote writes arrive without a wake(): blocked waits must poll their cells.
+  virtual bool needs_polling() const { return false; }
+  // The DMA engine's pieces: may complete later, at the next complete_async() of the same thread.
+  virtual void put_async(int peer, WindowAddr dst, const std::byte* src, long long bytes) { put(peer, dst, src, bytes); }
+  virtual void get_async(int peer, WindowAddr src, std::byte* dst, long long bytes) { get(peer, src, dst, bytes); }
+  // Completes every put_async/get_async issued so far: the data is in the peer's window (or here).
+  virtual void complete_async() {}
+  // Round boundaries: every rank's windows are ready before any rank starts; every transfer has
+  // landed before outputs are read. `rank_seconds` comes back with every rank's figure.
+  virtual void begin_round() {}
+  virtual void end_round(std::vector<double>& rank_seconds) {}
 };
 
 std::unique_ptr<Transport> make_inproc_transport(int ranks);
@@ -71,6 +86,8 @@ struct CoreState {
 struct WorldOptions {
   int ranks = 2;
   ChipProfile profile;
+  // Makes the transport (the MPI backend passes one); null: the in-process transport.
+  std::function<std::unique_ptr<Transport>()> make_transport;
 };
 
 class DmaEngine;
@@ -98,6 +115,9 @@ class World {
   void block_until(int rank, CoreState* core, const BlockInfo& info, const std::function<bool()>& ready);
   void wake(int rank);
   void wake_all();
+  // block_until for transports that need polling: checks `ready` with a spin, then yields and sleeps
+  // with backoff (mpi/poll_wait.cpp).
+  void poll_until(int rank, CoreState* core, const BlockInfo& info, const std::function<bool()>& ready);
 
   // First error wins; the run aborts and every blocked core is woken.
   void fail(const RunError& error);
