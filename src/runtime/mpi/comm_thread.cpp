@@ -17,7 +17,9 @@ namespace {
 constexpr int kIdleSpins = 64;
 constexpr auto kMaxIdleSleep = std::chrono::microseconds(200);
 
-inline void cpu_relax() { __builtin_ia32_pause(); }
+inline void cpu_relax() {
+  __builtin_ia32_pause();
+}
 
 }  // namespace
 
@@ -56,7 +58,8 @@ void CommThread::call(const std::function<void()>& fn) {
   // Requests finish in order, so `served_` reaching our number means ours ran. Spin a little first:
   // most requests (a put, a flush) take microseconds, less than a futex sleep and wake.
   for (int i = 0; i < 200 && served_.load(std::memory_order_acquire) < r.seq; ++i) cpu_relax();
-  for (uint64_t s = served_.load(std::memory_order_acquire); s < r.seq; s = served_.load(std::memory_order_acquire))
+  for (uint64_t s = served_.load(std::memory_order_acquire); s < r.seq;
+       s = served_.load(std::memory_order_acquire))
     served_.wait(s, std::memory_order_acquire);
   if (r.error) std::rethrow_exception(r.error);
 }
@@ -113,7 +116,8 @@ void CommThread::loop() {
     {
       std::unique_lock<std::mutex> lock(mu_);
       if (queue_.empty() && !stop_ && idle >= kIdleSpins) {
-        auto sleep = std::min<std::chrono::microseconds>(kMaxIdleSleep, std::chrono::microseconds(2 * (idle - kIdleSpins + 1)));
+        auto sleep = std::min<std::chrono::microseconds>(
+            kMaxIdleSleep, std::chrono::microseconds(2 * (idle - kIdleSpins + 1)));
         cv_.wait_for(lock, sleep, [&] { return stop_ || !queue_.empty(); });
       }
       if (!queue_.empty()) {

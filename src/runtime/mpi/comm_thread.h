@@ -4,8 +4,8 @@
 #pragma once
 
 #include <atomic>
-#include <cstdint>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -44,8 +44,8 @@ class CommThread {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Request*> queue_;
-  uint64_t issued_ = 0;                // under mu_
-  std::atomic<uint64_t> served_{0};    // the last request that has run
+  uint64_t issued_ = 0;              // under mu_
+  std::atomic<uint64_t> served_{0};  // the last request that has run
   bool stop_ = false;
   std::function<void()> idle_hook_, exit_hook_;
   std::mutex init_mu_;

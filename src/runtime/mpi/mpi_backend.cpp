@@ -30,7 +30,6 @@ bool launched_by_mpi() {
   return false;
 }
 
-
 MpiBackend* MpiBackend::start(std::string* error) {
   auto& b = instance();
   if (b) return b.get();
@@ -46,16 +45,26 @@ MpiBackend* MpiBackend::start(std::string* error) {
   return b.get();
 }
 
-MpiBackend* MpiBackend::get() { return instance().get(); }
+MpiBackend* MpiBackend::get() {
+  return instance().get();
+}
 
 MpiBackend::~MpiBackend() = default;
 
-int MpiBackend::rank() const { return comm_->rank(); }
-int MpiBackend::size() const { return comm_->size(); }
+int MpiBackend::rank() const {
+  return comm_->rank();
+}
+int MpiBackend::size() const {
+  return comm_->size();
+}
 
-std::unique_ptr<Transport> MpiBackend::make_transport() { return make_mpi_transport(*comm_); }
+std::unique_ptr<Transport> MpiBackend::make_transport() {
+  return make_mpi_transport(*comm_);
+}
 
-void MpiBackend::run(const std::function<void()>& fn) { comm_->call(fn); }
+void MpiBackend::run(const std::function<void()>& fn) {
+  comm_->call(fn);
+}
 
 void MpiBackend::barrier() {
   comm_->call([] { MPI_Barrier(MPI_COMM_WORLD); });
@@ -67,7 +76,8 @@ bool MpiBackend::all_ok(bool ok) {
   return v == 1;
 }
 
-std::string gather_host_outputs(MpiBackend& mpi, const ir::FunctionNode& host, std::map<std::string, HostTensor>& args) {
+std::string gather_host_outputs(MpiBackend& mpi, const ir::FunctionNode& host,
+                                std::map<std::string, HostTensor>& args) {
   std::set<std::string> sliced = rank_sliced_params(host);
   std::string why;
   for (const ir::Param& p : host.params) {

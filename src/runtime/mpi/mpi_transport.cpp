@@ -26,14 +26,22 @@ struct Window {
 // MPI's element type for an atomic add, or MPI_DATATYPE_NULL for fp16/bf16 (MPI has none).
 MPI_Datatype mpi_type(ir::DType t) {
   switch (t) {
-    case ir::DType::FP32: return MPI_FLOAT;
-    case ir::DType::INT32: return MPI_INT32_T;
-    case ir::DType::INT16: return MPI_INT16_T;
-    case ir::DType::INT8: return MPI_INT8_T;
-    case ir::DType::UINT8: return MPI_UINT8_T;
-    case ir::DType::BOOL: return MPI_UINT8_T;
-    case ir::DType::INT64: return MPI_INT64_T;
-    default: return MPI_DATATYPE_NULL;
+    case ir::DType::FP32:
+      return MPI_FLOAT;
+    case ir::DType::INT32:
+      return MPI_INT32_T;
+    case ir::DType::INT16:
+      return MPI_INT16_T;
+    case ir::DType::INT8:
+      return MPI_INT8_T;
+    case ir::DType::UINT8:
+      return MPI_UINT8_T;
+    case ir::DType::BOOL:
+      return MPI_UINT8_T;
+    case ir::DType::INT64:
+      return MPI_INT64_T;
+    default:
+      return MPI_DATATYPE_NULL;
   }
 }
 
@@ -143,7 +151,8 @@ class MpiTransport final : public Transport {
         MPI_Win_sync(w.win);
       }
       Window& w = windows_.at(cell.segment);
-      MPI_Accumulate(&value, 1, MPI_INT32_T, peer, cell.offset, 1, MPI_INT32_T, add ? MPI_SUM : MPI_REPLACE, w.win);
+      MPI_Accumulate(&value, 1, MPI_INT32_T, peer, cell.offset, 1, MPI_INT32_T, add ? MPI_SUM : MPI_REPLACE,
+                     w.win);
       MPI_Win_flush(peer, w.win);
     });
   }
@@ -179,7 +188,8 @@ class MpiTransport final : public Transport {
       MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
       pending_.clear();
       std::sort(pending_targets_.begin(), pending_targets_.end());
-      pending_targets_.erase(std::unique(pending_targets_.begin(), pending_targets_.end()), pending_targets_.end());
+      pending_targets_.erase(std::unique(pending_targets_.begin(), pending_targets_.end()),
+                             pending_targets_.end());
       for (auto [segment, peer] : pending_targets_) MPI_Win_flush(peer, windows_[segment].win);
       pending_targets_.clear();
     });
@@ -197,8 +207,8 @@ class MpiTransport final : public Transport {
   void end_round(std::vector<double>& rank_seconds) override {
     comm_.call([&] {
       for (Window& w : windows_) flush_if_dirty(w);
-      MPI_Allreduce(MPI_IN_PLACE, rank_seconds.data(), static_cast<int>(rank_seconds.size()), MPI_DOUBLE, MPI_MAX,
-                    MPI_COMM_WORLD);
+      MPI_Allreduce(MPI_IN_PLACE, rank_seconds.data(), static_cast<int>(rank_seconds.size()), MPI_DOUBLE,
+                    MPI_MAX, MPI_COMM_WORLD);
       for (Window& w : windows_) MPI_Win_sync(w.win);
     });
   }
@@ -206,7 +216,8 @@ class MpiTransport final : public Transport {
  private:
   template <typename F>
   static void for_pieces(long long bytes, F&& f) {
-    for (long long at = 0; at < bytes; at += kMaxPiece) f(at, static_cast<int>(std::min(kMaxPiece, bytes - at)));
+    for (long long at = 0; at < bytes; at += kMaxPiece)
+      f(at, static_cast<int>(std::min(kMaxPiece, bytes - at)));
   }
 
   static void flush_if_dirty(Window& w) {
@@ -216,14 +227,16 @@ class MpiTransport final : public Transport {
   }
 
   // fp16/bf16 atomic add: a compare-and-swap loop per 16-bit element (MPI has no half-precision sum).
-  static void add_by_cas(Window& w, int peer, long long offset, const std::byte* src, long long count, ir::DType dtype) {
+  static void add_by_cas(Window& w, int peer, long long offset, const std::byte* src, long long count,
+                         ir::DType dtype) {
     for (long long i = 0; i < count; ++i) {
       MPI_Aint at = offset + 2 * i;
       int16_t seen = 0, dummy = 0;
       MPI_Fetch_and_op(&dummy, &seen, MPI_INT16_T, peer, at, MPI_NO_OP, w.win);
       MPI_Win_flush(peer, w.win);
       while (true) {
-        double sum = load_element(reinterpret_cast<const std::byte*>(&seen), dtype) + load_element(src + 2 * i, dtype);
+        double sum =
+            load_element(reinterpret_cast<const std::byte*>(&seen), dtype) + load_element(src + 2 * i, dtype);
         int16_t next = 0, old = 0;
         store_element(reinterpret_cast<std::byte*>(&next), dtype, sum);
         MPI_Compare_and_swap(&next, &seen, &old, MPI_INT16_T, peer, at, w.win);
@@ -242,6 +255,8 @@ class MpiTransport final : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_mpi_transport(CommThread& comm) { return std::make_unique<MpiTransport>(comm); }
+std::unique_ptr<Transport> make_mpi_transport(CommThread& comm) {
+  return std::make_unique<MpiTransport>(comm);
+}
 
 }  // namespace ptodist::runtime

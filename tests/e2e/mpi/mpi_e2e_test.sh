@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# One MPI end-to-end case: runs PROGRAM on NP in-process ranks and under `mpirun -np NP ... --backend
+# mpi` (extra mpirun flags after --), and checks that every output .npy comes out the same.
+#   mpi_e2e_test.sh PTODIST SOURCE_DIR NP CASE [-- MPIRUN_FLAGS...]
+# CASE: put | put_async (ring shuffles, byte-identical) | gemm (all-gather + GEMM, allclose).
+# Exit 77 (ctest: skipped) when mpirun is absent.
+set -uo pipefail
+
+ptodist=$1 root=$2 np=$3 case=$4
+shift 4
+[ "${1:-}" = "--" ] && shift
+if ! command -v mpirun >/dev/null; then
+  echo "SKIP: mpirun is not installed (scripts/install-deps.sh installs OpenMPI)"
+  exit 77
+fi
+
+case $case in
+  put) args=("$root/examples/ring_shuffle_put.py" --in x=rand:5) ;;
+  put_async) args=("$root/examples/ring_shuffle_put_async.py" --program ring_put_async --in x=rand:5) ;;
+  gemm) args=("$root/examples/allgather_gemm.py" -D m_local=128 -D k=256 -D n=256 -D comm_cores=2 -D gemm_cores=2
+              --in inputs=rand:1 --in weight=rand:2) ;;
+  *) echo "unknown case $case"; exit 2 ;;
+esac
+
+tmp=$(mktemp -d)
+shm_before=$(ls /dev/shm 2>/dev/null | sort)
+cleanup() {
+  # A killed run can leave its shared-memory segments behind: remove the ones that appeared meanwhile.
+  comm -13 <(echo "$shm_before") <(ls /dev/shm 2>/dev/null | sort) | grep -E '^(vader_segment|osc_rdma|sm_segment)' |
+    while read -r f; do rm -f "/dev/shm/$f"; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+"$ptodist" run "${args[@]}" --ranks "$np" --out-dir "$tmp/inproc" || { echo "FAIL: in-process run"; exit 1; }
+timeout 100 mpirun -np "$np" --oversubscribe "$@" "$ptodist" run "${args[@]}" --backend mpi --watchdog 20 \
+  --out-dir "$tmp/mpi"
+rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: mpirun exited with $rc"; exit 1; }
+
+status=0
+for f in "$tmp"/inproc/*.npy; do
+  name=$(basename "$f")
+  [ -f "$tmp/mpi/$name" ] || { echo "FAIL: mpi run wrote no $name"; status=1; continue; }
+  python3 "$(dirname "$0")/compare_npy.py" $([ "$case" = gemm ] && echo --allclose) "$f" "$tmp/mpi/$name" || status=1
+done
+[ $status -eq 0 ] && echo "PASS: $case at np=$np $*"
+exit $status
