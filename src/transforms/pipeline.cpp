@@ -33,9 +33,14 @@ ir::Program run_named(const ir::Program& p, const char* flag, PassContext& cx) {
   return run_one(*pass, p, cx);
 }
 
-}  // namespace
+// The program as given must verify before any pass runs: its problems are the user's errors, and a
+// verifier error after a pass can then only be that pass's bug.
+ir::Program verified(const ir::Program& p, PassContext& cx) {
+  if (!p || !cx.verify_each) return p;
+  return ir::verify_program(p, cx.diags) ? p : nullptr;
+}
 
-ir::Program run_checks(const ir::Program& p, PassContext& cx) {
+ir::Program checks(const ir::Program& p, PassContext& cx) {
   ir::Program r = p;
   r = run_named(r, "specialize", cx);
   r = run_named(r, "lower-collectives", cx);
@@ -46,14 +51,21 @@ ir::Program run_checks(const ir::Program& p, PassContext& cx) {
   return r;
 }
 
+}  // namespace
+
+ir::Program run_checks(const ir::Program& p, PassContext& cx) {
+  return checks(verified(p, cx), cx);
+}
+
 ir::Program run_pipeline(const ir::Program& p, PassContext& cx) {
-  ir::Program r = run_checks(p, cx);
+  ir::Program r = checks(verified(p, cx), cx);
   r = run_named(r, "insert-comm-fence", cx);
   return r;
 }
 
 ir::Program run_passes(const ir::Program& p, const std::vector<std::string>& flags, PassContext& cx) {
-  ir::Program r = p;
+  ir::Program r = verified(p, cx);
+  if (!r) return nullptr;
   for (const std::string& flag : flags) {
     const PassInfo* pass = find_pass(flag);
     if (!pass) {
