@@ -95,7 +95,8 @@ void bandwidth(MpiBackend& mpi, World& world, long long bytes) {
   });
   if (rank == 0) report("put", bytes, ours, base);
   // put_async: DMA engine -> communication thread (MPI_Rput, MPI_Wait, MPI_Win_flush) -> completion
-  // word, which this thread polls as wait_async_event does; the raw loop is Rput + Wait + flush.
+  // word, which this thread polls as wait_async_event does (World::poll_until: spin, yield, sleep);
+  // the raw loop is Rput + Wait + flush.
   auto session = std::make_shared<AsyncSessionState>();
   std::vector<uint32_t> scratch(64, 0);
   session->scratch.data = reinterpret_cast<std::byte*>(scratch.data());
@@ -104,8 +105,9 @@ void bandwidth(MpiBackend& mpi, World& world, long long bytes) {
   ours = per_iter(mpi, rank == 0 ? iters : 0, [&] {
     DmaTransfer t{true, 1, {seg.segment, 0}, src.data(), bytes, session, ++seq};
     world.dma(0).submit(t);
-    while (std::atomic_ref<uint32_t>(*session->completion_word()).load(std::memory_order_acquire) < seq)
-      __builtin_ia32_pause();
+    world.poll_until(0, nullptr, BlockInfo{}, [&] {
+      return std::atomic_ref<uint32_t>(*session->completion_word()).load(std::memory_order_acquire) >= seq;
+    });
   });
   base = per_iter_raw(mpi, rank == 0 ? iters : 0, [&] {
     MPI_Request req;

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <string>
 #include <exception>
 
 namespace ptodist::runtime {
@@ -48,6 +50,11 @@ void CommThread::call(const std::function<void()>& fn) {
     fn();
     return;
   }
+  if (direct_) {
+    std::lock_guard<std::mutex> lock(mpi_mu_);
+    fn();
+    return;
+  }
   Request r{&fn, 0, nullptr};
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -74,6 +81,7 @@ void CommThread::set_exit_hook(std::function<void()> hook) {
 
 void CommThread::serve(Request* r) {
   try {
+    std::lock_guard<std::mutex> lock(mpi_mu_);
     (*r->fn)();
   } catch (...) {
     r->error = std::current_exception();
@@ -85,6 +93,8 @@ void CommThread::serve(Request* r) {
 // Progress for components that move data only inside MPI calls (osc pt2pt): an Iprobe enters the
 // progress engine; the hook syncs the windows so polling cores see what arrived.
 void CommThread::idle_progress() {
+  std::unique_lock<std::mutex> lock(mpi_mu_, std::try_to_lock);
+  if (!lock) return;  // a caller is inside MPI: it makes progress itself
   int flag = 0;
   MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
   if (idle_hook_) idle_hook_();
@@ -92,9 +102,11 @@ void CommThread::idle_progress() {
 
 void CommThread::start_mpi() {
   int provided = MPI_THREAD_SINGLE;
-  // FUNNELED is all this design needs (only this thread calls MPI); asking for MULTIPLE would make
-  // osc pt2pt (the TCP path) refuse to create windows.
-  int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  // SERIALIZED lets callers enter MPI themselves, one at a time; never MULTIPLE, which makes osc
+  // pt2pt (the TCP path) refuse to create windows. FUNNELED is enough for the queue alone.
+  const char* funnel = std::getenv("PTODIST_MPI_FUNNEL");
+  bool queue_only = funnel && std::string(funnel) == "1";
+  int rc = MPI_Init_thread(nullptr, nullptr, queue_only ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED, &provided);
   if (rc != MPI_SUCCESS) {
     error_ = "MPI_Init_thread failed";
   } else if (provided < MPI_THREAD_FUNNELED) {
@@ -102,6 +114,7 @@ void CommThread::start_mpi() {
   } else {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    direct_ = !queue_only && provided >= MPI_THREAD_SERIALIZED;
   }
   std::lock_guard<std::mutex> lock(init_mu_);
   started_ = true;

@@ -1,6 +1,6 @@
-// Internal to the MPI backend: the one thread of a process that calls MPI. Other threads hand it
-// work and block until it has run, so the backend needs only MPI_THREAD_FUNNELED, and the thread
-// keeps MPI progressing while idle (target-side progress for osc pt2pt over TCP).
+// Internal to the MPI backend: the thread of a process that owns MPI. Other threads hand it work and
+// block until it has run, so the backend needs only MPI_THREAD_FUNNELED, and the thread keeps MPI
+// progressing while idle (target-side progress for osc pt2pt over TCP).
 #pragma once
 
 #include <atomic>
@@ -41,6 +41,11 @@ class CommThread {
   void idle_progress();
   void serve(Request* r);
 
+  // When MPI provides MPI_THREAD_SERIALIZED, a caller runs its request itself under mpi_mu_ instead
+  // of handing it over (no thread switch on the hot path); with FUNNELED only, or when
+  // PTODIST_MPI_FUNNEL=1, every request goes through the queue to this thread.
+  bool direct_ = false;
+  std::mutex mpi_mu_;  // held by whoever is inside MPI
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Request*> queue_;

@@ -20,8 +20,16 @@ struct Window {
   MPI_Win win = MPI_WIN_NULL;
   std::byte* base = nullptr;
   long long bytes = 0;
-  bool dirty = false;  // puts or accumulates not yet flushed to their targets
+  bool dirty = false;   // puts or accumulates not yet flushed to their targets
+  bool unified = true;  // MPI_WIN_UNIFIED: public and private copies are the same memory
 };
+
+bool is_unified(MPI_Win win) {
+  int* model = nullptr;
+  int found = 0;
+  MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &found);
+  return !found || *model == MPI_WIN_UNIFIED;
+}
 
 // MPI's element type for an atomic add, or MPI_DATATYPE_NULL for fp16/bf16 (MPI has none).
 MPI_Datatype mpi_type(ir::DType t) {
@@ -79,6 +87,8 @@ class MpiTransport final : public Transport {
       MPI_Win_allocate(std::max<long long>(bytes, 8), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w.base, &w.win);
       std::memset(w.base, 0, std::max<long long>(bytes, 8));
       MPI_Win_lock_all(MPI_MODE_NOCHECK, w.win);
+      w.unified = is_unified(w.win);
+      any_separate_ = any_separate_ || !w.unified;
       MPI_Win_sync(w.win);
       windows_.push_back(w);
       index = static_cast<int>(windows_.size()) - 1;
@@ -146,11 +156,15 @@ class MpiTransport final : public Transport {
   // target, and local stores into our own windows are synced, before the signal can be seen.
   void signal(int peer, WindowAddr cell, int32_t value, bool add) override {
     comm_.call([&] {
-      for (Window& w : windows_) {
-        flush_if_dirty(w);
-        MPI_Win_sync(w.win);
-      }
+      for (Window& w : windows_) flush_if_dirty(w);
+      // Local stores into our windows must be visible before the signal. Every window here uses
+      // the unified memory model (checked at allocation) where MPI_Win_sync is a memory barrier, so
+      // one, on the signal's window, orders them all; a separate-model window is synced itself.
       Window& w = windows_.at(cell.segment);
+      if (any_separate_)
+        for (Window& x : windows_) MPI_Win_sync(x.win);
+      else
+        MPI_Win_sync(w.win);
       MPI_Accumulate(&value, 1, MPI_INT32_T, peer, cell.offset, 1, MPI_INT32_T, add ? MPI_SUM : MPI_REPLACE,
                      w.win);
       MPI_Win_flush(peer, w.win);
@@ -248,7 +262,9 @@ class MpiTransport final : public Transport {
   }
 
   CommThread& comm_;
-  std::vector<Window> windows_;  // touched only on the communication thread (and window_ptr reads)
+  std::vector<Window> windows_;
+  bool any_separate_ = false;  // a window with the separate memory model needs its own MPI_Win_sync  //
+                               // touched only on the communication thread (and window_ptr reads)
   std::vector<MPI_Request> pending_;
   std::vector<std::pair<int, int>> pending_targets_;  // (segment, peer) of async puts to flush
 };
