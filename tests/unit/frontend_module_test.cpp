@@ -88,6 +88,19 @@ def kern(x: L.Tensor[[1, N], L.FP32], s: D.DistributedTensor[[1, 1], L.INT32]):
   EXPECT_EQ(op->value, "Set");
 }
 
+TEST(FrontendModule, UnaliasedImportPaths) {
+  auto p = parse_text(R"(
+import pypto.language
+from pypto.language import distributed
+@pypto.language.jit.incore
+def kern(x: pypto.language.Tensor[[1, 8], pypto.language.FP32], s: distributed.DistributedTensor[[1, 1], pypto.language.INT32]):
+    t = pypto.language.load(x, [0, 0], [1, 8])
+)");
+  ASSERT_TRUE(p->module) << p->all_errors();
+  ASSERT_EQ(p->module->programs.size(), 1u);
+  EXPECT_EQ(p->module->programs[0]->functions[0]->params[1].var->type->kind, ir::TypeKind::DistTensor);
+}
+
 TEST(FrontendModule, JitProgramIsHostPlusReachableFunctions) {
   auto p = parse_text(std::string(kImports) + "N = 64\n" + kKernel + R"(
 @pl.jit.incore
