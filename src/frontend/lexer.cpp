@@ -13,10 +13,15 @@ namespace {
 constexpr int kMaxIndentLevels = 100;
 
 bool is_ident_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
 }
-bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_ident_char(char c) {
+  return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Operators, longest first so the first match is the longest.
 const char* const kOperators[] = {
@@ -112,7 +117,8 @@ class Lexer {
     span.col = width + 1;
     if (width > indents_.back()) {
       if (static_cast<int>(indents_.size()) > kMaxIndentLevels) {
-        diags_.error(span, "too many indentation levels (more than " + std::to_string(kMaxIndentLevels) + ")");
+        diags_.error(span,
+                     "too many indentation levels (more than " + std::to_string(kMaxIndentLevels) + ")");
         return true;
       }
       indents_.push_back(width);
@@ -123,8 +129,7 @@ class Lexer {
       indents_.pop_back();
       push(TokenKind::Dedent, "", span);
     }
-    if (width != indents_.back())
-      diags_.error(span, "unindent does not match any outer indentation level");
+    if (width != indents_.back()) diags_.error(span, "unindent does not match any outer indentation level");
     return true;
   }
 
@@ -192,7 +197,8 @@ class Lexer {
       char b = peek(1);
       base = (b == 'x' || b == 'X') ? 16 : (b == 'o' || b == 'O') ? 8 : 2;
       pos_ += 2;
-      while (pos_ < src_.size() && (std::isxdigit(static_cast<unsigned char>(peek())) || peek() == '_')) ++pos_;
+      while (pos_ < src_.size() && (std::isxdigit(static_cast<unsigned char>(peek())) || peek() == '_'))
+        ++pos_;
     } else {
       while (pos_ < src_.size() && (is_digit(peek()) || peek() == '_')) ++pos_;
       if (peek() == '.' && peek(1) != '.') {
@@ -232,14 +238,31 @@ class Lexer {
 
   static void decode_escape(char c, std::string& out) {
     switch (c) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case '0': out += '\0'; break;
-      case '\\': out += '\\'; break;
-      case '\'': out += '\''; break;
-      case '"': out += '"'; break;
-      default: out += '\\'; out += c; break;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case '0':
+        out += '\0';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '\'':
+        out += '\'';
+        break;
+      case '"':
+        out += '"';
+        break;
+      default:
+        out += '\\';
+        out += c;
+        break;
     }
   }
 
@@ -283,8 +306,7 @@ class Lexer {
     int col = static_cast<int>(begin - start_line_start) + 1;
     int end_col = line_ == start_line ? col_of(pos_) : first_line_end;
     SourceSpan span{&file_, start_line, col, end_col};
-    if (!closed)
-      diags_.error(span, triple ? "unterminated triple-quoted string" : "unterminated string");
+    if (!closed) diags_.error(span, triple ? "unterminated triple-quoted string" : "unterminated string");
     Token& t = push(TokenKind::String, std::move(value), span);
     t.is_fstring = prefix.find('f') != std::string::npos;
   }
@@ -342,19 +364,30 @@ class Lexer {
 
 }  // namespace
 
-std::vector<Token> lex(const SourceFile& file, DiagnosticEngine& diags) { return Lexer(file, diags).run(); }
+std::vector<Token> lex(const SourceFile& file, DiagnosticEngine& diags) {
+  return Lexer(file, diags).run();
+}
 
 std::string_view token_kind_name(TokenKind k) {
   switch (k) {
-    case TokenKind::Name: return "name";
-    case TokenKind::Int: return "integer";
-    case TokenKind::Float: return "float";
-    case TokenKind::String: return "string";
-    case TokenKind::Op: return "operator";
-    case TokenKind::Newline: return "end of line";
-    case TokenKind::Indent: return "indent";
-    case TokenKind::Dedent: return "dedent";
-    case TokenKind::End: return "end of file";
+    case TokenKind::Name:
+      return "name";
+    case TokenKind::Int:
+      return "integer";
+    case TokenKind::Float:
+      return "float";
+    case TokenKind::String:
+      return "string";
+    case TokenKind::Op:
+      return "operator";
+    case TokenKind::Newline:
+      return "end of line";
+    case TokenKind::Indent:
+      return "indent";
+    case TokenKind::Dedent:
+      return "dedent";
+    case TokenKind::End:
+      return "end of file";
   }
   return "token";
 }
@@ -364,12 +397,18 @@ std::string describe_token(const Token& t) {
     case TokenKind::Name:
     case TokenKind::Op:
     case TokenKind::Int:
-    case TokenKind::Float: return "'" + t.text + "'";
-    case TokenKind::String: return "string";
-    case TokenKind::Newline: return "end of line";
-    case TokenKind::Indent: return "indentation";
-    case TokenKind::Dedent: return "end of block";
-    case TokenKind::End: return "end of file";
+    case TokenKind::Float:
+      return "'" + t.text + "'";
+    case TokenKind::String:
+      return "string";
+    case TokenKind::Newline:
+      return "end of line";
+    case TokenKind::Indent:
+      return "indentation";
+    case TokenKind::Dedent:
+      return "end of block";
+    case TokenKind::End:
+      return "end of file";
   }
   return "token";
 }

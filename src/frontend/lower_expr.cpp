@@ -48,23 +48,36 @@ bool is_loop_path(const std::string& p) {
   return p == "pl.range" || p == "pl.parallel" || p == "pl.unroll" || p == "pl.pipeline";
 }
 
-bool is_tile(const ir::Expr& e) { return e && e->type && e->type->kind == ir::TypeKind::Tile; }
+bool is_tile(const ir::Expr& e) {
+  return e && e->type && e->type->kind == ir::TypeKind::Tile;
+}
 
 }  // namespace
 
 ir::Expr Parser::lower(const SynExpr& e, LowerCtx& cx) {
   switch (e.kind) {
-    case SynKind::Int: return b_->int_imm(e.int_value, e.span);
-    case SynKind::Float: return b_->float_imm(e.float_value, e.span);
-    case SynKind::String: return b_->str_imm(e.text, e.span);
-    case SynKind::True: return b_->bool_imm(true, e.span);
-    case SynKind::False: return b_->bool_imm(false, e.span);
-    case SynKind::None: return b_->none_imm(e.span);
-    case SynKind::Name: return lower_name(e, cx);
-    case SynKind::Attr: return lower_attr(e, cx);
-    case SynKind::Call: return lower_call(e, cx);
-    case SynKind::Binary: return lower_binary(e, cx);
-    case SynKind::Compare: return lower_compare(e, cx);
+    case SynKind::Int:
+      return b_->int_imm(e.int_value, e.span);
+    case SynKind::Float:
+      return b_->float_imm(e.float_value, e.span);
+    case SynKind::String:
+      return b_->str_imm(e.text, e.span);
+    case SynKind::True:
+      return b_->bool_imm(true, e.span);
+    case SynKind::False:
+      return b_->bool_imm(false, e.span);
+    case SynKind::None:
+      return b_->none_imm(e.span);
+    case SynKind::Name:
+      return lower_name(e, cx);
+    case SynKind::Attr:
+      return lower_attr(e, cx);
+    case SynKind::Call:
+      return lower_call(e, cx);
+    case SynKind::Binary:
+      return lower_binary(e, cx);
+    case SynKind::Compare:
+      return lower_compare(e, cx);
     case SynKind::Subscript: {
       ir::Expr value = lower(*e.items[0], cx);
       const SynExpr& index = *e.items[1];
@@ -97,7 +110,8 @@ ir::Expr Parser::lower(const SynExpr& e, LowerCtx& cx) {
         elems.push_back(v);
       }
       if (!ok) return nullptr;
-      return e.kind == SynKind::List ? b_->list(std::move(elems), e.span) : b_->tuple(std::move(elems), e.span);
+      return e.kind == SynKind::List ? b_->list(std::move(elems), e.span)
+                                     : b_->tuple(std::move(elems), e.span);
     }
     case SynKind::Unary: {
       ir::Expr operand = lower(*e.items[0], cx);
@@ -118,12 +132,24 @@ ir::Expr Parser::lower(const SynExpr& e, LowerCtx& cx) {
       ir::Expr else_value = lower(*e.items[2], cx);
       return b_->if_exp(cond, then_value, else_value, e.span);
     }
-    case SynKind::Slice: error(e.span, "slices are not supported"); return nullptr;
-    case SynKind::Star: error(e.span, "starred expressions are not supported"); return nullptr;
-    case SynKind::Dict: error(e.span, "dict literals are not supported"); return nullptr;
-    case SynKind::Set: error(e.span, "set literals are not supported"); return nullptr;
-    case SynKind::Ellipsis: error(e.span, "'...' is not supported in expressions"); return nullptr;
-    case SynKind::Lambda: error(e.span, "lambda expressions are not supported"); return nullptr;
+    case SynKind::Slice:
+      error(e.span, "slices are not supported");
+      return nullptr;
+    case SynKind::Star:
+      error(e.span, "starred expressions are not supported");
+      return nullptr;
+    case SynKind::Dict:
+      error(e.span, "dict literals are not supported");
+      return nullptr;
+    case SynKind::Set:
+      error(e.span, "set literals are not supported");
+      return nullptr;
+    case SynKind::Ellipsis:
+      error(e.span, "'...' is not supported in expressions");
+      return nullptr;
+    case SynKind::Lambda:
+      error(e.span, "lambda expressions are not supported");
+      return nullptr;
   }
   return nullptr;
 }
@@ -325,10 +351,10 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
 
 ir::Expr Parser::lower_binary(const SynExpr& e, LowerCtx& cx) {
   static const std::map<std::string, ir::BinaryOpKind> ops = {
-      {"+", ir::BinaryOpKind::Add},     {"-", ir::BinaryOpKind::Sub},     {"*", ir::BinaryOpKind::Mul},
-      {"/", ir::BinaryOpKind::Div},     {"//", ir::BinaryOpKind::FloorDiv}, {"%", ir::BinaryOpKind::Mod},
-      {"**", ir::BinaryOpKind::Pow},    {"&", ir::BinaryOpKind::BitAnd},  {"|", ir::BinaryOpKind::BitOr},
-      {"^", ir::BinaryOpKind::BitXor},  {"<<", ir::BinaryOpKind::Shl},    {">>", ir::BinaryOpKind::Shr}};
+      {"+", ir::BinaryOpKind::Add},    {"-", ir::BinaryOpKind::Sub},       {"*", ir::BinaryOpKind::Mul},
+      {"/", ir::BinaryOpKind::Div},    {"//", ir::BinaryOpKind::FloorDiv}, {"%", ir::BinaryOpKind::Mod},
+      {"**", ir::BinaryOpKind::Pow},   {"&", ir::BinaryOpKind::BitAnd},    {"|", ir::BinaryOpKind::BitOr},
+      {"^", ir::BinaryOpKind::BitXor}, {"<<", ir::BinaryOpKind::Shl},      {">>", ir::BinaryOpKind::Shr}};
   ir::Expr lhs = lower(*e.items[0], cx);
   ir::Expr rhs = lower(*e.items[1], cx);
   auto it = ops.find(e.text);

@@ -7,7 +7,9 @@ namespace ptodist::frontend {
 
 namespace {
 
-bool is_jit_path(const std::string& p) { return p == "pl.jit" || p.rfind("pl.jit.", 0) == 0; }
+bool is_jit_path(const std::string& p) {
+  return p == "pl.jit" || p.rfind("pl.jit.", 0) == 0;
+}
 
 }  // namespace
 
@@ -172,7 +174,8 @@ void Parser::scan_class(Container& c, std::vector<SynExprP> decorators) {
           std::vector<SynExprP> decs = parse_decorators();
           bool function = false;
           for (const SynExprP& d : decs) function = function || decorator_path(*d) == "pl.function";
-          if (function && at_keyword("def")) cls.methods.push_back(FuncDecl{decs, pos_, peek(1).text, peek(1).span});
+          if (function && at_keyword("def"))
+            cls.methods.push_back(FuncDecl{decs, pos_, peek(1).text, peek(1).span});
           skip_statement();
         } else if (at_keyword("def") || at_keyword("pass") ||
                    (peek().kind == TokenKind::String && peek(1).kind == TokenKind::Newline)) {
@@ -266,7 +269,8 @@ void Parser::scan_factory_params(Container& f) {
     ir::Type type = default_value && default_value->type && default_value->type->kind == ir::TypeKind::Scalar
                         ? default_value->type
                         : ir::scalar_type(ir::DType::INT64);
-    if (f.scope.count(pname)) error(pspan, "duplicate parameter '" + pname + "' of factory '" + f.factory_name + "'");
+    if (f.scope.count(pname))
+      error(pspan, "duplicate parameter '" + pname + "' of factory '" + f.factory_name + "'");
     ir::Var v = b_->make_var(pname, type, pspan);
     f.params.push_back(ir::FactoryParam{v, default_value});
     f.scope[pname] = Binding{Binding::Kind::FactoryParam, v, nullptr};

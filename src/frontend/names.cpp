@@ -13,7 +13,8 @@ constexpr std::string_view kDistributed = "pypto.language.distributed";
 
 // `full` is `prefix` or starts with `prefix.`.
 bool has_module_prefix(const std::string& full, std::string_view prefix) {
-  return full.compare(0, prefix.size(), prefix) == 0 && (full.size() == prefix.size() || full[prefix.size()] == '.');
+  return full.compare(0, prefix.size(), prefix) == 0 &&
+         (full.size() == prefix.size() || full[prefix.size()] == '.');
 }
 
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -24,7 +25,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
     for (size_t j = 1; j <= b.size(); ++j) {
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
       // A swap of neighbours ("coutn" for "count") is one typo, not two.
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        cur[j] = std::min(cur[j], prev2[j - 2] + 1);
     }
     prev2 = prev;
     std::swap(prev, cur);
@@ -54,7 +56,8 @@ void Parser::bind_import(const std::string& local, const std::string& module_pat
   aliases_[local] = module_path;
   std::optional<std::string> c = canonical(local);
   if (!c || (*c != "pl" && *c != "pld")) return;
-  std::pair<std::string, std::string> entry{*c == "pl" ? std::string(kLanguage) : std::string(kDistributed), *c};
+  std::pair<std::string, std::string> entry{*c == "pl" ? std::string(kLanguage) : std::string(kDistributed),
+                                            *c};
   if (std::find(imports_.begin(), imports_.end(), entry) == imports_.end()) imports_.push_back(entry);
 }
 

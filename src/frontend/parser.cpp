@@ -138,7 +138,8 @@ SourceSpan Parser::span_to_prev(const SourceSpan& begin) const {
   if (pos_ == 0) return s;
   const SourceSpan& last = tokens_[pos_ - 1].span;
   if (last.line == begin.line && last.end_col > s.end_col) s.end_col = last.end_col;
-  if (last.line != begin.line) s.end_col = std::max(s.end_col, static_cast<int>(file_.line(begin.line).size()) + 1);
+  if (last.line != begin.line)
+    s.end_col = std::max(s.end_col, static_cast<int>(file_.line(begin.line).size()) + 1);
   return s;
 }
 
@@ -164,7 +165,8 @@ ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags) {
   size_t first_new = diags.diagnostics().size();
   std::vector<Token> tokens = lex(file, diags);
   std::set<int> lexer_error_lines;
-  for (size_t i = first_new; i < diags.diagnostics().size(); ++i) lexer_error_lines.insert(diags.diagnostics()[i].span.line);
+  for (size_t i = first_new; i < diags.diagnostics().size(); ++i)
+    lexer_error_lines.insert(diags.diagnostics()[i].span.line);
   // An unclosed bracket swallows the rest of the file; what the parser finds at its end is a consequence.
   if (!lexer_error_lines.empty() && !tokens.empty()) lexer_error_lines.insert(tokens.back().span.line);
   Parser parser(file, std::move(tokens), diags, std::move(lexer_error_lines));

@@ -26,8 +26,8 @@ constexpr int kMaxNesting = 100;
 struct Binding {
   enum class Kind { Local, Constant, FactoryParam };
   Kind kind = Kind::Local;
-  ir::Var var;             // null when its definition failed: uses are then silently null
-  ir::Expr const_value;    // Constant: its value, so a dtype constant can be used in a type
+  ir::Var var;           // null when its definition failed: uses are then silently null
+  ir::Expr const_value;  // Constant: its value, so a dtype constant can be used in a type
 };
 using ScopeMap = std::map<std::string, Binding>;
 
@@ -36,7 +36,7 @@ struct FuncDecl {
   std::vector<SynExprP> decorators;
   size_t def_pos = 0;  // token index of `def`
   std::string name;
-  SourceSpan span;     // the name in the `def` line
+  SourceSpan span;  // the name in the `def` line
 };
 
 struct ClassDecl {
@@ -60,18 +60,18 @@ struct Container {
 
 // A function whose header is parsed: the signature other functions are checked against.
 struct Signature {
-  ir::Function fn;   // no body yet
+  ir::Function fn;  // no body yet
   size_t body_pos = 0;
   size_t body_end = 0;
 };
 
 // Where an expression is lowered.
 struct LowerCtx {
-  ScopeMap* locals = nullptr;     // null outside function bodies
+  ScopeMap* locals = nullptr;  // null outside function bodies
   const Container* container = nullptr;
   ir::BuildScope build;
   bool class_style = false;
-  bool const_only = false;        // constant expressions only: no ops, no locals, no function calls
+  bool const_only = false;  // constant expressions only: no ops, no locals, no function calls
 };
 
 class Parser {
@@ -203,7 +203,7 @@ class Parser {
   size_t pos_ = 0;
   DiagnosticEngine* diags_;
   ir::Builder builder_;
-  ir::Builder* b_;  // builder_, or a scratch one while speculating
+  ir::Builder* b_;                              // builder_, or a scratch one while speculating
   std::map<std::string, std::string> aliases_;  // local name -> module path ("pl" -> "pypto.language")
   std::vector<std::pair<std::string, std::string>> imports_;
   std::vector<std::unique_ptr<Container>> containers_;  // [0] is the module

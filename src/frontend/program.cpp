@@ -41,10 +41,12 @@ bool Parser::parse_params(const Container& c, bool class_style, const std::strin
     if (!is_self) {
       std::optional<ParamType> pt;
       if (!annotation)
-        error(span, "parameter '" + name + "' of '" + fn_name + "' needs a type annotation, e.g. pl.Tensor[[M, K], pl.FP16]");
+        error(span, "parameter '" + name + "' of '" + fn_name +
+                        "' needs a type annotation, e.g. pl.Tensor[[M, K], pl.FP16]");
       else
         pt = lower_param_type(*annotation, cx);
-      if (!seen.insert(name).second) error(span, "duplicate parameter '" + name + "' in function '" + fn_name + "'");
+      if (!seen.insert(name).second)
+        error(span, "duplicate parameter '" + name + "' in function '" + fn_name + "'");
       ok = ok && pt;
       params.push_back(ir::Param{b_->make_var(name, pt ? pt->type : nullptr, span),
                                  pt ? pt->direction : ir::Direction::In});
@@ -94,8 +96,8 @@ std::optional<Signature> Parser::parse_signature(const FuncDecl& d, const Contai
   }
 }
 
-ir::Function Parser::parse_body(const Signature& sig, const Container& c, const std::vector<ir::Function>& sigs,
-                                bool class_style) {
+ir::Function Parser::parse_body(const Signature& sig, const Container& c,
+                                const std::vector<ir::Function>& sigs, bool class_style) {
   pos_ = sig.body_pos;
   ScopeMap locals;
   for (const ir::Param& p : sig.fn->params)
@@ -130,8 +132,8 @@ bool check_unique(const std::vector<ir::Function>& fns, DiagnosticEngine& diags)
   return ok;
 }
 
-ir::Program make_program(std::string name, ir::ProgramStyle style, const Container& c, std::vector<ir::Function> fns,
-                         SourceSpan span) {
+ir::Program make_program(std::string name, ir::ProgramStyle style, const Container& c,
+                         std::vector<ir::Function> fns, SourceSpan span) {
   auto p = std::make_shared<ir::ProgramNode>();
   p->name = std::move(name);
   p->style = style;
@@ -191,7 +193,8 @@ std::vector<ir::Program> Parser::build_jit_programs(const Container& c) {
   for (size_t i = 0; i < n; ++i)
     for (size_t t = sigs[i].body_pos; t < sigs[i].body_end; ++t) {
       const Token& tok = tokens_[t];
-      if (tok.kind != TokenKind::Name || (t > 0 && tokens_[t - 1].text == "." && tokens_[t - 1].kind == TokenKind::Op))
+      if (tok.kind != TokenKind::Name ||
+          (t > 0 && tokens_[t - 1].text == "." && tokens_[t - 1].kind == TokenKind::Op))
         continue;
       for (size_t j = 0; j < n; ++j)
         if (j != i && fns[j]->name == tok.text) edges[i].push_back(j);
@@ -224,7 +227,8 @@ std::vector<ir::Program> Parser::build_jit_programs(const Container& c) {
     std::vector<ir::Function> members;
     for (size_t i = 0; i < n; ++i)
       if (reached[i]) members.push_back(bodies[i]);
-    programs.push_back(make_program(fns[r]->name, ir::ProgramStyle::Jit, c, std::move(members), fns[r]->span));
+    programs.push_back(
+        make_program(fns[r]->name, ir::ProgramStyle::Jit, c, std::move(members), fns[r]->span));
   }
   return programs;
 }

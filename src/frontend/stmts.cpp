@@ -21,12 +21,13 @@ bool rebind_compatible(const ir::Type& old_type, const ir::Type& new_type) {
          ir::dtype_is_int(old_type->dtype) && ir::dtype_is_int(new_type->dtype);
 }
 
-const char* const kUnsupportedKeywords[] = {"while", "break", "continue", "raise", "assert", "del", "global",
-                                            "nonlocal", "import", "from", "yield", "try", "except", "finally",
-                                            "async", "await", "lambda", "def", "class"};
+const char* const kUnsupportedKeywords[] = {
+    "while", "break", "continue", "raise",   "assert", "del",   "global", "nonlocal", "import", "from",
+    "yield", "try",   "except",   "finally", "async",  "await", "lambda", "def",      "class"};
 
 bool is_aug_op(const Token& t) {
-  static const char* const ops[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>="};
+  static const char* const ops[] = {
+      "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>="};
   if (t.kind != TokenKind::Op) return false;
   for (const char* op : ops)
     if (t.text == op) return true;
@@ -127,7 +128,8 @@ void Parser::parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* d
   expect_line_end("statement");
 }
 
-ir::Var Parser::bind_local(const std::string& name, const ir::Type& type, const SourceSpan& span, LowerCtx& cx) {
+ir::Var Parser::bind_local(const std::string& name, const ir::Type& type, const SourceSpan& span,
+                           LowerCtx& cx) {
   if (name == "_") return nullptr;
   auto it = cx.locals->find(name);
   if (it != cx.locals->end() && it->second.var) {
@@ -186,7 +188,8 @@ void Parser::parse_assignment(ir::Block& out, const SynExprP& target, LowerCtx& 
     types[0] = v->type;
   }
   auto s = make_stmt<ir::Assign>(target->span);
-  for (size_t i = 0; i < names.size(); ++i) s->targets.push_back(bind_local(names[i]->text, types[i], names[i]->span, cx));
+  for (size_t i = 0; i < names.size(); ++i)
+    s->targets.push_back(bind_local(names[i]->text, types[i], names[i]->span, cx));
   if (!v) return;
   s->value = v;
   out.push_back(s);
@@ -195,7 +198,8 @@ void Parser::parse_assignment(ir::Block& out, const SynExprP& target, LowerCtx& 
 void Parser::parse_annotated_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx) {
   advance();  // ':'
   SynExprP annotation = parse_expr();
-  if (!accept_op("=")) fail(peek().span, "expected '=' and a value after the annotation of '" + target->text + "'");
+  if (!accept_op("="))
+    fail(peek().span, "expected '=' and a value after the annotation of '" + target->text + "'");
   SynExprP value = parse_testlist();
   if (!check_target(*target, *diags_)) return;
   ir::Type declared = lower_type(*annotation, cx);
@@ -256,9 +260,10 @@ ir::Stmt Parser::parse_for(LowerCtx& cx) {
 // `pl.range(stop)`, `pl.range(start, stop[, step])` and the parallel/unroll/pipeline forms (plain
 // `range` reads as pl.range); fills the loop's kind and bounds.
 bool Parser::lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& cx) {
-  static const std::map<std::string, ir::LoopKind> kinds = {
-      {"pl.range", ir::LoopKind::Range}, {"pl.parallel", ir::LoopKind::Parallel},
-      {"pl.unroll", ir::LoopKind::Unroll}, {"pl.pipeline", ir::LoopKind::Pipeline}};
+  static const std::map<std::string, ir::LoopKind> kinds = {{"pl.range", ir::LoopKind::Range},
+                                                            {"pl.parallel", ir::LoopKind::Parallel},
+                                                            {"pl.unroll", ir::LoopKind::Unroll},
+                                                            {"pl.pipeline", ir::LoopKind::Pipeline}};
   std::string path;
   if (iter.kind == SynKind::Call) {
     const SynExpr& callee = *iter.items[0];
@@ -267,7 +272,9 @@ bool Parser::lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& c
   }
   auto it = kinds.find(path);
   if (it == kinds.end()) {
-    error(iter.span, "expected pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...) as the loop iterable");
+    error(
+        iter.span,
+        "expected pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...) as the loop iterable");
     return false;
   }
   loop.loop_kind = it->second;
@@ -281,9 +288,9 @@ bool Parser::lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& c
     if (a.keyword == "stage" && pipeline) {
       loop.stage = v;
     } else if (!a.keyword.empty() || a.kind == SynKind::Star) {
-      error(a.span, "unexpected argument" + (a.keyword.empty() ? "" : " '" + a.keyword + "'") + " of " + path +
-                        "; expected " + path + "(stop), " + path + "(start, stop) or " + path + "(start, stop, step)" +
-                        (pipeline ? " with stage=" : ""));
+      error(a.span, "unexpected argument" + (a.keyword.empty() ? "" : " '" + a.keyword + "'") + " of " +
+                        path + "; expected " + path + "(stop), " + path + "(start, stop) or " + path +
+                        "(start, stop, step)" + (pipeline ? " with stage=" : ""));
       ok = false;
     } else {
       bounds.push_back(v);
@@ -323,7 +330,8 @@ ir::Stmt Parser::parse_if(LowerCtx& cx, const std::string& keyword) {
 ir::Stmt Parser::parse_with(LowerCtx& cx) {
   SourceSpan begin = advance().span;  // 'with'
   SynExprP item = parse_expr();
-  if (at_keyword("as")) fail(peek().span, "'with ... as' is not supported; only 'with pl.manual_scope():' is");
+  if (at_keyword("as"))
+    fail(peek().span, "'with ... as' is not supported; only 'with pl.manual_scope():' is");
   if (!accept_op(":")) fail(peek().span, "expected ':' after 'with' header");
   auto s = make_stmt<ir::ManualScope>(span_to_prev(begin));
   bool ok = item->kind == SynKind::Call && item->items.size() == 1 &&

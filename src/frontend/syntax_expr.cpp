@@ -14,10 +14,10 @@ constexpr int kMaxTreeDepth = 256;
 
 const std::set<std::string>& keywords() {
   static const std::set<std::string> k = {
-      "False", "None",   "True",    "and",      "as",     "assert", "async", "await",  "break",
-      "class", "continue", "def",   "del",      "elif",   "else",   "except", "finally", "for",
-      "from",  "global", "if",      "import",   "in",     "is",     "lambda", "nonlocal", "not",
-      "or",    "pass",   "raise",   "return",   "try",    "while",  "with",  "yield"};
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
   return k;
 }
 
@@ -37,7 +37,9 @@ std::string dotted_path(const SynExpr& e) {
   return base.empty() ? "" : base + "." + e.text;
 }
 
-bool Parser::is_keyword(const std::string& word) const { return keywords().count(word) > 0; }
+bool Parser::is_keyword(const std::string& word) const {
+  return keywords().count(word) > 0;
+}
 
 SynExprP Parser::make_node(SynKind kind, const SourceSpan& span, std::vector<SynExprP> items) {
   auto n = std::make_shared<SynExpr>();
@@ -56,7 +58,7 @@ SynExprP Parser::parse_expr() {
   if (at_keyword("lambda")) fail(peek().span, "lambda expressions are not supported");
   SourceSpan begin = peek().span;
   SynExprP e = parse_or();
-  if (at_keyword("if") ) {
+  if (at_keyword("if")) {
     advance();
     SynExprP cond = parse_or();
     if (!at_keyword("else")) fail(peek().span, "expected 'else' in conditional expression");
@@ -74,14 +76,16 @@ bool starts_expression(const Token& t, const Parser& p) {
   switch (t.kind) {
     case TokenKind::Int:
     case TokenKind::Float:
-    case TokenKind::String: return true;
+    case TokenKind::String:
+      return true;
     case TokenKind::Name:
       return !p.is_keyword(t.text) || t.text == "True" || t.text == "False" || t.text == "None" ||
              t.text == "not" || t.text == "lambda";
     case TokenKind::Op:
-      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" || t.text == "~" ||
-             t.text == "..." || t.text == "*";
-    default: return false;
+      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
+             t.text == "~" || t.text == "..." || t.text == "*";
+    default:
+      return false;
   }
 }
 
@@ -259,8 +263,10 @@ SynExprP Parser::parse_atom() {
       return e;
     }
     case TokenKind::Name: {
-      SynKind k = t.text == "True" ? SynKind::True : t.text == "False" ? SynKind::False
-                : t.text == "None" ? SynKind::None : SynKind::Name;
+      SynKind k = t.text == "True"    ? SynKind::True
+                  : t.text == "False" ? SynKind::False
+                  : t.text == "None"  ? SynKind::None
+                                      : SynKind::Name;
       if (k == SynKind::Name && is_keyword(t.text))
         fail(t.span, "expected an expression, found keyword '" + t.text + "'");
       SynExprP e = make_node(k, t.span);
@@ -275,7 +281,8 @@ SynExprP Parser::parse_atom() {
       }
       if (t.text == "...") return make_node(SynKind::Ellipsis, advance().span);
       break;
-    default: break;
+    default:
+      break;
   }
   fail(t.span, "expected an expression, found " + describe_token(t));
 }
@@ -339,8 +346,8 @@ void Parser::parse_call_args(SynExpr& call) {
     if (!accept_op(",")) break;
   }
   if (!accept_op(")"))
-    fail(peek().span, "expected ',' or ')' in the arguments of the call at line " + std::to_string(open.line) +
-                          ", found " + describe_token(peek()));
+    fail(peek().span, "expected ',' or ')' in the arguments of the call at line " +
+                          std::to_string(open.line) + ", found " + describe_token(peek()));
 }
 
 SynExprP Parser::parse_subscript_index() {

@@ -34,7 +34,9 @@ std::optional<Parser::ParamType> Parser::lower_param_type(const SynExpr& e, Lowe
       }
       ir::Type t = lower_type(*parts[0], cx);
       if (!t) return std::nullopt;
-      ir::Direction d = *c == "pl.InOut" ? ir::Direction::InOut : *c == "pl.Out" ? ir::Direction::Out : ir::Direction::In;
+      ir::Direction d = *c == "pl.InOut" ? ir::Direction::InOut
+                        : *c == "pl.Out" ? ir::Direction::Out
+                                         : ir::Direction::In;
       return ParamType{t, d};
     }
   }
@@ -52,9 +54,11 @@ std::optional<std::vector<ir::Expr>> Parser::lower_shape(const SynExpr& e, Lower
   bool ok = true;
   for (const SynExprP& d : e.items) {
     ir::Expr dim = lower(*d, cx);
-    if (dim && (!dim->type || dim->type->kind != ir::TypeKind::Scalar || !ir::dtype_is_int(dim->type->dtype))) {
-      error(d->span, "shape dimension must be an integer constant, a factory parameter or pl.dynamic(\"NAME\"), got " +
-                         ir::type_str(dim->type));
+    if (dim &&
+        (!dim->type || dim->type->kind != ir::TypeKind::Scalar || !ir::dtype_is_int(dim->type->dtype))) {
+      error(d->span,
+            "shape dimension must be an integer constant, a factory parameter or pl.dynamic(\"NAME\"), got " +
+                ir::type_str(dim->type));
       dim = nullptr;
     }
     ok = ok && dim;
@@ -66,7 +70,9 @@ std::optional<std::vector<ir::Expr>> Parser::lower_shape(const SynExpr& e, Lower
 
 ir::Type Parser::lower_type(const SynExpr& e, LowerCtx& cx) {
   if (e.kind == SynKind::Name && (e.text == "int" || e.text == "float" || e.text == "bool")) {
-    return ir::scalar_type(e.text == "int" ? ir::DType::INT64 : e.text == "float" ? ir::DType::FP32 : ir::DType::BOOL);
+    return ir::scalar_type(e.text == "int"     ? ir::DType::INT64
+                           : e.text == "float" ? ir::DType::FP32
+                                               : ir::DType::BOOL);
   }
   if (e.kind == SynKind::Tuple) {
     std::vector<ir::Type> elems;
@@ -79,15 +85,18 @@ ir::Type Parser::lower_type(const SynExpr& e, LowerCtx& cx) {
   }
   const SynExpr& head = e.kind == SynKind::Subscript ? *e.items[0] : e;
   std::string path = dotted_path(head);
-  std::optional<std::string> c = path == "tuple" || path == "Tuple" ? std::optional<std::string>("tuple") : canonical(head);
+  std::optional<std::string> c =
+      path == "tuple" || path == "Tuple" ? std::optional<std::string>("tuple") : canonical(head);
   if (!c) {
     error(e.span, "expected a type such as " + std::string(kTypeExamples));
     return nullptr;
   }
   if (e.kind != SynKind::Subscript) {
     static const std::map<std::string, ir::TypeKind> simple = {
-        {"pld.AsyncSession", ir::TypeKind::AsyncSession}, {"pld.AsyncEvent", ir::TypeKind::AsyncEvent},
-        {"pl.TaskId", ir::TypeKind::TaskId},             {"pld.CommCtx", ir::TypeKind::CommCtx}};
+        {"pld.AsyncSession", ir::TypeKind::AsyncSession},
+        {"pld.AsyncEvent", ir::TypeKind::AsyncEvent},
+        {"pl.TaskId", ir::TypeKind::TaskId},
+        {"pld.CommCtx", ir::TypeKind::CommCtx}};
     if (auto it = simple.find(*c); it != simple.end()) return ir::simple_type(it->second);
     error(e.span, "'" + *c + "' needs its parameters, e.g. " + std::string(kTypeExamples));
     return nullptr;
@@ -121,8 +130,9 @@ ir::Type Parser::lower_type(const SynExpr& e, LowerCtx& cx) {
     return nullptr;
   }
   if (parts.size() != 2 && !(tile && parts.size() == 3)) {
-    error(e.span, *c + (tile ? " takes a shape, a dtype and optionally a memory: pl.Tile[[M, K], pl.FP16, pl.Mem.Vec]"
-                             : " takes a shape and a dtype: " + *c + "[[M, K], pl.FP16]"));
+    error(e.span,
+          *c + (tile ? " takes a shape, a dtype and optionally a memory: pl.Tile[[M, K], pl.FP16, pl.Mem.Vec]"
+                     : " takes a shape and a dtype: " + *c + "[[M, K], pl.FP16]"));
     return nullptr;
   }
   auto shape = lower_shape(*parts[0], cx);
@@ -165,13 +175,17 @@ std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool cl
     std::string path = decorator_path(*dec);
     if (!class_style) {
       static const std::map<std::string, ir::FunctionKind> jit = {
-          {"pl.jit", ir::FunctionKind::Orchestration}, {"pl.jit.incore", ir::FunctionKind::InCore},
-          {"pl.jit.aic", ir::FunctionKind::AIC},       {"pl.jit.aiv", ir::FunctionKind::AIV},
-          {"pl.jit.host", ir::FunctionKind::Host},     {"pl.jit.orchestration", ir::FunctionKind::Orchestration}};
+          {"pl.jit", ir::FunctionKind::Orchestration},
+          {"pl.jit.incore", ir::FunctionKind::InCore},
+          {"pl.jit.aic", ir::FunctionKind::AIC},
+          {"pl.jit.aiv", ir::FunctionKind::AIV},
+          {"pl.jit.host", ir::FunctionKind::Host},
+          {"pl.jit.orchestration", ir::FunctionKind::Orchestration}};
       if (auto it = jit.find(path); it != jit.end()) return it->second;
       if (path.rfind("pl.jit.", 0) == 0) {
-        error(dec->span, "unknown decorator '@" + path + "'; expected @pl.jit, @pl.jit.incore, @pl.jit.aic, "
-                         "@pl.jit.aiv or @pl.jit.host");
+        error(dec->span, "unknown decorator '@" + path +
+                             "'; expected @pl.jit, @pl.jit.incore, @pl.jit.aic, "
+                             "@pl.jit.aiv or @pl.jit.host");
         return std::nullopt;
       }
       continue;
@@ -183,21 +197,28 @@ std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool cl
         const SynExpr& a = *dec->items[i];
         std::string value = canonical(a).value_or("");
         std::string member = value.substr(value.rfind('.') + 1);
-        if (a.keyword == "type" && value.rfind("pl.FunctionType.", 0) == 0) type = member;
-        else if (a.keyword == "level" && value.rfind("pl.Level.", 0) == 0) level = member;
-        else if (a.keyword == "role" && value.rfind("pl.Role.", 0) == 0) role = member;
+        if (a.keyword == "type" && value.rfind("pl.FunctionType.", 0) == 0)
+          type = member;
+        else if (a.keyword == "level" && value.rfind("pl.Level.", 0) == 0)
+          level = member;
+        else if (a.keyword == "role" && value.rfind("pl.Role.", 0) == 0)
+          role = member;
         else if (a.keyword == "type" || a.keyword == "level" || a.keyword == "role")
           error(a.span, "unexpected value for '" + a.keyword + "' of @pl.function");
       }
     }
     static const std::map<std::string, ir::FunctionKind> types = {
-        {"InCore", ir::FunctionKind::InCore}, {"AIC", ir::FunctionKind::AIC}, {"AIV", ir::FunctionKind::AIV},
+        {"InCore", ir::FunctionKind::InCore},
+        {"AIC", ir::FunctionKind::AIC},
+        {"AIV", ir::FunctionKind::AIV},
         {"Orchestration", ir::FunctionKind::Orchestration}};
     if (auto it = types.find(type); it != types.end()) return it->second;
     if (level == "HOST") return ir::FunctionKind::Host;
     if (level == "CHIP") return ir::FunctionKind::Orchestration;
-    error(dec->span, "cannot tell the level of '" + d.name + "': use @pl.function(type=pl.FunctionType.InCore|AIC|"
-                     "AIV|Orchestration) or @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)");
+    error(dec->span,
+          "cannot tell the level of '" + d.name +
+              "': use @pl.function(type=pl.FunctionType.InCore|AIC|"
+              "AIV|Orchestration) or @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)");
     return std::nullopt;
   }
   return std::nullopt;

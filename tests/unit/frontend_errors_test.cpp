@@ -14,7 +14,10 @@ using test::parse_text;
 
 std::unique_ptr<test::Parsed> parse_kernel(const std::string& body) {
   // Line 1: import, line 2: def; the body starts at line 3.
-  return parse_text("import pypto.language as pl\n@pl.jit.incore\ndef k(x: pl.Tensor[[8, 8], pl.FP32], n: pl.Scalar[pl.INT32]):\n" + body);
+  return parse_text(
+      "import pypto.language as pl\n@pl.jit.incore\ndef k(x: pl.Tensor[[8, 8], pl.FP32], n: "
+      "pl.Scalar[pl.INT32]):\n" +
+      body);
 }
 
 TEST(FrontendErrors, SeveralErrorsInOneRun) {
@@ -32,7 +35,8 @@ TEST(FrontendErrors, SeveralErrorsInOneRun) {
       "5:25: expected ':' after 'for' header",
       "7:9: undefined name 'undefined_nme'",
       "8:9: chained comparisons are not supported; combine two comparisons with 'and'",
-      "10:5: cannot rebind 't' (pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec]) to a value of type pl.Scalar[pl.INT32]; use a new name",
+      "10:5: cannot rebind 't' (pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec]) to a value of type "
+      "pl.Scalar[pl.INT32]; use a new name",
   };
   EXPECT_EQ(p->errors(), expected);
 }
@@ -60,14 +64,16 @@ TEST(FrontendErrors, SyntaxErrorsInExpressions) {
   auto q = parse_kernel("    a = n +\n    b = n *\n    c = )\n");
   // Lexer errors come first (the whole file is tokenized before parsing); the parser stays quiet on
   // line 6, whose problem the lexer already reported.
-  std::vector<std::string> expected = {"6:9: unmatched ')'", "4:12: expected an expression, found end of line",
+  std::vector<std::string> expected = {"6:9: unmatched ')'",
+                                       "4:12: expected an expression, found end of line",
                                        "5:12: expected an expression, found end of line"};
   EXPECT_EQ(q->errors(), expected);
 }
 
 TEST(FrontendErrors, NoCascadeAfterALexerErrorOrABadHeader) {
   auto p = parse_kernel("    a = 1 $ 2\n    if n > 0\n        pass\n    else:\n        pass\n    b = nope\n");
-  std::vector<std::string> expected = {"4:11: unexpected character '$'", "5:13: expected ':' after 'if' condition",
+  std::vector<std::string> expected = {"4:11: unexpected character '$'",
+                                       "5:13: expected ':' after 'if' condition",
                                        "9:9: undefined name 'nope'"};
   EXPECT_EQ(p->errors(), expected);
 }
@@ -84,24 +90,28 @@ TEST(FrontendErrors, UnsupportedStatements) {
 TEST(FrontendErrors, BadLoopIterable) {
   auto p = parse_kernel("    for i in range(4):\n        pass\n    for i in [1, 2]:\n        pass\n");
   std::vector<std::string> expected = {
-      "6:14: expected pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...) as the loop iterable"};
+      "6:14: expected pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...) as the loop "
+      "iterable"};
   EXPECT_EQ(p->errors(), expected);
 }
 
 TEST(FrontendErrors, BadWith) {
   auto p = parse_kernel("    with open(x):\n        pass\n");
-  EXPECT_EQ(p->errors().at(0), "4:10: unsupported 'with' statement; only 'with pl.manual_scope():' is supported");
+  EXPECT_EQ(p->errors().at(0),
+            "4:10: unsupported 'with' statement; only 'with pl.manual_scope():' is supported");
 }
 
 TEST(FrontendErrors, TypeAnnotationErrors) {
   auto p = parse_text(
       "import pypto.language as pl\n@pl.jit.incore\n"
-      "def k(a: pl.Tensor[[8, 8]], b: pl.Tensor[[8, 8], pl.FP61], c, d: pl.Tensr[[8], pl.FP32]):\n    pass\n");
+      "def k(a: pl.Tensor[[8, 8]], b: pl.Tensor[[8, 8], pl.FP61], c, d: pl.Tensr[[8], pl.FP32]):\n    "
+      "pass\n");
   std::vector<std::string> expected = {
       "3:10: pl.Tensor takes a shape and a dtype: pl.Tensor[[M, K], pl.FP16]",
       "3:50: expected a dtype such as pl.FP16 in pl.Tensor[...]",
       "3:60: parameter 'c' of 'k' needs a type annotation, e.g. pl.Tensor[[M, K], pl.FP16]",
-      "3:66: unknown type 'pl.Tensr'; expected pl.Tensor[[M, K], pl.FP16], pld.DistributedTensor[[M, K], pl.FP16], "
+      "3:66: unknown type 'pl.Tensr'; expected pl.Tensor[[M, K], pl.FP16], pld.DistributedTensor[[M, K], "
+      "pl.FP16], "
       "pl.Scalar[pl.INT32] or pl.Tile[[M, K], pl.FP16, pl.Mem.Vec]"};
   EXPECT_EQ(p->errors(), expected);
 }
@@ -124,7 +134,8 @@ class P:
   std::vector<std::string> expected = {
       "13:5: unsupported statement in @pl.program class 'P'; expected methods decorated with @pl.function",
       "5:11: the first parameter of method 'k' must be 'self'",
-      "10:6: cannot tell the level of 'q': use @pl.function(type=pl.FunctionType.InCore|AIC|AIV|Orchestration) or "
+      "10:6: cannot tell the level of 'q': use "
+      "@pl.function(type=pl.FunctionType.InCore|AIC|AIV|Orchestration) or "
       "@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)",
       "9:9: program has no function 'kernl'"};
   EXPECT_EQ(p->errors(), expected);
@@ -132,12 +143,14 @@ class P:
 
 TEST(FrontendErrors, UnknownEnumMember) {
   auto p = parse_kernel("    t = pl.load(x, [0, 0], [8, 8], target_memory=pl.Mem.UB)\n");
-  EXPECT_EQ(p->errors().at(0), "4:50: unknown member 'UB' of pl.Mem; expected one of Vec, Mat, Left, Right, Acc");
+  EXPECT_EQ(p->errors().at(0),
+            "4:50: unknown member 'UB' of pl.Mem; expected one of Vec, Mat, Left, Right, Acc");
 }
 
 TEST(FrontendErrors, DeepNestingIsALocatedError) {
   std::string deep(5000, '(');
-  auto p = parse_kernel("    a = " + deep + "1" + std::string(5000, ')') + "\n    b = " + std::string(3000, '-') + "1\n");
+  auto p = parse_kernel("    a = " + deep + "1" + std::string(5000, ')') +
+                        "\n    b = " + std::string(3000, '-') + "1\n");
   ASSERT_GE(p->errors().size(), 2u);
   EXPECT_NE(p->errors()[0].find("nested too deeply"), std::string::npos);
   std::string chain = "    c = n";
@@ -176,9 +189,15 @@ TEST(FrontendErrors, MangledExamplesNeverCrash) {
       std::string t = text;
       size_t p = next() % t.size();
       switch (next() % 3) {
-        case 0: t.erase(p, 1 + next() % 4); break;
-        case 1: t.insert(p, 1, junk[next() % junk.size()]); break;
-        default: t[p] = junk[next() % junk.size()]; break;
+        case 0:
+          t.erase(p, 1 + next() % 4);
+          break;
+        case 1:
+          t.insert(p, 1, junk[next() % junk.size()]);
+          break;
+        default:
+          t[p] = junk[next() % junk.size()];
+          break;
       }
       parse_text(t);
     }

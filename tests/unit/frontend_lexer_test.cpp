@@ -28,12 +28,24 @@ std::string render(const std::vector<Token>& tokens) {
       case TokenKind::Name:
       case TokenKind::Op:
       case TokenKind::Int:
-      case TokenKind::Float: out += t.text; break;
-      case TokenKind::String: out += "STR(" + t.text + ")"; break;
-      case TokenKind::Newline: out += "NL"; break;
-      case TokenKind::Indent: out += "IN"; break;
-      case TokenKind::Dedent: out += "DE"; break;
-      case TokenKind::End: out += "END"; break;
+      case TokenKind::Float:
+        out += t.text;
+        break;
+      case TokenKind::String:
+        out += "STR(" + t.text + ")";
+        break;
+      case TokenKind::Newline:
+        out += "NL";
+        break;
+      case TokenKind::Indent:
+        out += "IN";
+        break;
+      case TokenKind::Dedent:
+        out += "DE";
+        break;
+      case TokenKind::End:
+        out += "END";
+        break;
     }
   }
   return out;
@@ -93,7 +105,8 @@ TEST(FrontendLexer, UnterminatedStrings) {
   auto l = lex_text("x = 'abc\ny = 1\n");
   EXPECT_EQ(first_error(*l), "1:5: unterminated string");
   EXPECT_EQ(l->diags.error_count(), 1);  // recovers at the end of the line
-  EXPECT_EQ(first_error(*lex_text("x = 1\ns = \"\"\"never closed\n\n")), "2:5: unterminated triple-quoted string");
+  EXPECT_EQ(first_error(*lex_text("x = 1\ns = \"\"\"never closed\n\n")),
+            "2:5: unterminated triple-quoted string");
 }
 
 TEST(FrontendLexer, IndentAndDedent) {

@@ -18,12 +18,14 @@ def kern(x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]]):
 )";
 
 TEST(FrontendModule, ImportsAreRecordedCanonically) {
-  auto p = parse_text("import pypto.language as L\nfrom pypto.language import distributed as D\nimport numpy as np\n"
-                      "from __future__ import annotations\n");
+  auto p = parse_text(
+      "import pypto.language as L\nfrom pypto.language import distributed as D\nimport numpy as np\n"
+      "from __future__ import annotations\n");
   ASSERT_TRUE(p->module) << p->all_errors();
   ASSERT_EQ(p->module->imports.size(), 2u);
   EXPECT_EQ(p->module->imports[0], (std::pair<std::string, std::string>("pypto.language", "pl")));
-  EXPECT_EQ(p->module->imports[1], (std::pair<std::string, std::string>("pypto.language.distributed", "pld")));
+  EXPECT_EQ(p->module->imports[1],
+            (std::pair<std::string, std::string>("pypto.language.distributed", "pld")));
 }
 
 TEST(FrontendModule, ConstantsAndSkippedHostCode) {

@@ -12,14 +12,18 @@ using test::parse_text;
 std::unique_ptr<test::Parsed> parse_body(const std::string& body, const char* deco = "@pl.jit.incore") {
   std::string text = std::string(test::kImports) + "M = 16\n" + deco +
                      "\ndef k(x: pl.Tensor[[M, M], pl.FP32], y: pl.Out[pl.Tensor[[M, M], pl.FP32]], "
-                     "n: pl.Scalar[pl.INT32]):\n" + body;
+                     "n: pl.Scalar[pl.INT32]):\n" +
+                     body;
   return parse_text(text);
 }
 
-const ir::Block& body_of(const test::Parsed& p) { return p.module->programs.at(0)->functions.at(0)->body; }
+const ir::Block& body_of(const test::Parsed& p) {
+  return p.module->programs.at(0)->functions.at(0)->body;
+}
 
 TEST(FrontendStmt, AssignmentRebindsTheSameVar) {
-  auto p = parse_body("    t = pl.load(x, [0, 0], [M, M])\n    t = pl.add(t, t)\n    y = pl.store(t, [0, 0], y)\n");
+  auto p = parse_body(
+      "    t = pl.load(x, [0, 0], [M, M])\n    t = pl.add(t, t)\n    y = pl.store(t, [0, 0], y)\n");
   ASSERT_TRUE(p->module) << p->all_errors();
   const auto& b = body_of(*p);
   ASSERT_EQ(b.size(), 3u);
@@ -89,7 +93,8 @@ TEST(FrontendStmt, LoopForms) {
 }
 
 TEST(FrontendStmt, IfElifElse) {
-  auto p = parse_body("    if n == 0:\n        pass\n    elif n > 1 and not n < 5:\n        pass\n    else:\n        pass\n");
+  auto p = parse_body(
+      "    if n == 0:\n        pass\n    elif n > 1 and not n < 5:\n        pass\n    else:\n        pass\n");
   ASSERT_TRUE(p->module) << p->all_errors();
   auto s = body_of(*p).at(0)->as<ir::If>();
   ASSERT_TRUE(s);
@@ -135,7 +140,9 @@ TEST(FrontendStmt, ConstantsFoldAndDtypeBytes) {
 }
 
 TEST(FrontendStmt, EnumsAndDtypes) {
-  auto p = parse_body("    t = pl.load(x, [0, 0], [M, M], target_memory=pl.Mem.Mat)\n    u = pl.move(t, pl.MemorySpace.Left)\n");
+  auto p = parse_body(
+      "    t = pl.load(x, [0, 0], [M, M], target_memory=pl.Mem.Mat)\n    u = pl.move(t, "
+      "pl.MemorySpace.Left)\n");
   ASSERT_TRUE(p->module) << p->all_errors();
   auto load = body_of(*p)[0]->as<ir::Assign>()->value->as<ir::OpCall>();
   auto mem = load->arg("target_memory")->as<ir::EnumImm>();
@@ -146,9 +153,10 @@ TEST(FrontendStmt, EnumsAndDtypes) {
 }
 
 TEST(FrontendStmt, TileParameterType) {
-  auto p = parse_text(std::string(test::kImports) +
-                      "@pl.jit.incore\ndef k(t: pl.Tile[[16, 16], pl.FP16, pl.Mem.Mat], u: pl.Tile[[16, 16], pl.FP16]):\n"
-                      "    pass\n");
+  auto p = parse_text(
+      std::string(test::kImports) +
+      "@pl.jit.incore\ndef k(t: pl.Tile[[16, 16], pl.FP16, pl.Mem.Mat], u: pl.Tile[[16, 16], pl.FP16]):\n"
+      "    pass\n");
   ASSERT_TRUE(p->module) << p->all_errors();
   const auto& params = p->module->programs[0]->functions[0]->params;
   EXPECT_EQ(params[0].var->type->memory, ir::Memory::Mat);

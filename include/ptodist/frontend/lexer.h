@@ -24,11 +24,11 @@ enum class TokenKind {
 
 struct Token {
   TokenKind kind = TokenKind::End;
-  std::string text;          // Name/Op: the spelling; String: the decoded value; Int/Float: the source text
-  long long int_value = 0;   // Int
-  double float_value = 0;    // Float
-  bool is_fstring = false;   // String written with an f prefix (its value is the raw text)
-  SourceSpan span;           // first character; end_col is on the first line for multi-line strings
+  std::string text;         // Name/Op: the spelling; String: the decoded value; Int/Float: the source text
+  long long int_value = 0;  // Int
+  double float_value = 0;   // Float
+  bool is_fstring = false;  // String written with an f prefix (its value is the raw text)
+  SourceSpan span;          // first character; end_col is on the first line for multi-line strings
 };
 
 // Splits the whole file into tokens, reporting located errors (tab in indentation, inconsistent
