@@ -130,8 +130,10 @@ void latency(MpiBackend& mpi, World& world) {
   WindowBufferValue seg = world.alloc_window(64, "signal");
   auto* cell = reinterpret_cast<int32_t*>(world.transport().window_ptr(rank, {seg.segment, 0}));
   int32_t round = 0;
-  auto await = [](int32_t* c, int32_t v) {
-    while (std::atomic_ref<int32_t>(*c).load(std::memory_order_acquire) < v) __builtin_ia32_pause();
+  // Waits as pld.system.wait does (World::poll_until: poll the cell, let MPI progress, back off).
+  auto await = [&world](int32_t* c, int32_t v) {
+    world.poll_until(0, nullptr, BlockInfo{},
+                     [&] { return std::atomic_ref<int32_t>(*c).load(std::memory_order_acquire) >= v; });
   };
   double ours = per_iter(mpi, 1, [&] {
     for (int i = 0; i < kIters; ++i) {

@@ -50,6 +50,9 @@ class Transport {
   virtual int local_rank() const { return -1; }
   // True when remote writes arrive without a wake(): blocked waits must poll their cells.
   virtual bool needs_polling() const { return false; }
+  // Called between the checks of a polling wait: lets MPI progress (osc pt2pt moves one-sided data
+  // only inside MPI calls on the target).
+  virtual void poll() {}
   // The DMA engine's pieces: may complete later, at the next complete_async() of the same thread.
   virtual void put_async(int peer, WindowAddr dst, const std::byte* src, long long bytes) { put(peer, dst, src, bytes); }
   virtual void get_async(int peer, WindowAddr src, std::byte* dst, long long bytes) { get(peer, src, dst, bytes); }

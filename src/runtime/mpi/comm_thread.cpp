@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <string>
 #include <exception>
+#include <string>
 
 namespace ptodist::runtime {
 namespace {
@@ -100,13 +100,21 @@ void CommThread::idle_progress() {
   if (idle_hook_) idle_hook_();
 }
 
+void CommThread::poll() {
+  if (direct_)
+    idle_progress();
+  else
+    pokes_.fetch_add(1, std::memory_order_relaxed);
+}
+
 void CommThread::start_mpi() {
   int provided = MPI_THREAD_SINGLE;
   // SERIALIZED lets callers enter MPI themselves, one at a time; never MULTIPLE, which makes osc
   // pt2pt (the TCP path) refuse to create windows. FUNNELED is enough for the queue alone.
   const char* funnel = std::getenv("PTODIST_MPI_FUNNEL");
   bool queue_only = funnel && std::string(funnel) == "1";
-  int rc = MPI_Init_thread(nullptr, nullptr, queue_only ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED, &provided);
+  int rc =
+      MPI_Init_thread(nullptr, nullptr, queue_only ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED, &provided);
   if (rc != MPI_SUCCESS) {
     error_ = "MPI_Init_thread failed";
   } else if (provided < MPI_THREAD_FUNNELED) {
@@ -124,6 +132,7 @@ void CommThread::start_mpi() {
 void CommThread::loop() {
   start_mpi();
   int idle = 0;
+  uint64_t seen_pokes = 0;
   while (true) {
     Request* r = nullptr;
     {
@@ -145,7 +154,10 @@ void CommThread::loop() {
       idle = 0;
     } else if (ok()) {
       idle_progress();
-      ++idle;
+      // A core polling for a remote write keeps this thread awake (it is the one that progresses).
+      uint64_t p = pokes_.load(std::memory_order_relaxed);
+      idle = p != seen_pokes ? 0 : idle + 1;
+      seen_pokes = p;
     }
   }
   if (exit_hook_) exit_hook_();

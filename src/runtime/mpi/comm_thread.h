@@ -32,6 +32,9 @@ class CommThread {
   void set_idle_hook(std::function<void()> hook);
   // Run on the thread just before MPI_Finalize.
   void set_exit_hook(std::function<void()> hook);
+  // From a polling wait: one progress step (MPI_Iprobe, the idle hook) if MPI is free, or, when
+  // callers may not enter MPI, keeps the thread polling instead of sleeping.
+  void poll();
   bool on_thread() const { return std::this_thread::get_id() == thread_.get_id(); }
 
  private:
@@ -51,6 +54,7 @@ class CommThread {
   std::deque<Request*> queue_;
   uint64_t issued_ = 0;              // under mu_
   std::atomic<uint64_t> served_{0};  // the last request that has run
+  std::atomic<uint64_t> pokes_{0};   // polls by waiting cores (queue-only mode)
   bool stop_ = false;
   std::function<void()> idle_hook_, exit_hook_;
   std::mutex init_mu_;

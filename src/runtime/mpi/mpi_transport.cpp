@@ -78,6 +78,7 @@ class MpiTransport final : public Transport {
   int world_size() const override { return comm_.size(); }
   int local_rank() const override { return comm_.rank(); }
   bool needs_polling() const override { return true; }
+  void poll() override { comm_.poll(); }
 
   int alloc_segment(long long bytes) override {
     int index = 0;

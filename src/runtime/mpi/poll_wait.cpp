@@ -40,6 +40,8 @@ void World::poll_until(int rank, CoreState* core, const BlockInfo& info, const s
       if (core) core->blocked.store(false);
       throw RunAborted{};
     }
+    // Progress costs about as much as a few checks of the cell: while spinning, one in four.
+    if (i >= kSpins || i % 4 == 0) transport_->poll();
     if (ready()) break;
     back_off(i);
   }
