@@ -1,6 +1,7 @@
 // The pass registry: every pass the CLI can name with -p, with its flag and one-line summary.
 #include "ptodist/transforms/bind_async_scratch.h"
 #include "ptodist/transforms/check_async_events.h"
+#include "ptodist/transforms/check_core_budget.h"
 #include "ptodist/transforms/convert_tensor_to_tile.h"
 #include "ptodist/transforms/insert_comm_fence.h"
 #include "ptodist/transforms/lower_collectives.h"
@@ -18,6 +19,7 @@ const std::vector<PassInfo>& registered_passes() {
        "give transfers staging tiles and async sessions their scratch tile"},
       {"bind-async-scratch", bind_async_scratch, "thread each session's scratch into its waits"},
       {"check-async-events", check_async_events, "check that every async event is drained on every path"},
+      {"check-core-budget", check_core_budget, "check that kernels waiting on each other fit the chip's cores"},
       {"plan-memory", plan_memory, "place every tile in its on-chip memory, reusing dead ranges"},
       {"insert-comm-fence", insert_comm_fence, "insert cache-invalidate and fence markers"},
       {"print-async-events", print_async_events, "print the async-event dataflow facts of each kernel"},

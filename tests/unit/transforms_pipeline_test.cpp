@@ -11,7 +11,8 @@ using PipelineTest = PassTest;
 
 TEST(PassRegistry, EveryPipelinePassIsRegistered) {
   for (const char* flag : {"specialize", "lower-collectives", "convert-tensor-to-tile", "bind-async-scratch",
-                           "check-async-events", "plan-memory", "insert-comm-fence", "print-async-events"}) {
+                           "check-async-events", "check-core-budget", "plan-memory", "insert-comm-fence",
+                           "print-async-events"}) {
     const PassInfo* p = find_pass(flag);
     ASSERT_TRUE(p) << flag;
     EXPECT_STREQ(p->flag, flag);
