@@ -4,12 +4,9 @@
 // ordered before later signals only by a fence. So a write a peer will read (a publishing write) is
 // followed by an invalidate of the region it wrote (local window stores) and a fence; a remote write is
 // followed by a fence (the codegen adds the peer-region invalidate, which the IR cannot address); an
-// async put is ordered at its wait, which gets the fence (an async get's wait also invalidates, as
-// the data landed in local GM); and after a wait on a signal (or a run of
+// async put is ordered at its wait, which gets the fence; and after a wait on a signal (or a run of
 // them) the core drops stale lines with a whole-GM invalidate before it reads what the peer published.
 #include "ptodist/transforms/insert_comm_fence.h"
-
-#include <set>
 
 #include "ptodist/ir/op_table.h"
 #include "ptodist/ir/printer.h"
@@ -48,9 +45,7 @@ bool passes_window(const std::vector<Expr>& args) {
 
 class FenceInserter {
  public:
-  FenceInserter(PassContext& cx, const Program& p, const Function& f) : make_(cx.diags, p, f) {
-    collect_gets(f->body);
-  }
+  FenceInserter(PassContext& cx, const Program& p, const Function& f) : make_(cx.diags, p, f) {}
 
   bool failed() const { return failed_; }
 
@@ -112,13 +107,7 @@ class FenceInserter {
     if (w != WaitClass::None) {
       // One marker closes a run of waits of the same kind.
       if (i + 1 < b.size() && wait_class(b[i + 1]) == w) return {};
-      if (w == WaitClass::Signal) return {invalidate_all(s->span)};
-      // A get_async landed data in local GM: the run of waits also consumes, so it invalidates first.
-      bool consumes = false;
-      for (size_t j = i + 1; j-- > 0 && wait_class(b[j]) == WaitClass::Async;)
-        consumes = consumes || waits_get(b[j]);
-      if (consumes) return {invalidate_all(s->span), fence(s->span)};
-      return {fence(s->span)};
+      return {w == WaitClass::Async ? fence(s->span) : invalidate_all(s->span)};
     }
     if (const FuncCall* fc = call_of(s))
       return passes_window(fc->args) ? opaque(s->span) : std::vector<Expr>{};
@@ -155,33 +144,7 @@ class FenceInserter {
     return v ? v->as<FuncCall>() : nullptr;
   }
 
-  // Events issued by a get_async anywhere in the kernel.
-  void collect_gets(const Block& b) {
-    for (const Stmt& s : b) {
-      if (auto* a = s->as<Assign>()) {
-        const OpCall* c = detail::as_op_call(a->value);
-        if (c && (c->op->id == OpId::TileGetAsync || c->op->id == OpId::GetAsync) && a->targets.size() == 1 &&
-            a->targets[0])
-          get_events_.insert(a->targets[0].get());
-      } else if (auto* f = s->as<For>()) {
-        collect_gets(f->body);
-      } else if (auto* i = s->as<If>()) {
-        collect_gets(i->then_body);
-        collect_gets(i->else_body);
-      } else if (auto* m = s->as<ManualScope>()) {
-        collect_gets(m->body);
-      }
-    }
-  }
-
-  bool waits_get(const Stmt& s) const {
-    const OpCall* c = detail::stmt_op_call(s);
-    ir::Var ev = c ? detail::as_var(c->arg("event")) : nullptr;
-    return ev && get_events_.count(ev.get());
-  }
-
   detail::OpMaker make_;
-  std::set<const VarNode*> get_events_;
   bool failed_ = false;
 };
 

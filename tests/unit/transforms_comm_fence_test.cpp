@@ -59,18 +59,6 @@ TEST_F(FenceTest, SyncPutGetsFenceOnlyAndAsyncIssueNothing) {
                                       "pld.tile.wait_async_event", "pl.system.fence", "pld.system.notify"}));
 }
 
-TEST_F(FenceTest, AsyncGetWaitAlsoInvalidates) {
-  ir::Program p = fence(
-      "    sess = pld.system.async_session()\n"
-      "    evt = pld.tensor.get_async(x, peer, win, sess)\n"
-      "    pld.system.wait_async_event(evt, sess)\n"
-      "    t = pl.load(x, [0, 0], [1, 256])\n");
-  ASSERT_TRUE(p) << all_diagnostics();
-  EXPECT_EQ(ops(p), (std::vector<std::string>{"pl.create_tile", "pld.tile.async_session",
-                                              "pld.tile.get_async", "pld.tile.wait_async_event",
-                                              "pl.system.cacheinvalid", "pl.system.fence", "pl.load"}));
-}
-
 TEST_F(FenceTest, ARunOfWaitsGetsOneWholeInvalidate) {
   ir::Program p = fence(
       "    pld.system.wait(signal, [0, 0], 1)\n"
