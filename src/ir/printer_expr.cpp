@@ -318,43 +318,10 @@ std::string ExprPrinter::call(const Expr& e) const {
   return out + ")";
 }
 
-std::string ExprPrinter::shape(const std::vector<Expr>& dims) const {
-  return "[" + list_of(dims) + "]";
-}
-
 std::string ExprPrinter::type(const Type& t) const {
   if (!t) return "None";
-  std::string dt = dtype_text(t->dtype);
-  switch (t->kind) {
-    case TypeKind::Scalar:
-      return "pl.Scalar[" + dt + "]";
-    case TypeKind::Tensor:
-      return "pl.Tensor[" + shape(t->shape) + ", " + dt + "]";
-    case TypeKind::DistTensor:
-      return "pld.DistributedTensor[" + shape(t->shape) + ", " + dt + "]";
-    case TypeKind::Tile:
-      // plan-memory's offset, when planned, so tile-IR dumps show where each tile lives.
-      return "pl.Tile[" + shape(t->shape) + ", " + dt + ", pl.Mem." + std::string(memory_name(t->memory)) +
-             (t->addr >= 0 ? ", addr=" + std::to_string(t->addr) : "") + "]";
-    case TypeKind::WindowBuffer:
-      return "pld.WindowBuffer[" + shape(t->shape) + ", " + dt + "]";
-    case TypeKind::AsyncSession:
-      return "pld.AsyncSession";
-    case TypeKind::AsyncEvent:
-      return "pld.AsyncEvent";
-    case TypeKind::TaskId:
-      return "pl.TaskId";
-    case TypeKind::CommCtx:
-      return "pld.CommCtx";
-    case TypeKind::None:
-      return "None";
-    case TypeKind::Tuple: {
-      std::string out = "tuple[";
-      for (size_t i = 0; i < t->elements.size(); ++i) out += (i ? ", " : "") + type(t->elements[i]);
-      return out + "]";
-    }
-  }
-  return "None";
+  // Dims print as source expressions (`[M_TILE, K]`), unlike type_str's folded diagnostics spelling.
+  return type_str(t, [this](const Expr& dim) { return expr(dim, kPrecIfExp); });
 }
 
 std::string ExprPrinter::annotated_param_type(const Type& t, Direction d) const {

@@ -47,7 +47,6 @@ class ExprPrinter {
   std::string call(const Expr& e) const;
   std::vector<std::string> op_call_args(const OpCall& c) const;
   std::string list_of(const std::vector<Expr>& elems) const;
-  std::string shape(const std::vector<Expr>& dims) const;
 
   std::set<std::string> dynamic_names_;
 };

@@ -160,21 +160,29 @@ bool type_equal(const Type& a, const Type& b) {
   }
 }
 
-std::string type_str(const Type& t) {
+std::string type_str(const Type& t) { return type_str(t, dim_str); }
+
+std::string type_str(const Type& t, const std::function<std::string(const Expr&)>& dim) {
   if (!t) return "<unknown>";
+  auto shape = [&](const std::vector<Expr>& dims) {
+    std::string out = "[";
+    for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + dim(dims[i]);
+    return out + "]";
+  };
   switch (t->kind) {
     case TypeKind::Scalar:
       return "pl.Scalar[" + dtype_str(t->dtype) + "]";
     case TypeKind::Tensor:
-      return "pl.Tensor[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + "]";
+      return "pl.Tensor[" + shape(t->shape) + ", " + dtype_str(t->dtype) + "]";
     case TypeKind::DistTensor:
-      return "pld.DistributedTensor[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + "]";
+      return "pld.DistributedTensor[" + shape(t->shape) + ", " + dtype_str(t->dtype) + "]";
     case TypeKind::Tile:
-      return "pl.Tile[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + ", pl.Mem." +
+      // plan-memory's offset, when planned, so tile-IR dumps show where each tile lives.
+      return "pl.Tile[" + shape(t->shape) + ", " + dtype_str(t->dtype) + ", pl.Mem." +
              std::string(memory_name(t->memory)) + (t->addr >= 0 ? ", addr=" + std::to_string(t->addr) : "") +
              "]";
     case TypeKind::WindowBuffer:
-      return "pld.WindowBuffer[" + shape_str(t->shape) + ", " + dtype_str(t->dtype) + "]";
+      return "pld.WindowBuffer[" + shape(t->shape) + ", " + dtype_str(t->dtype) + "]";
     case TypeKind::AsyncSession:
       return "pld.AsyncSession";
     case TypeKind::AsyncEvent:
@@ -185,7 +193,7 @@ std::string type_str(const Type& t) {
       return "pld.CommCtx";
     case TypeKind::Tuple: {
       std::string out = "tuple[";
-      for (size_t i = 0; i < t->elements.size(); ++i) out += (i ? ", " : "") + type_str(t->elements[i]);
+      for (size_t i = 0; i < t->elements.size(); ++i) out += (i ? ", " : "") + type_str(t->elements[i], dim);
       return out + "]";
     }
     case TypeKind::None:

@@ -2,6 +2,7 @@
 // communication ops. Types are immutable and shared.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,6 +64,8 @@ bool type_equal(const Type& a, const Type& b);
 
 // The PyPTO spelling: "pl.Tensor[[128, 256], pl.FP16]", "pl.Tile[[1, 256], pl.INT8, pl.Mem.Vec]".
 std::string type_str(const Type& t);
+// The same spelling with each shape dim written by `dim` (the printer spells dims as source expressions).
+std::string type_str(const Type& t, const std::function<std::string(const Expr&)>& dim);
 // A shape as written in a type: "[128, NR]" (dynamic dims and factory parameters by name).
 std::string shape_str(const std::vector<Expr>& shape);
 
