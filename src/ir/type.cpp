@@ -160,7 +160,9 @@ bool type_equal(const Type& a, const Type& b) {
   }
 }
 
-std::string type_str(const Type& t) { return type_str(t, dim_str); }
+std::string type_str(const Type& t) {
+  return type_str(t, dim_str);
+}
 
 std::string type_str(const Type& t, const std::function<std::string(const Expr&)>& dim) {
   if (!t) return "<unknown>";

@@ -35,16 +35,18 @@ using Type = std::shared_ptr<const TypeNode>;
 // One node for every kind; fields that do not apply to a kind stay empty.
 struct TypeNode {
   TypeKind kind = TypeKind::None;
-  DType dtype = DType::FP32;   // Scalar, Tensor, DistTensor, Tile, WindowBuffer
-  std::vector<Expr> shape;     // Tensor, DistTensor, Tile, WindowBuffer: dims (IntImm once specialized)
-  Memory memory = Memory::Vec; // Tile
+  DType dtype = DType::FP32;    // Scalar, Tensor, DistTensor, Tile, WindowBuffer
+  std::vector<Expr> shape;      // Tensor, DistTensor, Tile, WindowBuffer: dims (IntImm once specialized)
+  Memory memory = Memory::Vec;  // Tile
   // Tile: byte offset in its memory chosen by plan-memory, -1 until planned. Placement, not type:
   // type_equal ignores it; type_str prints it as a trailing `addr=N` when set.
   long long addr = -1;
   std::vector<Type> elements;  // Tuple
 
   bool is_tensor_like() const { return kind == TypeKind::Tensor || kind == TypeKind::DistTensor; }
-  bool has_shape() const { return is_tensor_like() || kind == TypeKind::Tile || kind == TypeKind::WindowBuffer; }
+  bool has_shape() const {
+    return is_tensor_like() || kind == TypeKind::Tile || kind == TypeKind::WindowBuffer;
+  }
   // Every dim a constant integer (after specialize).
   bool shape_is_static() const;
   // Dims as integers when static.
