@@ -49,8 +49,9 @@ void BM_InprocPutAsync(benchmark::State& state) {
   for (auto _ : state) {
     ++seq;
     w.dma(0).submit(DmaTransfer{true, 1, {win.segment, 0}, src.data(), state.range(0), session, seq});
-    w.block_until(0, nullptr, BlockInfo{},
-                  [&] { return std::atomic_ref<uint32_t>(scratch[0]).load(std::memory_order_acquire) >= seq; });
+    w.block_until(0, nullptr, BlockInfo{}, [&] {
+      return std::atomic_ref<uint32_t>(scratch[0]).load(std::memory_order_acquire) >= seq;
+    });
   }
   state.SetBytesProcessed(state.iterations() * state.range(0));
 }
@@ -59,12 +60,15 @@ void BM_InprocPutAsync(benchmark::State& state) {
 void BM_NotifyWaitLatency(benchmark::State& state) {
   World w(two_ranks());
   WindowBufferValue cells = w.alloc_window(8, "signal");
-  auto cell = [&](int rank) { return reinterpret_cast<int32_t*>(w.transport().window_ptr(rank, {cells.segment, 0})); };
+  auto cell = [&](int rank) {
+    return reinterpret_cast<int32_t*>(w.transport().window_ptr(rank, {cells.segment, 0}));
+  };
   std::atomic<bool> stop{false};
   std::thread peer([&] {
     for (int32_t k = 1;; ++k) {
       try {
-        w.block_until(1, nullptr, BlockInfo{}, [&] { return std::atomic_ref<int32_t>(*cell(1)).load() >= k || stop; });
+        w.block_until(1, nullptr, BlockInfo{},
+                      [&] { return std::atomic_ref<int32_t>(*cell(1)).load() >= k || stop; });
       } catch (const RunAborted&) {
         return;
       }
@@ -83,8 +87,8 @@ void BM_NotifyWaitLatency(benchmark::State& state) {
   stop = true;
   w.wake(1);
   peer.join();
-  state.counters["one_way_seconds"] =
-      benchmark::Counter(static_cast<double>(state.iterations()) * 2, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["one_way_seconds"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * 2, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 BENCHMARK(BM_Memcpy)->Arg(64 << 10)->Arg(1 << 20)->Arg(8 << 20)->UseRealTime();

@@ -56,7 +56,8 @@ ptodist::ir::Program make_variant(const ptodist::ir::Program& p, Variant v) {
       for (const Stmt& inner : scope->body) {
         const auto* a = inner->as<Assign>();
         const OpCall* call = a ? a->value->as<OpCall>() : nullptr;
-        const FuncRef* k = call && !call->args.empty() && call->args[0] ? call->args[0]->as<FuncRef>() : nullptr;
+        const FuncRef* k =
+            call && !call->args.empty() && call->args[0] ? call->args[0]->as<FuncRef>() : nullptr;
         if (v == Variant::CommOnly && k && k->callee.find("gemm") != std::string::npos) continue;
         body.push_back(inner);
       }
@@ -71,10 +72,14 @@ bool parse_args(int argc, char** argv, Config& c) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--ranks") c.ranks = std::atoi(next().c_str());
-    else if (a == "--rounds") c.rounds = std::atoi(next().c_str());
-    else if (a == "--warmup") c.warmup = std::atoi(next().c_str());
-    else if (a == "--file") c.file = next();
+    if (a == "--ranks")
+      c.ranks = std::atoi(next().c_str());
+    else if (a == "--rounds")
+      c.rounds = std::atoi(next().c_str());
+    else if (a == "--warmup")
+      c.warmup = std::atoi(next().c_str());
+    else if (a == "--file")
+      c.file = next();
     else if (a == "-D") {
       std::string d = next();
       size_t eq = d.find('=');
@@ -90,7 +95,8 @@ bool parse_args(int argc, char** argv, Config& c) {
 long long factory_value(const ptodist::ir::ProgramNode& p, const Config& c, const std::string& name) {
   if (auto it = c.defines.find(name); it != c.defines.end()) return it->second;
   for (const auto& fp : p.factory_params)
-    if (fp.var->name == name && fp.default_value) return ptodist::ir::as_const_int(fp.default_value).value_or(0);
+    if (fp.var->name == name && fp.default_value)
+      return ptodist::ir::as_const_int(fp.default_value).value_or(0);
   return 0;
 }
 
@@ -117,7 +123,8 @@ double median(std::vector<double> v) {
 }
 
 // Median seconds per round of `program`, or a negative value after printing why the run failed.
-double time_rounds(const ptodist::ir::Program& program, const Config& c, std::map<std::string, HostTensor>& args) {
+double time_rounds(const ptodist::ir::Program& program, const Config& c,
+                   std::map<std::string, HostTensor>& args) {
   ptodist::runtime::RunOptions opts;
   opts.ranks = c.ranks;
   opts.watchdog_seconds = 30;
@@ -136,8 +143,8 @@ double time_rounds(const ptodist::ir::Program& program, const Config& c, std::ma
 
 // The hand-written baseline: per rank, a memcpy all-gather of the shards into one buffer, then one
 // [M, K] @ [K, N] GEMM through the same kernel the runtime's tiles use; ranks run on threads.
-double time_baseline(const Config& c, const std::vector<uint16_t>& a, const std::vector<uint16_t>& w, long long m_local,
-                     long long k, long long n) {
+double time_baseline(const Config& c, const std::vector<uint16_t>& a, const std::vector<uint16_t>& w,
+                     long long m_local, long long k, long long n) {
   using ptodist::kernels::ElemType;
   using ptodist::kernels::TileView;
   long long m = c.ranks * m_local;
@@ -157,7 +164,8 @@ double time_baseline(const Config& c, const std::vector<uint16_t>& a, const std:
       });
     }
     for (auto& t : threads) t.join();
-    if (round >= c.warmup) times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (round >= c.warmup)
+      times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   return median(times);
 }
@@ -167,7 +175,9 @@ double time_baseline(const Config& c, const std::vector<uint16_t>& a, const std:
 int main(int argc, char** argv) {
   Config c;
   if (!parse_args(argc, argv, c)) {
-    std::fprintf(stderr, "usage: allgather_gemm_demo [--ranks N] [--rounds R] [--warmup W] [--file F] [-D name=value]...\n");
+    std::fprintf(
+        stderr,
+        "usage: allgather_gemm_demo [--ranks N] [--rounds R] [--warmup W] [--file F] [-D name=value]...\n");
     return 2;
   }
   ptodist::SourceManager sources;
@@ -197,8 +207,10 @@ int main(int argc, char** argv) {
   long long m_local = factory_value(*source, c, "m_local"), k = factory_value(*source, c, "k"),
             n = factory_value(*source, c, "n");
   long long m = c.ranks * m_local;
-  std::printf("all-gather + GEMM on %d in-process ranks: A shards [%lld, %lld] fp16 per rank, W [%lld, %lld] fp16, "
-              "C [%lld, %lld] fp32 on every rank\n", c.ranks, m_local, k, k, n, m, n);
+  std::printf(
+      "all-gather + GEMM on %d in-process ranks: A shards [%lld, %lld] fp16 per rank, W [%lld, %lld] fp16, "
+      "C [%lld, %lld] fp32 on every rank\n",
+      c.ranks, m_local, k, k, n, m, n);
 
   std::mt19937 gen(2024);
   std::vector<uint16_t> a = random_fp16(static_cast<size_t>(m * k), gen);
@@ -215,7 +227,8 @@ int main(int argc, char** argv) {
   std::vector<float> af(a.size()), wf(w.size()), ref(static_cast<size_t>(m * n));
   ptodist::kernels::fp16_to_fp32_n(a.data(), af.data(), static_cast<long>(a.size()));
   ptodist::kernels::fp16_to_fp32_n(w.data(), wf.data(), static_cast<long>(w.size()));
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, af.data(), k, wf.data(), n, 0.0f, ref.data(), n);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, af.data(), k, wf.data(), n, 0.0f,
+              ref.data(), n);
   const auto* out = reinterpret_cast<const float*>(args["outputs"].data.data());
   bool pass = true;
   double max_diff = 0;
@@ -238,13 +251,16 @@ int main(int argc, char** argv) {
   double t_base = time_baseline(c, a, w, m_local, k, n);
   double flops = 2.0 * m * n * k * c.ranks;  // every rank computes the whole C
   std::printf("time per round (median of %d): %.2f ms overlapped\n", c.rounds, t_overlap * 1e3);
-  std::printf("throughput: %.2f GFLOP/s (%d ranks x 2*M*N*K = %.3g GFLOP per round)\n", flops / t_overlap / 1e9,
-              c.ranks, flops / 1e9);
-  std::printf("overlap: serialized (comm, then GEMM) %.2f ms, overlapped %.2f ms, comm alone %.2f ms -> %.2fx, "
-              "%.0f%% of the comm time hidden\n",
-              t_serial * 1e3, t_overlap * 1e3, t_comm * 1e3, t_serial / t_overlap,
-              100.0 * std::clamp((t_serial - t_overlap) / t_comm, 0.0, 1.0));
-  std::printf("baseline (memcpy all-gather, then one OpenBLAS GEMM per rank): %.2f ms -> overlapped is %.2fx the "
-              "baseline time\n", t_base * 1e3, t_overlap / t_base);
+  std::printf("throughput: %.2f GFLOP/s (%d ranks x 2*M*N*K = %.3g GFLOP per round)\n",
+              flops / t_overlap / 1e9, c.ranks, flops / 1e9);
+  std::printf(
+      "overlap: serialized (comm, then GEMM) %.2f ms, overlapped %.2f ms, comm alone %.2f ms -> %.2fx, "
+      "%.0f%% of the comm time hidden\n",
+      t_serial * 1e3, t_overlap * 1e3, t_comm * 1e3, t_serial / t_overlap,
+      100.0 * std::clamp((t_serial - t_overlap) / t_comm, 0.0, 1.0));
+  std::printf(
+      "baseline (memcpy all-gather, then one OpenBLAS GEMM per rank): %.2f ms -> overlapped is %.2fx the "
+      "baseline time\n",
+      t_base * 1e3, t_overlap / t_base);
   return pass ? 0 : 1;
 }

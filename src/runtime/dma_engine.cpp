@@ -1,10 +1,9 @@
 // The per-rank DMA engine thread: transfers run in issue order, in pieces of the session's
 // block_bytes, while the cores keep computing; the completion word is written last, with release
 // order, so a core that sees it also sees the data.
-#include "ptodist/runtime/dma.h"
-
 #include <algorithm>
 
+#include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/world.h"
 
 namespace ptodist::runtime {

@@ -159,7 +159,8 @@ Value dispatch_op(Interp& in, const ir::OpCall& c);
 Value call_function(Interp& in, const ir::FuncCall& call);
 // Waits for every task the frame submitted (end of a manual scope or of an orchestrator).
 // `what` names the wait in a watchdog report ("end of pl.manual_scope", "kernel call").
-void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span, const char* what);
+void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span,
+                const char* what);
 
 // Helpers shared by the op files.
 const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot);

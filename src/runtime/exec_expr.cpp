@@ -33,7 +33,9 @@ Value int_result(long long v, const Scalar& a, const Scalar& b) {
 
 }  // namespace
 
-void Interp::fail(const SourceSpan& span, const std::string& message) const { throw RunError{span, message}; }
+void Interp::fail(const SourceSpan& span, const std::string& message) const {
+  throw RunError{span, message};
+}
 
 void Interp::bind(const ir::Var& v, Value value) {
   if (!v) return;
@@ -42,17 +44,22 @@ void Interp::bind(const ir::Var& v, Value value) {
 
 Value Interp::eval(const ir::Expr& e) {
   switch (e->kind) {
-    case ir::ExprKind::IntImm: return Scalar::of_int(e->as<ir::IntImm>()->value);
-    case ir::ExprKind::FloatImm: return Scalar::of_float(e->as<ir::FloatImm>()->value);
-    case ir::ExprKind::BoolImm: return Scalar::of_bool(e->as<ir::BoolImm>()->value);
+    case ir::ExprKind::IntImm:
+      return Scalar::of_int(e->as<ir::IntImm>()->value);
+    case ir::ExprKind::FloatImm:
+      return Scalar::of_float(e->as<ir::FloatImm>()->value);
+    case ir::ExprKind::BoolImm:
+      return Scalar::of_bool(e->as<ir::BoolImm>()->value);
     case ir::ExprKind::StrImm:
     case ir::ExprKind::NoneImm:
     case ir::ExprKind::DTypeImm:
-    case ir::ExprKind::EnumImm: return NoneValue{};
+    case ir::ExprKind::EnumImm:
+      return NoneValue{};
     case ir::ExprKind::Dynamic: {
       const auto* d = e->as<ir::Dynamic>();
       auto it = f.env->dyn.find(d->name);
-      if (it == f.env->dyn.end()) fail(e->span, "dynamic dimension '" + d->name + "' is not bound by any input shape");
+      if (it == f.env->dyn.end())
+        fail(e->span, "dynamic dimension '" + d->name + "' is not bound by any input shape");
       return Scalar::of_int(it->second);
     }
     case ir::ExprKind::VarRef: {
@@ -65,15 +72,21 @@ Value Interp::eval(const ir::Expr& e) {
       const auto* u = e->as<ir::Unary>();
       Scalar s = as_scalar(*this, eval(u->operand), u->span);
       switch (u->op) {
-        case ir::UnaryOpKind::Neg: return s.is_float() ? Scalar::of_float(-s.f, s.dtype) : Scalar::of_int(-s.i, s.dtype);
-        case ir::UnaryOpKind::Pos: return s;
-        case ir::UnaryOpKind::Not: return Scalar::of_bool(s.as_double() == 0);
-        case ir::UnaryOpKind::Invert: return Scalar::of_int(~s.as_int(), s.dtype);
+        case ir::UnaryOpKind::Neg:
+          return s.is_float() ? Scalar::of_float(-s.f, s.dtype) : Scalar::of_int(-s.i, s.dtype);
+        case ir::UnaryOpKind::Pos:
+          return s;
+        case ir::UnaryOpKind::Not:
+          return Scalar::of_bool(s.as_double() == 0);
+        case ir::UnaryOpKind::Invert:
+          return Scalar::of_int(~s.as_int(), s.dtype);
       }
       return s;
     }
-    case ir::ExprKind::Binary: return eval_binary(*e->as<ir::Binary>());
-    case ir::ExprKind::Compare: return eval_compare(*e->as<ir::Compare>());
+    case ir::ExprKind::Binary:
+      return eval_binary(*e->as<ir::Binary>());
+    case ir::ExprKind::Compare:
+      return eval_compare(*e->as<ir::Compare>());
     case ir::ExprKind::BoolOp: {
       const auto* b = e->as<ir::BoolOp>();
       bool lhs = as_scalar(*this, eval(b->lhs), b->span).as_double() != 0;
@@ -83,7 +96,8 @@ Value Interp::eval(const ir::Expr& e) {
     }
     case ir::ExprKind::IfExp: {
       const auto* c = e->as<ir::IfExp>();
-      return as_scalar(*this, eval(c->cond), c->span).as_double() != 0 ? eval(c->then_value) : eval(c->else_value);
+      return as_scalar(*this, eval(c->cond), c->span).as_double() != 0 ? eval(c->then_value)
+                                                                       : eval(c->else_value);
     }
     case ir::ExprKind::List:
     case ir::ExprKind::Tuple: {
@@ -91,16 +105,19 @@ Value Interp::eval(const ir::Expr& e) {
       for (const ir::Expr& x : *ir::as_list(e)) t->elements.push_back(eval(x));
       return t;
     }
-    case ir::ExprKind::Subscript: return eval_subscript(*e->as<ir::Subscript>());
+    case ir::ExprKind::Subscript:
+      return eval_subscript(*e->as<ir::Subscript>());
     case ir::ExprKind::OpCall: {
       tick();
       return dispatch_op(*this, *e->as<ir::OpCall>());
     }
-    case ir::ExprKind::FuncCall: return call_function(*this, *e->as<ir::FuncCall>());
+    case ir::ExprKind::FuncCall:
+      return call_function(*this, *e->as<ir::FuncCall>());
     case ir::ExprKind::FuncRef: {
       const auto* r = e->as<ir::FuncRef>();
       ir::Function fn = f.env->program->find(r->callee);
-      if (!fn) fail(e->span, "no function named '" + r->callee + "' in program '" + f.env->program->name + "'");
+      if (!fn)
+        fail(e->span, "no function named '" + r->callee + "' in program '" + f.env->program->name + "'");
       return FuncRefValue{fn.get()};
     }
   }
@@ -115,21 +132,29 @@ Value Interp::eval_binary(const ir::Binary& b) {
     double p = x.as_double(), q = y.as_double();
     ir::DType t = x.is_float() ? x.dtype : (y.is_float() ? y.dtype : ir::DType::FP32);
     switch (b.op) {
-      case ir::BinaryOpKind::Add: return Scalar::of_float(p + q, t);
-      case ir::BinaryOpKind::Sub: return Scalar::of_float(p - q, t);
-      case ir::BinaryOpKind::Mul: return Scalar::of_float(p * q, t);
+      case ir::BinaryOpKind::Add:
+        return Scalar::of_float(p + q, t);
+      case ir::BinaryOpKind::Sub:
+        return Scalar::of_float(p - q, t);
+      case ir::BinaryOpKind::Mul:
+        return Scalar::of_float(p * q, t);
       case ir::BinaryOpKind::Div:
         if (q == 0) fail(b.span, "division by zero");
         return Scalar::of_float(p / q, t);
-      case ir::BinaryOpKind::Pow: return Scalar::of_float(std::pow(p, q), t);
-      default: fail(b.span, "bit operation on a float value");
+      case ir::BinaryOpKind::Pow:
+        return Scalar::of_float(std::pow(p, q), t);
+      default:
+        fail(b.span, "bit operation on a float value");
     }
   }
   long long p = x.as_int(), q = y.as_int();
   switch (b.op) {
-    case ir::BinaryOpKind::Add: return int_result(p + q, x, y);
-    case ir::BinaryOpKind::Sub: return int_result(p - q, x, y);
-    case ir::BinaryOpKind::Mul: return int_result(p * q, x, y);
+    case ir::BinaryOpKind::Add:
+      return int_result(p + q, x, y);
+    case ir::BinaryOpKind::Sub:
+      return int_result(p - q, x, y);
+    case ir::BinaryOpKind::Mul:
+      return int_result(p * q, x, y);
     case ir::BinaryOpKind::FloorDiv:
     case ir::BinaryOpKind::Mod:
       if (fl) {
@@ -145,12 +170,18 @@ Value Interp::eval_binary(const ir::Binary& b) {
       for (long long i = 0; i < q; ++i) r *= p;
       return int_result(r, x, y);
     }
-    case ir::BinaryOpKind::BitAnd: return int_result(p & q, x, y);
-    case ir::BinaryOpKind::BitOr: return int_result(p | q, x, y);
-    case ir::BinaryOpKind::BitXor: return int_result(p ^ q, x, y);
-    case ir::BinaryOpKind::Shl: return int_result(p << q, x, y);
-    case ir::BinaryOpKind::Shr: return int_result(p >> q, x, y);
-    default: break;
+    case ir::BinaryOpKind::BitAnd:
+      return int_result(p & q, x, y);
+    case ir::BinaryOpKind::BitOr:
+      return int_result(p | q, x, y);
+    case ir::BinaryOpKind::BitXor:
+      return int_result(p ^ q, x, y);
+    case ir::BinaryOpKind::Shl:
+      return int_result(p << q, x, y);
+    case ir::BinaryOpKind::Shr:
+      return int_result(p >> q, x, y);
+    default:
+      break;
   }
   fail(b.span, "unsupported binary operator");
 }
@@ -160,12 +191,18 @@ Value Interp::eval_compare(const ir::Compare& c) {
   Scalar y = as_scalar(*this, eval(c.rhs), c.span);
   auto cmp = [&](auto p, auto q) {
     switch (c.op) {
-      case ir::CompareOpKind::Eq: return p == q;
-      case ir::CompareOpKind::Ne: return p != q;
-      case ir::CompareOpKind::Lt: return p < q;
-      case ir::CompareOpKind::Le: return p <= q;
-      case ir::CompareOpKind::Gt: return p > q;
-      case ir::CompareOpKind::Ge: return p >= q;
+      case ir::CompareOpKind::Eq:
+        return p == q;
+      case ir::CompareOpKind::Ne:
+        return p != q;
+      case ir::CompareOpKind::Lt:
+        return p < q;
+      case ir::CompareOpKind::Le:
+        return p <= q;
+      case ir::CompareOpKind::Gt:
+        return p > q;
+      case ir::CompareOpKind::Ge:
+        return p >= q;
     }
     return false;
   };
@@ -179,15 +216,18 @@ Value Interp::eval_subscript(const ir::Subscript& s) {
   if (s.indices.size() != 1) fail(s.span, "subscript takes one index here (the rank)");
   long long idx = eval_int(s.indices[0]);
   if (auto* t = std::get_if<std::shared_ptr<TupleValue>>(&base)) {
-    if (idx < 0 || idx >= static_cast<long long>((*t)->elements.size())) fail(s.span, "tuple index out of range");
+    if (idx < 0 || idx >= static_cast<long long>((*t)->elements.size()))
+      fail(s.span, "tuple index out of range");
     return (*t)->elements[idx];
   }
   auto* view = std::get_if<TensorView>(&base);
-  if (!view || view->shape.empty()) fail(s.span, "only a tensor with a leading rank dim can be indexed by a rank");
+  if (!view || view->shape.empty())
+    fail(s.span, "only a tensor with a leading rank dim can be indexed by a rank");
   if (idx < 0 || idx >= view->shape[0]) {
-    fail(s.span, "index " + std::to_string(idx) + " is out of range for '" + view->name + "' whose leading dim is " +
-                     std::to_string(view->shape[0]) + "; the host tensor needs one slice per rank (" +
-                     std::to_string(world().ranks()) + " ranks)");
+    fail(s.span, "index " + std::to_string(idx) + " is out of range for '" + view->name +
+                     "' whose leading dim is " + std::to_string(view->shape[0]) +
+                     "; the host tensor needs one slice per rank (" + std::to_string(world().ranks()) +
+                     " ranks)");
   }
   TensorView slice = *view;
   slice.data += idx * view->strides[0] * ir::dtype_bytes(view->dtype);

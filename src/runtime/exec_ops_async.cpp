@@ -31,17 +31,19 @@ Value make_session(Interp& in, const ir::OpCall& c, TileValue scratch) {
 const std::shared_ptr<AsyncSessionState>& session_arg(Interp& in, const ir::OpCall& c, Value& holder) {
   holder = in.eval(c.arg("session"));
   const auto* s = std::get_if<SessionValue>(&holder);
-  if (!s) in.fail(c.arg("session")->span, c.op->spelling + ": 'session' must come from pld.system.async_session");
+  if (!s)
+    in.fail(c.arg("session")->span, c.op->spelling + ": 'session' must come from pld.system.async_session");
   return s->state;
 }
 
-long long contiguous_bytes(Interp& in, const ir::OpCall& c, const TensorView& t, const std::vector<long long>& offsets,
-                           const std::vector<long long>& shape) {
+long long contiguous_bytes(Interp& in, const ir::OpCall& c, const TensorView& t,
+                           const std::vector<long long>& offsets, const std::vector<long long>& shape) {
   Region r{&t, offsets, shape};
   long long n = r.rows() * r.cols();
   // A flat-contiguous region: consecutive rows follow each other in memory.
   if (r.rows() > 1 && r.elem_offset(1, 0) - r.elem_offset(0, 0) != r.cols())
-    in.fail(c.span, c.op->spelling + ": the region of '" + t.name + "' must be flat-contiguous (logically 1-D)");
+    in.fail(c.span,
+            c.op->spelling + ": the region of '" + t.name + "' must be flat-contiguous (logically 1-D)");
   return n * ir::dtype_bytes(t.dtype);
 }
 
@@ -55,8 +57,10 @@ Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   ir::Expr shape_e = c.arg("shape");
   bool sub = shape_e && !shape_e->isa<ir::NoneImm>();
   std::vector<long long> shape = sub ? in.eval_ints(shape_e) : src.shape;
-  std::vector<long long> so = sub ? in.eval_ints(c.arg("src_offsets")) : std::vector<long long>(src.shape.size(), 0);
-  std::vector<long long> dof = sub ? in.eval_ints(c.arg("dst_offsets")) : std::vector<long long>(dst.shape.size(), 0);
+  std::vector<long long> so =
+      sub ? in.eval_ints(c.arg("src_offsets")) : std::vector<long long>(src.shape.size(), 0);
+  std::vector<long long> dof =
+      sub ? in.eval_ints(c.arg("dst_offsets")) : std::vector<long long>(dst.shape.size(), 0);
   if (!sub && src.numel() != dst.numel())
     in.fail(c.span, c.op->spelling + ": whole-tensor transfer needs 'src' and 'dst' of the same size");
   std::vector<long long> dshape = sub ? shape : dst.shape;
@@ -94,10 +98,14 @@ Value wait_event(Interp& in, const ir::OpCall& c) {
   const EventValue& e = event_arg(in, c, he);
   const auto& s = session_arg(in, c, hs);
   if (s != e.session) in.fail(c.span, c.op->spelling + ": the event was issued by another session");
-  BlockInfo info{c.op->spelling, c.span,
+  BlockInfo info{c.op->spelling,
+                 c.span,
                  "completion word of session sync_id=" + std::to_string(s->sync_id) + " (event #" +
                      std::to_string(e.seq) + ")",
-                 nullptr, e.session->completion_word(), e.seq, ">="};
+                 nullptr,
+                 e.session->completion_word(),
+                 e.seq,
+                 ">="};
   in.world().block_until(in.f.rank, in.f.core, info, [&e] { return completed(e); });
   *e.waited = true;
   return NoneValue{};
@@ -120,16 +128,34 @@ Value op_TileAsyncSession(Interp& in, const ir::OpCall& c) {
   return make_session(in, c, in.tile_arg(c, "scratch", h));
 }
 
-Value op_PutAsync(Interp& in, const ir::OpCall& c) { return issue(in, c, true); }
-Value op_GetAsync(Interp& in, const ir::OpCall& c) { return issue(in, c, false); }
-Value op_TilePutAsync(Interp& in, const ir::OpCall& c) { return issue(in, c, true); }
-Value op_TileGetAsync(Interp& in, const ir::OpCall& c) { return issue(in, c, false); }
-Value op_WaitAsyncEvent(Interp& in, const ir::OpCall& c) { return wait_event(in, c); }
-Value op_TileWaitAsyncEvent(Interp& in, const ir::OpCall& c) { return wait_event(in, c); }
-Value op_TestAsyncEvent(Interp& in, const ir::OpCall& c) { return test_event(in, c); }
-Value op_TileTestAsyncEvent(Interp& in, const ir::OpCall& c) { return test_event(in, c); }
+Value op_PutAsync(Interp& in, const ir::OpCall& c) {
+  return issue(in, c, true);
+}
+Value op_GetAsync(Interp& in, const ir::OpCall& c) {
+  return issue(in, c, false);
+}
+Value op_TilePutAsync(Interp& in, const ir::OpCall& c) {
+  return issue(in, c, true);
+}
+Value op_TileGetAsync(Interp& in, const ir::OpCall& c) {
+  return issue(in, c, false);
+}
+Value op_WaitAsyncEvent(Interp& in, const ir::OpCall& c) {
+  return wait_event(in, c);
+}
+Value op_TileWaitAsyncEvent(Interp& in, const ir::OpCall& c) {
+  return wait_event(in, c);
+}
+Value op_TestAsyncEvent(Interp& in, const ir::OpCall& c) {
+  return test_event(in, c);
+}
+Value op_TileTestAsyncEvent(Interp& in, const ir::OpCall& c) {
+  return test_event(in, c);
+}
 
 // Prefetch only warms a cache on the device; host memory needs nothing.
-Value op_PrefetchAsync(Interp&, const ir::OpCall&) { return NoneValue{}; }
+Value op_PrefetchAsync(Interp&, const ir::OpCall&) {
+  return NoneValue{};
+}
 
 }  // namespace ptodist::runtime

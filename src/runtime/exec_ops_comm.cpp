@@ -11,7 +11,8 @@ namespace ptodist::runtime {
 int peer_arg(Interp& in, const ir::OpCall& c) {
   long long peer = in.eval_int(c.arg("peer"));
   if (peer < 0 || peer >= in.world().ranks()) {
-    in.fail(c.arg("peer")->span, c.op->spelling + ": peer " + std::to_string(peer) + " is not a rank of this world (0.." +
+    in.fail(c.arg("peer")->span, c.op->spelling + ": peer " + std::to_string(peer) +
+                                     " is not a rank of this world (0.." +
                                      std::to_string(in.world().ranks() - 1) + ")");
   }
   return static_cast<int>(peer);
@@ -46,7 +47,8 @@ Value op_Window(Interp& in, const ir::OpCall& c) {
   TensorView v;
   v.shape = in.eval_ints(c.arg("shape"));
   ir::Expr dt = c.arg("dtype");
-  v.dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value : (c.type ? c.type->dtype : ir::DType::INT8);
+  v.dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value
+                                          : (c.type ? c.type->dtype : ir::DType::INT8);
   v.strides = dense_strides(v.shape);
   v.window = WindowAddr{buf->segment, 0};
   v.name = "window";
@@ -61,7 +63,9 @@ Value op_Window(Interp& in, const ir::OpCall& c) {
   return v;
 }
 
-Value op_WorldSize(Interp& in, const ir::OpCall&) { return Scalar::of_int(in.world().ranks()); }
+Value op_WorldSize(Interp& in, const ir::OpCall&) {
+  return Scalar::of_int(in.world().ranks());
+}
 
 Value op_GetCommCtx(Interp& in, const ir::OpCall& c) {
   Value h;
@@ -88,8 +92,10 @@ Value op_NRanks(Interp& in, const ir::OpCall& c) {
 
 // ---- signals ----
 
-static long long cell_offset(Interp& in, const ir::OpCall& c, const TensorView& t, std::vector<long long>& offsets) {
-  if (t.dtype != ir::DType::INT32) in.fail(c.span, c.op->spelling + ": signal cells are INT32; '" + t.name + "' is not");
+static long long cell_offset(Interp& in, const ir::OpCall& c, const TensorView& t,
+                             std::vector<long long>& offsets) {
+  if (t.dtype != ir::DType::INT32)
+    in.fail(c.span, c.op->spelling + ": signal cells are INT32; '" + t.name + "' is not");
   return region_offset_bytes(in, c, t, offsets, std::vector<long long>(offsets.size(), 1));
 }
 
@@ -102,7 +108,8 @@ Value op_Notify(Interp& in, const ir::OpCall& c) {
   long long value = in.eval_int(c.arg("value"));
   const ir::EnumImm* op = enum_arg(c, "op");
   bool add = !op || op->value != "Set";
-  in.world().transport().signal(peer, WindowAddr{t.window.segment, t.window.offset + at}, static_cast<int32_t>(value), add);
+  in.world().transport().signal(peer, WindowAddr{t.window.segment, t.window.offset + at},
+                                static_cast<int32_t>(value), add);
   in.world().wake(peer);
   return NoneValue{};
 }
@@ -116,7 +123,8 @@ Value op_Wait(Interp& in, const ir::OpCall& c) {
   const ir::EnumImm* cmp = enum_arg(c, "cmp");
   bool ge = cmp && cmp->value == "Ge";
   auto* cell = reinterpret_cast<int32_t*>(t.data + at);
-  BlockInfo info{"pld.system.wait", c.span, describe_cell(t, offsets), cell, nullptr, expected, ge ? ">=" : "=="};
+  BlockInfo info{"pld.system.wait", c.span,   describe_cell(t, offsets), cell,
+                 nullptr,           expected, ge ? ">=" : "=="};
   in.world().block_until(in.f.rank, in.f.core, info, [cell, expected, ge] {
     int32_t v = std::atomic_ref<int32_t>(*cell).load(std::memory_order_acquire);
     return ge ? v >= expected : v == expected;
@@ -130,7 +138,9 @@ Value op_Fence(Interp&, const ir::OpCall&) {
 }
 
 // Host memory is coherent: invalidation has nothing to do here (the check scheduler models it).
-Value op_CacheInvalid(Interp&, const ir::OpCall&) { return NoneValue{}; }
+Value op_CacheInvalid(Interp&, const ir::OpCall&) {
+  return NoneValue{};
+}
 
 // ---- remote tile access ----
 
@@ -156,7 +166,8 @@ static void store_tile_remote(Interp& in, const ir::OpCall& c, const std::byte* 
   const ir::EnumImm* atomic = enum_arg(c, "atomic");
   bool add = atomic && atomic->value == "Add";
   Region r{&t, offsets, shape};
-  for (long long row = 0; row < r.rows(); ++row) write_row(in, r, peer, row, 0, r.cols(), src + row * r.row_bytes(), add);
+  for (long long row = 0; row < r.rows(); ++row)
+    write_row(in, r, peer, row, 0, r.cols(), src + row * r.row_bytes(), add);
   if (t.dtype == ir::DType::INT32) in.world().wake(peer);
 }
 
@@ -201,7 +212,8 @@ Value op_Get(Interp& in, const ir::OpCall& c) {
 Value op_TilePut(Interp& in, const ir::OpCall& c) {
   Value h1, h2;
   const TileValue& stage = in.tile_arg(c, "stage", h1);
-  const TileValue* stage2 = c.arg("stage2") && !c.arg("stage2")->isa<ir::NoneImm>() ? &in.tile_arg(c, "stage2", h2) : nullptr;
+  const TileValue* stage2 =
+      c.arg("stage2") && !c.arg("stage2")->isa<ir::NoneImm>() ? &in.tile_arg(c, "stage2", h2) : nullptr;
   staged_transfer(in, c, true, &stage, stage2);
   return NoneValue{};
 }
@@ -209,7 +221,8 @@ Value op_TilePut(Interp& in, const ir::OpCall& c) {
 Value op_TileGet(Interp& in, const ir::OpCall& c) {
   Value h1, h2;
   const TileValue& stage = in.tile_arg(c, "stage", h1);
-  const TileValue* stage2 = c.arg("stage2") && !c.arg("stage2")->isa<ir::NoneImm>() ? &in.tile_arg(c, "stage2", h2) : nullptr;
+  const TileValue* stage2 =
+      c.arg("stage2") && !c.arg("stage2")->isa<ir::NoneImm>() ? &in.tile_arg(c, "stage2", h2) : nullptr;
   staged_transfer(in, c, false, &stage, stage2);
   return NoneValue{};
 }
@@ -217,14 +230,27 @@ Value op_TileGet(Interp& in, const ir::OpCall& c) {
 // ---- collectives: the lower-collectives pass turns them into put/notify/wait ----
 
 static Value unlowered(Interp& in, const ir::OpCall& c) {
-  in.fail(c.span, c.op->spelling + ": collectives run only after the lower-collectives pass; run the full pipeline");
+  in.fail(c.span,
+          c.op->spelling + ": collectives run only after the lower-collectives pass; run the full pipeline");
 }
 
-Value op_Barrier(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
-Value op_Broadcast(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
-Value op_AllGather(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
-Value op_ReduceScatter(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
-Value op_AllReduce(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
-Value op_AllToAll(Interp& in, const ir::OpCall& c) { return unlowered(in, c); }
+Value op_Barrier(Interp& in, const ir::OpCall& c) {
+  return unlowered(in, c);
+}
+Value op_Broadcast(Interp& in, const ir::OpCall& c) {
+  return unlowered(in, c);
+}
+Value op_AllGather(Interp& in, const ir::OpCall& c) {
+  return unlowered(in, c);
+}
+Value op_ReduceScatter(Interp& in, const ir::OpCall& c) {
+  return unlowered(in, c);
+}
+Value op_AllReduce(Interp& in, const ir::OpCall& c) {
+  return unlowered(in, c);
+}
+Value op_AllToAll(Interp& in, const ir::OpCall& c) {
+  return unlowered(in, c);
+}
 
 }  // namespace ptodist::runtime

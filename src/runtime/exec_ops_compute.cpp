@@ -42,8 +42,8 @@ ir::DType dtype_arg(Interp& in, const ir::OpCall& c, std::string_view slot) {
 }
 
 // Checks that [offsets, offsets + shape) lies inside the tensor; returns the region's byte offset.
-long long checked_region(Interp& in, const ir::OpCall& c, const TensorView& t, const std::vector<long long>& offsets,
-                         const std::vector<long long>& shape) {
+long long checked_region(Interp& in, const ir::OpCall& c, const TensorView& t,
+                         const std::vector<long long>& offsets, const std::vector<long long>& shape) {
   return region_offset_bytes(in, c, t, offsets, shape);
 }
 
@@ -80,9 +80,11 @@ Value scalar_op(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
   return out;
 }
 
-Value matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const TileValue& b, TileValue acc, bool add) {
+Value matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const TileValue& b, TileValue acc,
+                  bool add) {
   if (a.cols() != b.rows()) {
-    in.fail(c.span, c.op->spelling + ": inner dims differ: lhs " + dims_str(a.shape) + " and rhs " + dims_str(b.shape));
+    in.fail(c.span, c.op->spelling + ": inner dims differ: lhs " + dims_str(a.shape) + " and rhs " +
+                        dims_str(b.shape));
   }
   if (!kernels::matmul_supported(elem_type(a.dtype), elem_type(b.dtype), elem_type(acc.dtype))) {
     in.fail(c.span, c.op->spelling + ": operands must be FP16, BF16 or FP32 with an FP32 accumulator");
@@ -108,8 +110,8 @@ long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView&
   }
   for (size_t i = 0; i < shape.size(); ++i) {
     if (offsets[i] < 0 || shape[i] < 0 || offsets[i] + shape[i] > t.shape[i]) {
-      in.fail(c.span, c.op->spelling + ": region at offsets " + dims_str(offsets) + " of shape " + dims_str(shape) +
-                          " lies outside '" + t.name + "' of shape " + dims_str(t.shape));
+      in.fail(c.span, c.op->spelling + ": region at offsets " + dims_str(offsets) + " of shape " +
+                          dims_str(shape) + " lies outside '" + t.name + "' of shape " + dims_str(t.shape));
     }
   }
   return t.byte_offset(offsets);
@@ -161,14 +163,30 @@ Value op_MatmulAcc(Interp& in, const ir::OpCall& c) {
   return matmul_into(in, c, a, b, acc, true);
 }
 
-Value op_Add(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Add); }
-Value op_Sub(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Sub); }
-Value op_Mul(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Mul); }
-Value op_Div(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Div); }
-Value op_Maximum(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Maximum); }
-Value op_Minimum(Interp& in, const ir::OpCall& c) { return binary_op(in, c, kernels::BinaryOp::Minimum); }
-Value op_Adds(Interp& in, const ir::OpCall& c) { return scalar_op(in, c, kernels::ScalarOp::Add); }
-Value op_Muls(Interp& in, const ir::OpCall& c) { return scalar_op(in, c, kernels::ScalarOp::Mul); }
+Value op_Add(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Add);
+}
+Value op_Sub(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Sub);
+}
+Value op_Mul(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Mul);
+}
+Value op_Div(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Div);
+}
+Value op_Maximum(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Maximum);
+}
+Value op_Minimum(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Minimum);
+}
+Value op_Adds(Interp& in, const ir::OpCall& c) {
+  return scalar_op(in, c, kernels::ScalarOp::Add);
+}
+Value op_Muls(Interp& in, const ir::OpCall& c) {
+  return scalar_op(in, c, kernels::ScalarOp::Mul);
+}
 
 Value op_Exp(Interp& in, const ir::OpCall& c) {
   Value h;
@@ -196,15 +214,22 @@ Value op_Move(Interp& in, const ir::OpCall& c) {
 
 static Value filled(Interp& in, const ir::OpCall& c, double value, bool fill) {
   std::vector<long long> shape = in.eval_ints(c.arg("shape"));
-  TileValue out = in.new_tile(c, shape, dtype_arg(in, c, "dtype"), memory_arg(c, "target_memory", ir::Memory::Vec));
+  TileValue out =
+      in.new_tile(c, shape, dtype_arg(in, c, "dtype"), memory_arg(c, "target_memory", ir::Memory::Vec));
   if (fill) kernels::fill(view_of(out), value);
   return out;
 }
 
-Value op_Full(Interp& in, const ir::OpCall& c) { return filled(in, c, in.eval_double(c.arg("value")), true); }
-Value op_Zeros(Interp& in, const ir::OpCall& c) { return filled(in, c, 0, true); }
+Value op_Full(Interp& in, const ir::OpCall& c) {
+  return filled(in, c, in.eval_double(c.arg("value")), true);
+}
+Value op_Zeros(Interp& in, const ir::OpCall& c) {
+  return filled(in, c, 0, true);
+}
 // Like the device, a created tile holds whatever bytes its buffer held before.
-Value op_CreateTile(Interp& in, const ir::OpCall& c) { return filled(in, c, 0, false); }
+Value op_CreateTile(Interp& in, const ir::OpCall& c) {
+  return filled(in, c, 0, false);
+}
 
 static Value reduce(Interp& in, const ir::OpCall& c, bool sum) {
   Value h;
@@ -218,11 +243,19 @@ static Value reduce(Interp& in, const ir::OpCall& c, bool sum) {
   return out;
 }
 
-Value op_RowSum(Interp& in, const ir::OpCall& c) { return reduce(in, c, true); }
-Value op_RowMax(Interp& in, const ir::OpCall& c) { return reduce(in, c, false); }
+Value op_RowSum(Interp& in, const ir::OpCall& c) {
+  return reduce(in, c, true);
+}
+Value op_RowMax(Interp& in, const ir::OpCall& c) {
+  return reduce(in, c, false);
+}
 
-Value op_GetBlockIdx(Interp& in, const ir::OpCall&) { return Scalar::of_int(in.f.block_idx); }
-Value op_GetBlockNum(Interp& in, const ir::OpCall&) { return Scalar::of_int(in.f.block_num); }
+Value op_GetBlockIdx(Interp& in, const ir::OpCall&) {
+  return Scalar::of_int(in.f.block_idx);
+}
+Value op_GetBlockNum(Interp& in, const ir::OpCall&) {
+  return Scalar::of_int(in.f.block_num);
+}
 
 Value op_Read(Interp& in, const ir::OpCall& c) {
   Value h;

@@ -7,7 +7,8 @@ namespace ptodist::runtime {
 
 std::vector<Value> Interp::run_function(const ir::FunctionNode& fn, std::vector<Value> args) {
   f.fn = &fn;
-  PTODIST_INTERNAL_ASSERT(args.size() == fn.params.size(), "run_function: argument count differs from parameters");
+  PTODIST_INTERNAL_ASSERT(args.size() == fn.params.size(),
+                          "run_function: argument count differs from parameters");
   for (size_t i = 0; i < args.size(); ++i) {
     // Inside the function a tensor goes by its parameter's name, which is what reports should show.
     if (auto* t = std::get_if<TensorView>(&args[i])) t->name = fn.params[i].var->name;
@@ -51,8 +52,12 @@ void Interp::exec_stmt(const ir::Stmt& s) {
       assign_targets(*this, *a, std::move(v));
       return;
     }
-    case ir::StmtKind::ExprStmt: eval(s->as<ir::ExprStmt>()->value); return;
-    case ir::StmtKind::For: exec_for(*s->as<ir::For>()); return;
+    case ir::StmtKind::ExprStmt:
+      eval(s->as<ir::ExprStmt>()->value);
+      return;
+    case ir::StmtKind::For:
+      exec_for(*s->as<ir::For>());
+      return;
     case ir::StmtKind::If: {
       const auto* i = s->as<ir::If>();
       if (eval_double(i->cond) != 0)
@@ -61,7 +66,9 @@ void Interp::exec_stmt(const ir::Stmt& s) {
         exec_block(i->else_body);
       return;
     }
-    case ir::StmtKind::ManualScope: exec_manual_scope(*s->as<ir::ManualScope>()); return;
+    case ir::StmtKind::ManualScope:
+      exec_manual_scope(*s->as<ir::ManualScope>());
+      return;
     case ir::StmtKind::Return: {
       const auto* r = s->as<ir::Return>();
       f.results.clear();
@@ -69,7 +76,8 @@ void Interp::exec_stmt(const ir::Stmt& s) {
       f.returned = true;
       return;
     }
-    case ir::StmtKind::Pass: return;
+    case ir::StmtKind::Pass:
+      return;
   }
 }
 

@@ -26,15 +26,18 @@ static const Value& operand(Interp& in, const ir::OpCall& c, std::string_view sl
 const TensorView& Interp::tensor_arg(const ir::OpCall& c, std::string_view slot, Value& holder) {
   const Value& v = operand(*this, c, slot, holder);
   const auto* t = std::get_if<TensorView>(&v);
-  if (!t) fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tensor here");
-  if (!t->data) fail(c.arg(slot)->span, c.op->spelling + ": window view '" + t->name + "' is not bound to a rank");
+  if (!t)
+    fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tensor here");
+  if (!t->data)
+    fail(c.arg(slot)->span, c.op->spelling + ": window view '" + t->name + "' is not bound to a rank");
   return *t;
 }
 
 const TileValue& Interp::tile_arg(const ir::OpCall& c, std::string_view slot, Value& holder) {
   const Value& v = operand(*this, c, slot, holder);
   const auto* t = std::get_if<TileValue>(&v);
-  if (!t) fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tile here");
+  if (!t)
+    fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tile here");
   return *t;
 }
 
@@ -55,18 +58,24 @@ std::string describe_cell(const TensorView& t, const std::vector<long long>& off
 
 static long long memory_capacity(const ChipProfile& p, ir::Memory m) {
   switch (m) {
-    case ir::Memory::Vec: return p.ub_bytes;
-    case ir::Memory::Mat: return p.l1_bytes;
-    case ir::Memory::Left: return p.l0a_bytes;
-    case ir::Memory::Right: return p.l0b_bytes;
-    case ir::Memory::Acc: return p.l0c_bytes;
+    case ir::Memory::Vec:
+      return p.ub_bytes;
+    case ir::Memory::Mat:
+      return p.l1_bytes;
+    case ir::Memory::Left:
+      return p.l0a_bytes;
+    case ir::Memory::Right:
+      return p.l0b_bytes;
+    case ir::Memory::Acc:
+      return p.l0c_bytes;
   }
   return 0;
 }
 
 // A tile planned by plan-memory lives at its address in this core's buffer of that memory, so a
 // reuse bug corrupts real bytes; an unplanned tile takes pooled storage.
-TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir::DType dtype, ir::Memory memory) {
+TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir::DType dtype,
+                           ir::Memory memory) {
   TileValue t;
   t.shape = std::move(shape);
   t.dtype = dtype;
@@ -77,9 +86,9 @@ TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir
   if (addr >= 0 && f.buffers) {
     long long cap = memory_capacity(world().profile(), memory);
     if (addr + bytes > cap) {
-      fail(c.span, c.op->spelling + ": tile of " + std::to_string(bytes) + " bytes at address " + std::to_string(addr) +
-                       " overflows the " + std::string(ir::memory_name(memory)) + " buffer (" + std::to_string(cap) +
-                       " bytes)");
+      fail(c.span, c.op->spelling + ": tile of " + std::to_string(bytes) + " bytes at address " +
+                       std::to_string(addr) + " overflows the " + std::string(ir::memory_name(memory)) +
+                       " buffer (" + std::to_string(cap) + " bytes)");
     }
     size_t index = static_cast<size_t>(memory);
     PTODIST_INTERNAL_ASSERT(index < std::size(f.buffers->memory), "new_tile: memory out of range");
@@ -127,7 +136,8 @@ std::shared_ptr<void> TilePool::take(long long bytes) {
 Value dispatch_op(Interp& in, const ir::OpCall& c) {
   switch (c.op->id) {
 #define PTODIST_OP(Id, spelling, signature, effects, where) \
-  case ir::OpId::Id: return op_##Id(in, c);
+  case ir::OpId::Id:                                        \
+    return op_##Id(in, c);
 #include "ptodist/ir/ops.def"
 #undef PTODIST_OP
   }

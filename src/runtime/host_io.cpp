@@ -28,7 +28,8 @@ class SlicedFinder : public ir::Walker {
     if (const auto* sub = e->as<ir::Subscript>()) {
       const auto* base = sub->value->as<ir::VarRef>();
       const auto* idx = sub->indices.size() == 1 ? sub->indices[0]->as<ir::VarRef>() : nullptr;
-      if (base && idx && params_.count(base->var->id) && loop_vars_.count(idx->var->id)) sliced.insert(base->var->name);
+      if (base && idx && params_.count(base->var->id) && loop_vars_.count(idx->var->id))
+        sliced.insert(base->var->name);
     }
     Walker::visit_expr(e);
   }
@@ -56,7 +57,8 @@ struct Spec {
 
 std::string parse_spec(const std::string& text, std::string& name, Spec& spec) {
   size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) return "--in '" + text + "': expected name=FILE.npy, name=rand:SEED or name=zeros";
+  if (eq == std::string::npos || eq == 0)
+    return "--in '" + text + "': expected name=FILE.npy, name=rand:SEED or name=zeros";
   name = text.substr(0, eq);
   std::string v = text.substr(eq + 1);
   if (v == "zeros") {
@@ -154,7 +156,8 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
     if (std::string why = parse_spec(text, name, spec); !why.empty()) return why;
     bool known = false;
     for (const ir::Param& p : host.params) known |= p.var->name == name;
-    if (!known) return "--in '" + name + "': the host orchestrator '" + host.name + "' has no parameter of that name";
+    if (!known)
+      return "--in '" + name + "': the host orchestrator '" + host.name + "' has no parameter of that name";
     given[name] = spec;
   }
   std::map<std::string, long long> dyn;
@@ -176,11 +179,15 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
   for (const ir::Param& p : host.params) {
     const std::string& name = p.var->name;
     if (out.count(name)) continue;
-    if (!p.var->type->is_tensor_like()) return "host parameter '" + name + "' is not a tensor; only tensors can be passed";
+    if (!p.var->type->is_tensor_like())
+      return "host parameter '" + name + "' is not a tensor; only tensors can be passed";
     auto shape = shape_for(p, ranks, sliced.count(name) > 0, dyn);
-    if (!shape) return "cannot tell the shape of '" + name + "' (" + ir::type_str(p.var->type) + "); pass it as a .npy file";
+    if (!shape)
+      return "cannot tell the shape of '" + name + "' (" + ir::type_str(p.var->type) +
+             "); pass it as a .npy file";
     auto it = given.find(name);
-    Spec spec = it != given.end() ? it->second : Spec{p.direction == ir::Direction::Out ? "zeros" : "rand", "", 0};
+    Spec spec =
+        it != given.end() ? it->second : Spec{p.direction == ir::Direction::Out ? "zeros" : "rand", "", 0};
     out[name] = spec.kind == "zeros" ? HostTensor::zeros(p.var->type->dtype, *shape)
                                      : random_tensor(p.var->type->dtype, *shape, spec.seed, name);
   }

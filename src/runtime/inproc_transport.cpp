@@ -80,6 +80,8 @@ class InprocTransport final : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_inproc_transport(int ranks) { return std::make_unique<InprocTransport>(ranks); }
+std::unique_ptr<Transport> make_inproc_transport(int ranks) {
+  return std::make_unique<InprocTransport>(ranks);
+}
 
 }  // namespace ptodist::runtime

@@ -10,8 +10,12 @@ namespace {
 
 // AIC kernels run on cube cores; AIV and InCore kernels on vector cores (InCore leaves the choice to
 // the compiler; the examples' InCore kernels are data movers, which the device runs on AIV).
-bool uses_cube(const ir::FunctionNode& fn) { return fn.kind == ir::FunctionKind::AIC; }
-const char* core_kind(bool cube) { return cube ? "cube" : "vector"; }
+bool uses_cube(const ir::FunctionNode& fn) {
+  return fn.kind == ir::FunctionKind::AIC;
+}
+const char* core_kind(bool cube) {
+  return cube ? "cube" : "vector";
+}
 
 // The value a kernel's result stands for, known before it runs: the argument bound to the parameter
 // it returns (`return out` where `out` is a parameter). Lets an asynchronous submit return at once.
@@ -49,8 +53,8 @@ void check_budget(Interp& in, const TaskState& task) {
   int budget = task.cube ? p.cube_cores : p.vector_cores;
   std::string kind = core_kind(task.cube);
   if (task.cores > budget) {
-    in.fail(task.span, "pl.spmd_submit: kernel '" + task.kernel + "' needs " + std::to_string(task.cores) + " " + kind +
-                           " cores but chip '" + p.name + "' has " + std::to_string(budget));
+    in.fail(task.span, "pl.spmd_submit: kernel '" + task.kernel + "' needs " + std::to_string(task.cores) +
+                           " " + kind + " cores but chip '" + p.name + "' has " + std::to_string(budget));
   }
   if (!in.f.scope_tasks) return;
   int total = task.cores;
@@ -61,10 +65,10 @@ void check_budget(Interp& in, const TaskState& task) {
     others += (others.empty() ? "'" : ", '") + t->kernel + "' (" + std::to_string(t->cores) + ")";
   }
   if (total > budget) {
-    in.fail(task.span, "pl.spmd_submit: kernels " + others + " and '" + task.kernel + "' (" + std::to_string(task.cores) +
-                           ") run concurrently in this manual_scope and need " + std::to_string(total) + " " + kind +
-                           " cores together, but chip '" + p.name + "' has " + std::to_string(budget) +
-                           "; lower core_num or add deps");
+    in.fail(task.span, "pl.spmd_submit: kernels " + others + " and '" + task.kernel + "' (" +
+                           std::to_string(task.cores) + ") run concurrently in this manual_scope and need " +
+                           std::to_string(total) + " " + kind + " cores together, but chip '" + p.name +
+                           "' has " + std::to_string(budget) + "; lower core_num or add deps");
   }
 }
 
@@ -104,13 +108,16 @@ void run_block_on_core(const BlockJob& j, CoreState& core) {
   World& world = *j.env->world;
   RankExec& rx = *j.env->ranks[j.rank];
   for (const auto& dep : j.task->deps) {
-    BlockInfo info{"pl.spmd_submit", j.task->span, "deps: kernel '" + dep->kernel + "'", nullptr, nullptr, 0, ""};
+    BlockInfo info{
+        "pl.spmd_submit", j.task->span, "deps: kernel '" + dep->kernel + "'", nullptr, nullptr, 0, ""};
     world.block_until(j.rank, &core, info, [&dep] { return dep->done.load(); });
   }
   int id = rx.acquire_core(j.task->cube);
-  if (id < 0) throw RunError{j.task->span, "pl.spmd_submit: no free " + std::string(core_kind(j.task->cube)) + " core for kernel '" + j.task->kernel + "'"};
-  core.name = std::string(core_kind(j.task->cube)) + " core " + std::to_string(id) + " (block " + std::to_string(j.block) +
-              "/" + std::to_string(j.task->cores) + " of " + j.task->kernel + ")";
+  if (id < 0)
+    throw RunError{j.task->span, "pl.spmd_submit: no free " + std::string(core_kind(j.task->cube)) +
+                                     " core for kernel '" + j.task->kernel + "'"};
+  core.name = std::string(core_kind(j.task->cube)) + " core " + std::to_string(id) + " (block " +
+              std::to_string(j.block) + "/" + std::to_string(j.task->cores) + " of " + j.task->kernel + ")";
   Frame frame;
   frame.env = j.env;
   frame.rank = j.rank;
@@ -142,14 +149,16 @@ void run_block(const BlockJob& j) {
     world.fail(e);
   } catch (const RunAborted&) {
   } catch (const std::exception& e) {
-    world.fail(RunError{j.fn->span, std::string("internal error in kernel '") + j.fn->name + "': " + e.what()});
+    world.fail(
+        RunError{j.fn->span, std::string("internal error in kernel '") + j.fn->name + "': " + e.what()});
   }
   world.unregister_core(&core);
   finish_block(j);
 }
 
-std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, const std::vector<Value>& args, long long cores,
-                                  std::vector<std::shared_ptr<TaskState>> deps, const SourceSpan& span) {
+std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, const std::vector<Value>& args,
+                                  long long cores, std::vector<std::shared_ptr<TaskState>> deps,
+                                  const SourceSpan& span) {
   if (cores < 1) in.fail(span, "pl.spmd_submit: core_num must be at least 1, got " + std::to_string(cores));
   auto task = std::make_shared<TaskState>();
   task->kernel = fn.name;
@@ -188,7 +197,8 @@ Value bind_to_rank(World& world, Value v, int rank) {
   return v;
 }
 
-Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn, std::vector<Value> args) {
+Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn,
+                     std::vector<Value> args) {
   long long r = in.eval_int(call.device);
   if (r < 0 || r >= in.world().ranks()) {
     in.fail(call.device->span, "device " + std::to_string(r) + " is not a rank of this world (0.." +
@@ -221,7 +231,8 @@ Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNod
 
 }  // namespace
 
-void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span, const char* what) {
+void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span,
+                const char* what) {
   for (const auto& t : tasks) {
     BlockInfo info{what, span, "kernel '" + t->kernel + "'", nullptr, nullptr, 0, ""};
     in.world().block_until(in.f.rank, in.f.core, info, [&t] { return t->done.load(); });
@@ -270,7 +281,8 @@ Value call_function(Interp& in, const ir::FuncCall& call) {
 Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
   Value k = in.eval(c.arg("kernel"));
   const auto* ref = std::get_if<FuncRefValue>(&k);
-  if (!ref || !ref->fn) in.fail(c.span, "pl.spmd_submit: the first argument must name a kernel (self.kernel)");
+  if (!ref || !ref->fn)
+    in.fail(c.span, "pl.spmd_submit: the first argument must name a kernel (self.kernel)");
   const ir::FunctionNode& fn = *ref->fn;
   std::vector<Value> args;
   for (const ir::Expr& a : c.varargs) args.push_back(in.eval(a));

@@ -56,7 +56,8 @@ struct Transfer {
   std::vector<long long> shape, src_offsets, dst_offsets;
 };
 
-std::vector<long long> ints_or(Interp& in, const ir::OpCall& c, std::string_view slot, std::vector<long long> fallback) {
+std::vector<long long> ints_or(Interp& in, const ir::OpCall& c, std::string_view slot,
+                               std::vector<long long> fallback) {
   ir::Expr e = c.arg(slot);
   if (!e || e->isa<ir::NoneImm>()) return fallback;
   return in.eval_ints(e);
@@ -69,7 +70,8 @@ void check_inner_contiguous(Interp& in, const ir::OpCall& c, const TensorView& t
 
 }  // namespace
 
-void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileValue* stage, const TileValue* stage2) {
+void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileValue* stage,
+                     const TileValue* stage2) {
   Value hd, hs;
   Transfer x;
   x.dst = is_put ? &window_arg(in, c, "dst", hd) : &in.tensor_arg(c, "dst", hd);
@@ -96,9 +98,10 @@ void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileVal
   } else {
     long long bytes = cr * cc * eb;
     if (bytes > in.world().profile().ub_bytes) {
-      in.fail(c.span, c.op->spelling + ": a staging chunk of " + std::to_string(cr) + " x " + std::to_string(cc) +
-                          " elements (" + std::to_string(bytes) + " bytes) exceeds the Vec buffer (" +
-                          std::to_string(in.world().profile().ub_bytes) + " bytes); set chunk_rows/chunk_cols");
+      in.fail(c.span, c.op->spelling + ": a staging chunk of " + std::to_string(cr) + " x " +
+                          std::to_string(cc) + " elements (" + std::to_string(bytes) +
+                          " bytes) exceeds the Vec buffer (" + std::to_string(in.world().profile().ub_bytes) +
+                          " bytes); set chunk_rows/chunk_cols");
     }
     if (!in.f.tiles) in.f.tiles = std::make_shared<TilePool>();
     pooled = in.f.tiles->take(bytes);

@@ -31,6 +31,7 @@ void write_row(Interp& in, const Region& r, int peer, long long row, long long c
 void copy_dense(const TensorView& v, std::byte* dst);
 // put (local GM -> peer window) or get (peer window -> local GM) through one staging tile, or two
 // alternating ones with pipeline=True; the tensor-level ops pass null stages and get pooled ones.
-void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileValue* stage, const TileValue* stage2);
+void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileValue* stage,
+                     const TileValue* stage2);
 
 }  // namespace ptodist::runtime

@@ -71,7 +71,8 @@ std::optional<std::vector<long long>> resolve_param_shape(const ir::Param& p, in
   return out;
 }
 
-Runtime::Runtime(ir::Program program, RunOptions options) : program_(std::move(program)), options_(std::move(options)) {
+Runtime::Runtime(ir::Program program, RunOptions options)
+    : program_(std::move(program)), options_(std::move(options)) {
   world_ = std::make_unique<World>(WorldOptions{options_.ranks, options_.profile, options_.make_transport});
   for (int r = 0; r < options_.ranks; ++r) {
     auto rx = std::make_unique<RankExec>();
@@ -101,13 +102,14 @@ std::string Runtime::check_args(const std::map<std::string, HostTensor>& args) c
   std::map<std::string, long long> dyn;
   for (const ir::Param& p : host->params) {
     const std::string& name = p.var->name;
-    if (!p.var->type->is_tensor_like()) return "host parameter '" + name + "' is not a tensor; only tensors can be passed";
+    if (!p.var->type->is_tensor_like())
+      return "host parameter '" + name + "' is not a tensor; only tensors can be passed";
     auto it = args.find(name);
     if (it == args.end()) return "no input for host parameter '" + name + "'";
     const HostTensor& t = it->second;
     if (t.dtype != p.var->type->dtype) {
-      return "input '" + name + "' has dtype " + std::string(ir::dtype_name(t.dtype)) + " but the program expects " +
-             std::string(ir::dtype_name(p.var->type->dtype));
+      return "input '" + name + "' has dtype " + std::string(ir::dtype_name(t.dtype)) +
+             " but the program expects " + std::string(ir::dtype_name(p.var->type->dtype));
     }
     const auto& dims = p.var->type->shape;
     if (t.shape.size() != dims.size()) {
@@ -118,16 +120,17 @@ std::string Runtime::check_args(const std::map<std::string, HostTensor>& args) c
       if (const auto* dy = dims[i]->as<ir::Dynamic>()) {
         auto [at, fresh] = dyn.emplace(dy->name, t.shape[i]);
         if (!fresh && at->second != t.shape[i])
-          return "input '" + name + "' binds dynamic dim '" + dy->name + "' to " + std::to_string(t.shape[i]) +
-                 " but another input bound it to " + std::to_string(at->second);
+          return "input '" + name + "' binds dynamic dim '" + dy->name + "' to " +
+                 std::to_string(t.shape[i]) + " but another input bound it to " + std::to_string(at->second);
       } else if (auto v = ir::as_const_int(dims[i]); v && *v != t.shape[i]) {
-        return "input '" + name + "' has shape " + dims_str(t.shape) + " but the program expects " + ir::type_str(p.var->type);
+        return "input '" + name + "' has shape " + dims_str(t.shape) + " but the program expects " +
+               ir::type_str(p.var->type);
       }
     }
     if (sliced.count(name) && (t.shape.empty() || t.shape[0] != options_.ranks)) {
-      return "input '" + name + "' has " + (t.shape.empty() ? std::string("no") : std::to_string(t.shape[0])) +
-             " per-rank slices (shape " + dims_str(t.shape) + ") but the run has " + std::to_string(options_.ranks) +
-             " ranks";
+      return "input '" + name + "' has " +
+             (t.shape.empty() ? std::string("no") : std::to_string(t.shape[0])) + " per-rank slices (shape " +
+             dims_str(t.shape) + ") but the run has " + std::to_string(options_.ranks) + " ranks";
     }
   }
   return "";

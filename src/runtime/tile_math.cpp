@@ -2,12 +2,12 @@
 // element adds on raw bytes.
 #include "tile_math.h"
 
-#include "ptodist/kernels/cast.h"
-#include "ptodist/kernels/convert.h"
-
 #include <atomic>
 #include <cmath>
 #include <cstring>
+
+#include "ptodist/kernels/cast.h"
+#include "ptodist/kernels/convert.h"
 
 namespace ptodist::runtime {
 
@@ -23,21 +23,34 @@ static void write_as(std::byte* p, T v) {
   std::memcpy(p, &v, sizeof(T));
 }
 
-double load_element(const std::byte* p, ir::DType t) { return kernels::load_scalar(elem_type(t), p); }
+double load_element(const std::byte* p, ir::DType t) {
+  return kernels::load_scalar(elem_type(t), p);
+}
 
-void store_element(std::byte* p, ir::DType t, double v) { kernels::store_scalar(elem_type(t), p, v); }
+void store_element(std::byte* p, ir::DType t, double v) {
+  kernels::store_scalar(elem_type(t), p, v);
+}
 
 kernels::ElemType elem_type(ir::DType t) {
   switch (t) {
-    case ir::DType::FP32: return kernels::ElemType::F32;
-    case ir::DType::FP16: return kernels::ElemType::F16;
-    case ir::DType::BF16: return kernels::ElemType::BF16;
-    case ir::DType::INT32: return kernels::ElemType::I32;
-    case ir::DType::INT16: return kernels::ElemType::I16;
-    case ir::DType::INT8: return kernels::ElemType::I8;
-    case ir::DType::UINT8: return kernels::ElemType::U8;
-    case ir::DType::INT64: return kernels::ElemType::I64;
-    case ir::DType::BOOL: return kernels::ElemType::Bool;
+    case ir::DType::FP32:
+      return kernels::ElemType::F32;
+    case ir::DType::FP16:
+      return kernels::ElemType::F16;
+    case ir::DType::BF16:
+      return kernels::ElemType::BF16;
+    case ir::DType::INT32:
+      return kernels::ElemType::I32;
+    case ir::DType::INT16:
+      return kernels::ElemType::I16;
+    case ir::DType::INT8:
+      return kernels::ElemType::I8;
+    case ir::DType::UINT8:
+      return kernels::ElemType::U8;
+    case ir::DType::INT64:
+      return kernels::ElemType::I64;
+    case ir::DType::BOOL:
+      return kernels::ElemType::Bool;
   }
   return kernels::ElemType::F32;
 }
@@ -47,12 +60,14 @@ void convert_elements(const std::byte* src, ir::DType st, std::byte* dst, ir::DT
     std::memcpy(dst, src, n * ir::dtype_bytes(st));
     return;
   }
-  auto src_view = kernels::TileView::contiguous(const_cast<std::byte*>(src), 1, static_cast<int>(n), elem_type(st));
+  auto src_view =
+      kernels::TileView::contiguous(const_cast<std::byte*>(src), 1, static_cast<int>(n), elem_type(st));
   kernels::cast(kernels::TileView::contiguous(dst, 1, static_cast<int>(n), elem_type(dt)), src_view);
 }
 
-void copy_region(const std::byte* src, ir::DType st, const std::vector<long long>& src_strides, std::byte* dst,
-                 ir::DType dt, const std::vector<long long>& dst_strides, const std::vector<long long>& shape) {
+void copy_region(const std::byte* src, ir::DType st, const std::vector<long long>& src_strides,
+                 std::byte* dst, ir::DType dt, const std::vector<long long>& dst_strides,
+                 const std::vector<long long>& shape) {
   size_t rank = shape.size();
   if (rank == 0) {
     convert_elements(src, st, dst, dt, 1);
@@ -103,7 +118,9 @@ void atomic_add_elements(std::byte* dst, const std::byte* src, long long n, ir::
     std::byte* p = dst + i * b;
     const std::byte* q = src + i * b;
     switch (t) {
-      case ir::DType::FP32: std::atomic_ref<float>(*reinterpret_cast<float*>(p)).fetch_add(read_as<float>(q)); break;
+      case ir::DType::FP32:
+        std::atomic_ref<float>(*reinterpret_cast<float*>(p)).fetch_add(read_as<float>(q));
+        break;
       case ir::DType::INT32:
         std::atomic_ref<int32_t>(*reinterpret_cast<int32_t*>(p)).fetch_add(read_as<int32_t>(q));
         break;
@@ -111,10 +128,16 @@ void atomic_add_elements(std::byte* dst, const std::byte* src, long long n, ir::
         std::atomic_ref<int64_t>(*reinterpret_cast<int64_t*>(p)).fetch_add(read_as<int64_t>(q));
         break;
       case ir::DType::FP16:
-        cas_add<uint16_t>(p, [&](uint16_t o) { return kernels::fp32_to_fp16(kernels::fp16_to_fp32(o) + kernels::fp16_to_fp32(read_as<uint16_t>(q))); });
+        cas_add<uint16_t>(p, [&](uint16_t o) {
+          return kernels::fp32_to_fp16(kernels::fp16_to_fp32(o) +
+                                       kernels::fp16_to_fp32(read_as<uint16_t>(q)));
+        });
         break;
       case ir::DType::BF16:
-        cas_add<uint16_t>(p, [&](uint16_t o) { return kernels::fp32_to_bf16(kernels::bf16_to_fp32(o) + kernels::bf16_to_fp32(read_as<uint16_t>(q))); });
+        cas_add<uint16_t>(p, [&](uint16_t o) {
+          return kernels::fp32_to_bf16(kernels::bf16_to_fp32(o) +
+                                       kernels::bf16_to_fp32(read_as<uint16_t>(q)));
+        });
         break;
       case ir::DType::INT16:
         cas_add<int16_t>(p, [&](int16_t o) { return static_cast<int16_t>(o + read_as<int16_t>(q)); });

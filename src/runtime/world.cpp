@@ -44,7 +44,8 @@ WindowBufferValue World::alloc_window(long long bytes, std::string name) {
 // Waits on the rank's generation counter: wake(rank) bumps it after every write that may satisfy a
 // waiter (a notify, a remote write, a DMA completion, a task's end), so a blocked core sleeps in the
 // kernel (futex) until then. Reading the generation before testing `ready` closes the lost-wakeup race.
-void World::block_until(int rank, CoreState* core, const BlockInfo& info, const std::function<bool()>& ready) {
+void World::block_until(int rank, CoreState* core, const BlockInfo& info,
+                        const std::function<bool()>& ready) {
   if (transport_->needs_polling()) return poll_until(rank, core, info, ready);
   std::atomic<uint32_t>& gen = generation_[rank < 0 ? 0 : rank];
   uint32_t seen = gen.load(std::memory_order_seq_cst);
@@ -152,10 +153,11 @@ std::string World::blocked_report() {
     const BlockInfo& b = c->block;
     os << "  rank " << c->rank << ", " << c->name << ": blocked in " << b.op << " at " << b.span.str();
     if (b.watch) {
-      os << " on " << b.cell << ": sees " << std::atomic_ref<int32_t>(*const_cast<int32_t*>(b.watch)).load() << ", expects "
-         << b.cmp << " " << b.expected;
+      os << " on " << b.cell << ": sees " << std::atomic_ref<int32_t>(*const_cast<int32_t*>(b.watch)).load()
+         << ", expects " << b.cmp << " " << b.expected;
     } else if (b.watch_u) {
-      os << " on " << b.cell << ": completed " << std::atomic_ref<uint32_t>(*const_cast<uint32_t*>(b.watch_u)).load()
+      os << " on " << b.cell << ": completed "
+         << std::atomic_ref<uint32_t>(*const_cast<uint32_t*>(b.watch_u)).load()
          << ", expects >= " << b.expected;
     } else if (!b.cell.empty()) {
       os << " on " << b.cell;

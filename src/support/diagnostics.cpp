@@ -11,9 +11,12 @@ namespace {
 
 const char* severity_name(Severity s) {
   switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
   }
   return "error";
 }
@@ -31,7 +34,8 @@ void append_one(std::string& out, const Diagnostic& d) {
   out += "\n";
   // Tabs in the prefix are kept so the caret lines up under the same columns.
   int col = d.span.col < 1 ? 1 : d.span.col;
-  for (int i = 1; i < col; ++i) out += (i - 1 < static_cast<int>(line.size()) && line[i - 1] == '\t') ? '\t' : ' ';
+  for (int i = 1; i < col; ++i)
+    out += (i - 1 < static_cast<int>(line.size()) && line[i - 1] == '\t') ? '\t' : ' ';
   out += '^';
   int end = d.span.end_col;
   int limit = static_cast<int>(line.size()) + 1;

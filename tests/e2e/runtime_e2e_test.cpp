@@ -48,8 +48,8 @@ std::unique_ptr<Compiled> compile(const std::string& path, const std::string& na
   return c;
 }
 
-RoundResult run_once(const ir::Program& p, int ranks, std::map<std::string, HostTensor>& args, double watchdog = 20,
-                     const ChipProfile& profile = {}) {
+RoundResult run_once(const ir::Program& p, int ranks, std::map<std::string, HostTensor>& args,
+                     double watchdog = 20, const ChipProfile& profile = {}) {
   RunOptions o;
   o.ranks = ranks;
   o.watchdog_seconds = watchdog;
@@ -98,7 +98,8 @@ TEST_P(RingShuffle, PutAndPutAsyncDeliverThePreviousRanksRowBitIdentically) {
   auto sync = run_ring("ring_shuffle_put_async.py", "ring_put_sync", n);
   expect_ring(put["y"], n);
   expect_ring(async["y"], n);
-  for (const auto& [name, t] : sync) EXPECT_EQ(async[name].data, t.data) << "put_async and its synchronous twin differ in " << name;
+  for (const auto& [name, t] : sync)
+    EXPECT_EQ(async[name].data, t.data) << "put_async and its synchronous twin differ in " << name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, RingShuffle, ::testing::Values(2, 4, 8));
@@ -147,9 +148,13 @@ void check_allgather_gemm(int n, int rounds) {
   }
 }
 
-TEST_P(AllGatherGemm, EveryRankMatchesTheFp32Reference) { check_allgather_gemm(GetParam(), 1); }
+TEST_P(AllGatherGemm, EveryRankMatchesTheFp32Reference) {
+  check_allgather_gemm(GetParam(), 1);
+}
 
-TEST(AllGatherGemmRounds, RepeatedRoundsOnOneRuntimeStayCorrect) { check_allgather_gemm(2, 3); }
+TEST(AllGatherGemmRounds, RepeatedRoundsOnOneRuntimeStayCorrect) {
+  check_allgather_gemm(2, 3);
+}
 
 INSTANTIATE_TEST_SUITE_P(Ranks, AllGatherGemm, ::testing::Values(2, 4));
 
@@ -174,7 +179,8 @@ TEST(CoreBudget, ConcurrentKernelsOverTheChipAreAnErrorNamingBoth) {
   RoundResult r = run_once(c->program, 2, args, 20, *profile);
   ASSERT_EQ(r.status, RoundResult::Status::Error);
   EXPECT_NE(r.message.find("'producer' (3) and 'consumer' (3)"), std::string::npos) << r.message;
-  EXPECT_NE(r.message.find("need 6 vector cores together, but chip 'cpu' has 4"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("need 6 vector cores together, but chip 'cpu' has 4"), std::string::npos)
+      << r.message;
 }
 
 TEST(HostArgs, ARankCountThatContradictsHostShapesIsOneLine) {
@@ -182,7 +188,8 @@ TEST(HostArgs, ARankCountThatContradictsHostShapesIsOneLine) {
   RunOptions o;
   o.ranks = 4;
   Runtime rt(c->program, o);
-  std::map<std::string, HostTensor> args{{"x", ring_input(2)}, {"y", HostTensor::zeros(ir::DType::FP32, {2, 1, 1024})}};
+  std::map<std::string, HostTensor> args{{"x", ring_input(2)},
+                                         {"y", HostTensor::zeros(ir::DType::FP32, {2, 1, 1024})}};
   std::string why = rt.check_args(args);
   EXPECT_EQ(why, "input 'x' has 2 per-rank slices (shape [2, 1, 1024]) but the run has 4 ranks");
 }

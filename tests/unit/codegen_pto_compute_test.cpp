@@ -79,9 +79,9 @@ TEST_F(PtoComputeTest, BranchesYieldTheValuesBothSidesDefine) {
       b.compare(CompareOpKind::Eq, ref(k), i(0), {}), [&] { set(peer, i(1)); }, [&] { set(peer, i(0)); });
   stmt(call("pld.system.notify", {ref(sig), ref(peer), ints({0, 0}), i(1)}));
   std::string t = text(program());
-  EXPECT_TRUE(in_order(
-      t, {"%cond = arith.cmpi eq, %arg2, %c0_i32 : i32", "%peer = scf.if %cond -> (index) {",
-          "scf.yield %c1 : index", "} else {", "scf.yield %c0 : index", "}", "arith.addi %c4, %peer : index"}));
+  EXPECT_TRUE(in_order(t, {"%cond = arith.cmpi eq, %arg2, %c0_i32 : i32", "%peer = scf.if %cond -> (index) {",
+                           "scf.yield %c1 : index", "} else {", "scf.yield %c0 : index", "}",
+                           "arith.addi %c4, %peer : index"}));
 }
 
 TEST_F(PtoComputeTest, DynamicDimsArriveAsTrailingIndexArguments) {

@@ -101,7 +101,8 @@ TEST(RuntimeWorld, ConcurrentAccumulateLosesNoUpdate) {
     threads.emplace_back([&] {
       float ones[4] = {1, 1, 1, 1};
       for (int i = 0; i < 1000; ++i)
-        w.transport().accumulate(1, {s.segment, 0}, reinterpret_cast<const std::byte*>(ones), 4, ir::DType::FP32);
+        w.transport().accumulate(1, {s.segment, 0}, reinterpret_cast<const std::byte*>(ones), 4,
+                                 ir::DType::FP32);
     });
   }
   for (auto& t : threads) t.join();
@@ -118,9 +119,11 @@ TEST(RuntimeWorld, DmaEngineCopiesThenWritesTheCompletionWord) {
   auto scratch = std::make_shared<std::vector<uint32_t>>(64, 0);
   session->scratch.data = reinterpret_cast<std::byte*>(scratch->data());
   session->block_bytes = 4096;  // the transfer goes in 16 pieces
-  DmaTransfer t{true, 1, WindowAddr{dst.segment, 0}, src.data(), static_cast<long long>(src.size()), session, 1};
+  DmaTransfer t{true,    1, WindowAddr{dst.segment, 0}, src.data(), static_cast<long long>(src.size()),
+                session, 1};
   w.dma(0).submit(t);
-  w.block_until(0, nullptr, BlockInfo{}, [&] { return std::atomic_ref<uint32_t>(*session->completion_word()).load() >= 1; });
+  w.block_until(0, nullptr, BlockInfo{},
+                [&] { return std::atomic_ref<uint32_t>(*session->completion_word()).load() >= 1; });
   EXPECT_EQ(0, std::memcmp(w.transport().window_ptr(1, {dst.segment, 0}), src.data(), src.size()));
 }
 

@@ -34,8 +34,8 @@ Stats stats_of(std::vector<double> v) {
 }
 
 void print_row(const std::string& label, const Stats& s) {
-  std::printf("%-10s median %10.3f ms   min %10.3f ms   max %10.3f ms\n", label.c_str(), s.median * 1e3, s.min * 1e3,
-              s.max * 1e3);
+  std::printf("%-10s median %10.3f ms   min %10.3f ms   max %10.3f ms\n", label.c_str(), s.median * 1e3,
+              s.min * 1e3, s.max * 1e3);
 }
 
 int run_bench(const BenchOptions& o) {
@@ -58,8 +58,8 @@ int run_bench(const BenchOptions& o) {
     for (int k = 0; k < ranks; ++k) per_rank[k].push_back(r.rank_seconds[k]);
   }
   std::fprintf(stderr, "\n");
-  std::printf("%s: %d ranks, %d rounds after %d warmup%s\n", o.flags.program.file.c_str(), ranks, o.rounds, o.warmup,
-              o.persistent ? " (persistent windows)" : " (windows re-zeroed each round)");
+  std::printf("%s: %d ranks, %d rounds after %d warmup%s\n", o.flags.program.file.c_str(), ranks, o.rounds,
+              o.warmup, o.persistent ? " (persistent windows)" : " (windows re-zeroed each round)");
   print_row("round", stats_of(rounds));
   for (int k = 0; k < ranks; ++k) print_row("rank " + std::to_string(k), stats_of(per_rank[k]));
   return 0;
@@ -71,9 +71,12 @@ void add_bench_command(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App* sub = app.add_subcommand("bench", "time rounds of a program on N in-process ranks");
   add_run_flags(sub, o->flags);
-  sub->add_option("--warmup", o->warmup, "untimed rounds first")->check(CLI::NonNegativeNumber)->capture_default_str();
+  sub->add_option("--warmup", o->warmup, "untimed rounds first")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   sub->add_option("--rounds", o->rounds, "timed rounds")->check(CLI::PositiveNumber)->capture_default_str();
-  sub->add_flag("--persistent", o->persistent, "keep window contents between rounds (the program resets its signals)");
+  sub->add_flag("--persistent", o->persistent,
+                "keep window contents between rounds (the program resets its signals)");
   sub->callback([o] {
     int code = run_bench(*o);
     if (code != 0) exit_with(code);

@@ -60,7 +60,8 @@ std::unique_ptr<LoadedFile> load_file(const std::string& path) {
   std::string error;
   std::error_code ec;
   // An ifstream opens a directory and reads nothing; say what is wrong instead of "no program".
-  if (std::filesystem::is_directory(path, ec)) usage_error("'" + path + "' is a directory, not a kernel file");
+  if (std::filesystem::is_directory(path, ec))
+    usage_error("'" + path + "' is a directory, not a kernel file");
   lf->file = lf->sources.load(path, &error);
   if (!lf->file) usage_error(error.empty() ? "cannot read '" + path + "'" : error);
   lf->module = frontend::parse_module(*lf->file, lf->diags);

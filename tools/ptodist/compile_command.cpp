@@ -52,13 +52,16 @@ int emit_ir(const CompileOptions& o, LoadedFile& lf) {
 }
 
 // --emit=pto: PTO text of every kernel on stdout, or DIR/<kernel>.pto and DIR/manifest.json with -o.
-int emit_pto(const CompileOptions& o, const ir::Program& lowered, const ChipProfile& profile, LoadedFile& lf) {
+int emit_pto(const CompileOptions& o, const ir::Program& lowered, const ChipProfile& profile,
+             LoadedFile& lf) {
   codegen::PtoResult r = codegen::emit_pto(lowered, profile, lf.diags);
   lf.diags.print(std::cerr);
   if (!r.ok || lf.diags.has_errors()) return kExitProgramError;
   std::string error;
-  if (o.out_dir.empty()) std::cout << codegen::pto_text(r);
-  else if (!codegen::write_pto(r, o.out_dir, &error)) usage_error(error);
+  if (o.out_dir.empty())
+    std::cout << codegen::pto_text(r);
+  else if (!codegen::write_pto(r, o.out_dir, &error))
+    usage_error(error);
   return 0;
 }
 
@@ -67,7 +70,8 @@ int emit_tile_ir(const CompileOptions& o, LoadedFile& lf) {
   for (const std::string& flag : o.passes) require_known_pass(flag);
   transforms::PassContext cx = make_pass_context(lf.diags, lf.module, p, o.program, o.no_pass);
   if (o.print_after_all) cx.print_after_all = &std::cout;
-  ir::Program out = o.passes.empty() ? transforms::run_pipeline(p, cx) : transforms::run_passes(p, o.passes, cx);
+  ir::Program out =
+      o.passes.empty() ? transforms::run_pipeline(p, cx) : transforms::run_passes(p, o.passes, cx);
   if (out && !lf.diags.has_errors() && o.emit == "pto") return emit_pto(o, out, cx.profile, lf);
   lf.diags.print(std::cerr);
   if (!out || lf.diags.has_errors()) return kExitProgramError;
@@ -101,10 +105,12 @@ void add_compile_command(CLI::App& app) {
   std::string pass_names;
   for (const transforms::PassInfo& info : transforms::registered_passes())
     pass_names += (pass_names.empty() ? "" : ", ") + std::string(info.flag);
-  sub->add_option("-p,--passes", o->passes, "run only these passes, in this order (comma-separated): " + pass_names)
+  sub->add_option("-p,--passes", o->passes,
+                  "run only these passes, in this order (comma-separated): " + pass_names)
       ->delimiter(',')
       ->allow_extra_args(false);
-  sub->add_option("--no-pass", o->no_pass, "skip the named pass of the pipeline (repeatable)")->allow_extra_args(false);
+  sub->add_option("--no-pass", o->no_pass, "skip the named pass of the pipeline (repeatable)")
+      ->allow_extra_args(false);
   sub->add_flag("--print-after-all", o->print_after_all, "print the program after every pass");
   sub->add_option("-o", o->out_dir, "write the output into this directory instead of stdout");
   sub->callback([o] {

@@ -1,8 +1,8 @@
 // `ptodist run FILE --ranks N`: run a program once on N in-process ranks; inputs and outputs are the
 // host orchestrator's parameters as .npy files.
 #include <chrono>
-#include <cstdio>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
@@ -20,13 +20,16 @@ void start_mpi_backend(RunFlags& f, bool ranks_given);
 
 void add_run_flags(CLI::App* sub, RunFlags& f) {
   add_program_options(sub, f.program);
-  sub->add_option("--in", f.inputs, "host input: name=FILE.npy, name=rand:SEED or name=zeros (default rand:0)")
+  sub->add_option("--in", f.inputs,
+                  "host input: name=FILE.npy, name=rand:SEED or name=zeros (default rand:0)")
       ->allow_extra_args(false);
-  sub->add_option("--profile", f.profile, "chip profile (profiles/<name>.json or a path)")->capture_default_str();
+  sub->add_option("--profile", f.profile, "chip profile (profiles/<name>.json or a path)")
+      ->capture_default_str();
   sub->add_option("--watchdog", f.watchdog, "seconds without progress before a hang is reported (0: off)")
       ->capture_default_str();
-  sub->add_option("--backend", f.backend, "inproc: every rank in this process; mpi: one rank per MPI process "
-                                          "(mpirun -np N ptodist run ... --backend mpi)")
+  sub->add_option("--backend", f.backend,
+                  "inproc: every rank in this process; mpi: one rank per MPI process "
+                  "(mpirun -np N ptodist run ... --backend mpi)")
       ->check(CLI::IsMember({"inproc", "mpi"}))
       ->capture_default_str();
   sub->parse_complete_callback([sub, &f] {
@@ -37,16 +40,19 @@ void add_run_flags(CLI::App* sub, RunFlags& f) {
 // The rank count of an MPI run is mpirun's -np; only rank 0 prints results (stdout of the others is
 // discarded, so `ptodist bench` prints one table).
 void start_mpi_backend(RunFlags& f, bool ranks_given) {
-  if (!runtime::launched_by_mpi()) usage_error("--backend mpi runs one rank per MPI process: launch it as 'mpirun -np N ptodist ...'");
+  if (!runtime::launched_by_mpi())
+    usage_error("--backend mpi runs one rank per MPI process: launch it as 'mpirun -np N ptodist ...'");
   std::string error;
   runtime::MpiBackend* mpi = runtime::MpiBackend::start(&error);
   if (!mpi) usage_error("--backend mpi: " + error);
   if (ranks_given && f.program.ranks != mpi->size()) {
-    usage_error("--ranks " + std::to_string(f.program.ranks) + " contradicts the " + std::to_string(mpi->size()) +
+    usage_error("--ranks " + std::to_string(f.program.ranks) + " contradicts the " +
+                std::to_string(mpi->size()) +
                 " MPI processes; with --backend mpi the rank count is mpirun's -np");
   }
   f.program.ranks = mpi->size();
-  if (mpi->rank() != 0 && !std::freopen("/dev/null", "w", stdout)) usage_error("cannot silence stdout on rank > 0");
+  if (mpi->rank() != 0 && !std::freopen("/dev/null", "w", stdout))
+    usage_error("cannot silence stdout on rank > 0");
 }
 
 PreparedRun prepare_run(const RunFlags& f, bool persistent) {
@@ -74,10 +80,12 @@ PreparedRun prepare_run(const RunFlags& f, bool persistent) {
   options.profile = *profile;
   options.watchdog_seconds = f.watchdog;
   options.persistent = persistent;
-  if (f.backend == "mpi") options.make_transport = [] { return runtime::MpiBackend::get()->make_transport(); };
+  if (f.backend == "mpi")
+    options.make_transport = [] { return runtime::MpiBackend::get()->make_transport(); };
   run.runtime = std::make_unique<runtime::Runtime>(lowered, options);
   const ir::FunctionNode* host = run.runtime->host_function();
-  if (!host) usage_error("program '" + lowered->name + "' has no host orchestrator (level=pl.Level.HOST) to run");
+  if (!host)
+    usage_error("program '" + lowered->name + "' has no host orchestrator (level=pl.Level.HOST) to run");
   if (std::string why = runtime::prepare_host_args(*host, options.ranks, f.inputs, run.args); !why.empty())
     usage_error(why);
   if (std::string why = run.runtime->check_args(run.args); !why.empty()) usage_error(why);
@@ -138,10 +146,11 @@ int run_once(const RunOptions& o) {
   }
   if (mpi && mpi->rank() != 0) return 0;
   if (!o.out_dir.empty()) {
-    if (std::string why = runtime::write_host_outputs(*host, run.args, o.out_dir); !why.empty()) usage_error(why);
+    if (std::string why = runtime::write_host_outputs(*host, run.args, o.out_dir); !why.empty())
+      usage_error(why);
   }
-  std::cerr << "ptodist run: " << o.flags.program.ranks << " ranks" << (mpi ? " (mpi)" : "") << ", " << r.seconds * 1e3
-            << " ms\n";
+  std::cerr << "ptodist run: " << o.flags.program.ranks << " ranks" << (mpi ? " (mpi)" : "") << ", "
+            << r.seconds * 1e3 << " ms\n";
   return 0;
 }
 

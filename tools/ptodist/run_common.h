@@ -17,7 +17,7 @@ struct RunFlags {
   std::vector<std::string> inputs;  // --in name=FILE.npy|rand:SEED|zeros
   std::string profile = "a2a3";
   double watchdog = 10;
-  std::string backend = "inproc";   // --backend inproc|mpi (mpi: one rank per MPI process, docs/mpi.md)
+  std::string backend = "inproc";  // --backend inproc|mpi (mpi: one rank per MPI process, docs/mpi.md)
 };
 
 void add_run_flags(CLI::App* sub, RunFlags& f);

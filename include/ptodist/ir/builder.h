@@ -19,9 +19,9 @@ struct BuildScope {
   // for checking calls and spmd_submit against the callee's signature.
   const std::vector<Function>* functions = nullptr;
   // The variables whose values are known at compile time once the program is specialized (module
-  // constants, factory parameters and factory constants). When given, a shape operand that names any other variable is a
-  // run-time value: contracts that need static shapes (put_async regions) reject it at once. When null,
-  // such dims are taken to be symbolic and are checked again after specialize.
+  // constants, factory parameters and factory constants). When given, a shape operand that names any other
+  // variable is a run-time value: contracts that need static shapes (put_async regions) reject it at once.
+  // When null, such dims are taken to be symbolic and are checked again after specialize.
   const std::vector<Var>* compile_time_vars = nullptr;
 };
 

@@ -11,7 +11,7 @@ enum class DType { FP32, FP16, BF16, INT32, INT16, INT8, UINT8, INT64, BOOL };
 
 int dtype_bytes(DType t);
 bool dtype_is_float(DType t);
-bool dtype_is_int(DType t);           // signed or unsigned integer, not BOOL
+bool dtype_is_int(DType t);            // signed or unsigned integer, not BOOL
 std::string_view dtype_name(DType t);  // "FP16"; printed as "pl.FP16"
 std::optional<DType> dtype_from_name(std::string_view name);
 

@@ -14,16 +14,26 @@ namespace ptodist::ir {
 struct OpInfo;
 
 enum class ExprKind {
-  IntImm, FloatImm, BoolImm, StrImm, NoneImm,
-  DTypeImm,   // pl.FP16
-  EnumImm,    // pl.Mem.Acc, pld.NotifyOp.AtomicAdd, ...
-  Dynamic,    // pl.dynamic("NR"): a dim resolved at run time
-  VarRef,     // a use of a variable
-  Unary, Binary, Compare, BoolOp, IfExp,
-  List, Tuple, Subscript,
-  OpCall,     // a call of a table op: pl.load(...), pld.tensor.put(...)
-  FuncCall,   // a call of a function of the program: self.kernel(...), kernel(...)
-  FuncRef,    // a function named as a value: the first argument of pl.spmd_submit
+  IntImm,
+  FloatImm,
+  BoolImm,
+  StrImm,
+  NoneImm,
+  DTypeImm,  // pl.FP16
+  EnumImm,   // pl.Mem.Acc, pld.NotifyOp.AtomicAdd, ...
+  Dynamic,   // pl.dynamic("NR"): a dim resolved at run time
+  VarRef,    // a use of a variable
+  Unary,
+  Binary,
+  Compare,
+  BoolOp,
+  IfExp,
+  List,
+  Tuple,
+  Subscript,
+  OpCall,    // a call of a table op: pl.load(...), pld.tensor.put(...)
+  FuncCall,  // a call of a function of the program: self.kernel(...), kernel(...)
+  FuncRef,   // a function named as a value: the first argument of pl.spmd_submit
 };
 
 struct ExprNode {
@@ -34,8 +44,14 @@ struct ExprNode {
   explicit ExprNode(ExprKind k) : kind(k) {}
   virtual ~ExprNode() = default;
 
-  template <typename T> bool isa() const { return kind == T::kKind; }
-  template <typename T> const T* as() const { return isa<T>() ? static_cast<const T*>(this) : nullptr; }
+  template <typename T>
+  bool isa() const {
+    return kind == T::kKind;
+  }
+  template <typename T>
+  const T* as() const {
+    return isa<T>() ? static_cast<const T*>(this) : nullptr;
+  }
 };
 
 template <ExprKind K>
@@ -44,12 +60,22 @@ struct ExprBase : ExprNode {
   ExprBase() : ExprNode(K) {}
 };
 
-struct IntImm : ExprBase<ExprKind::IntImm> { long long value = 0; };
-struct FloatImm : ExprBase<ExprKind::FloatImm> { double value = 0; };
-struct BoolImm : ExprBase<ExprKind::BoolImm> { bool value = false; };
-struct StrImm : ExprBase<ExprKind::StrImm> { std::string value; };
+struct IntImm : ExprBase<ExprKind::IntImm> {
+  long long value = 0;
+};
+struct FloatImm : ExprBase<ExprKind::FloatImm> {
+  double value = 0;
+};
+struct BoolImm : ExprBase<ExprKind::BoolImm> {
+  bool value = false;
+};
+struct StrImm : ExprBase<ExprKind::StrImm> {
+  std::string value;
+};
 struct NoneImm : ExprBase<ExprKind::NoneImm> {};
-struct DTypeImm : ExprBase<ExprKind::DTypeImm> { DType value = DType::FP32; };
+struct DTypeImm : ExprBase<ExprKind::DTypeImm> {
+  DType value = DType::FP32;
+};
 
 // The enumerations the language names with attribute paths.
 enum class EnumKind { Memory, NotifyOp, WaitCmp, AtomicType, FunctionType, Level, Role };
@@ -58,7 +84,9 @@ struct EnumImm : ExprBase<ExprKind::EnumImm> {
   std::string value;  // the member name as printed: "Acc", "AtomicAdd", "None_"
 };
 
-struct Dynamic : ExprBase<ExprKind::Dynamic> { std::string name; };
+struct Dynamic : ExprBase<ExprKind::Dynamic> {
+  std::string name;
+};
 
 // A variable: one per name and scope. Rebinding a name (`dst = pl.store(t, [0, 0], dst)`) is a new
 // definition of the same Var; its type is fixed by the first definition.
@@ -70,27 +98,50 @@ struct VarNode {
 };
 using Var = std::shared_ptr<const VarNode>;
 
-struct VarRef : ExprBase<ExprKind::VarRef> { Var var; };
+struct VarRef : ExprBase<ExprKind::VarRef> {
+  Var var;
+};
 
 enum class UnaryOpKind { Neg, Not, Invert, Pos };
-struct Unary : ExprBase<ExprKind::Unary> { UnaryOpKind op = UnaryOpKind::Neg; Expr operand; };
+struct Unary : ExprBase<ExprKind::Unary> {
+  UnaryOpKind op = UnaryOpKind::Neg;
+  Expr operand;
+};
 
 enum class BinaryOpKind { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, Shl, Shr };
-struct Binary : ExprBase<ExprKind::Binary> { BinaryOpKind op = BinaryOpKind::Add; Expr lhs, rhs; };
+struct Binary : ExprBase<ExprKind::Binary> {
+  BinaryOpKind op = BinaryOpKind::Add;
+  Expr lhs, rhs;
+};
 
 enum class CompareOpKind { Eq, Ne, Lt, Le, Gt, Ge };
-struct Compare : ExprBase<ExprKind::Compare> { CompareOpKind op = CompareOpKind::Eq; Expr lhs, rhs; };
+struct Compare : ExprBase<ExprKind::Compare> {
+  CompareOpKind op = CompareOpKind::Eq;
+  Expr lhs, rhs;
+};
 
 enum class BoolOpKind { And, Or };
-struct BoolOp : ExprBase<ExprKind::BoolOp> { BoolOpKind op = BoolOpKind::And; Expr lhs, rhs; };
+struct BoolOp : ExprBase<ExprKind::BoolOp> {
+  BoolOpKind op = BoolOpKind::And;
+  Expr lhs, rhs;
+};
 
-struct IfExp : ExprBase<ExprKind::IfExp> { Expr cond, then_value, else_value; };
+struct IfExp : ExprBase<ExprKind::IfExp> {
+  Expr cond, then_value, else_value;
+};
 
-struct List : ExprBase<ExprKind::List> { std::vector<Expr> elements; };
-struct Tuple : ExprBase<ExprKind::Tuple> { std::vector<Expr> elements; };
+struct List : ExprBase<ExprKind::List> {
+  std::vector<Expr> elements;
+};
+struct Tuple : ExprBase<ExprKind::Tuple> {
+  std::vector<Expr> elements;
+};
 
 // `x[r]`: in the host orchestrator, the per-rank slice of a host tensor (drops the leading dim).
-struct Subscript : ExprBase<ExprKind::Subscript> { Expr value; std::vector<Expr> indices; };
+struct Subscript : ExprBase<ExprKind::Subscript> {
+  Expr value;
+  std::vector<Expr> indices;
+};
 
 // A call of a table op. `args` has one slot per parameter of the op's signature, in order; a slot is
 // null when the argument was omitted. `varargs` holds the extra positional arguments of a `*args` op.

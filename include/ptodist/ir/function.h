@@ -30,8 +30,8 @@ struct FunctionNode {
   std::vector<Param> params;
   std::vector<Type> return_types;  // empty when not annotated
   Block body;
-  SourceSpan span;                 // the `def` line
-  std::string docstring;           // kept so a dump reads like the source
+  SourceSpan span;        // the `def` line
+  std::string docstring;  // kept so a dump reads like the source
 };
 using Function = std::shared_ptr<const FunctionNode>;
 
@@ -50,12 +50,12 @@ struct FactoryParam {
 enum class ProgramStyle { Class, Jit };
 
 struct ProgramNode {
-  std::string name;                     // class name, or the host function's name in jit style
+  std::string name;  // class name, or the host function's name in jit style
   ProgramStyle style = ProgramStyle::Class;
-  std::string factory_name;             // empty when the program is not built by a factory
+  std::string factory_name;  // empty when the program is not built by a factory
   std::vector<FactoryParam> factory_params;
   std::vector<Constant> factory_constants;  // constants defined inside the factory body
-  std::vector<Function> functions;      // in source order
+  std::vector<Function> functions;          // in source order
   SourceSpan span;
 
   Function find(std::string_view name) const;
@@ -65,7 +65,7 @@ using Program = std::shared_ptr<const ProgramNode>;
 // Everything a kernel file defines.
 struct ModuleNode {
   std::vector<std::pair<std::string, std::string>> imports;  // (module, alias): ("pypto.language", "pl")
-  std::vector<Constant> constants;  // module-level constants, in order
+  std::vector<Constant> constants;                           // module-level constants, in order
   std::vector<Program> programs;
 
   Program find(std::string_view name) const;

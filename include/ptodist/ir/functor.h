@@ -9,8 +9,8 @@ namespace ptodist::ir {
 class Walker {
  public:
   virtual ~Walker() = default;
-  virtual void visit_expr(const Expr& e);   // dispatches, then walks children
-  virtual void visit_stmt(const Stmt& s);   // dispatches, then walks children and nested blocks
+  virtual void visit_expr(const Expr& e);  // dispatches, then walks children
+  virtual void visit_stmt(const Stmt& s);  // dispatches, then walks children and nested blocks
   virtual void visit_block(const Block& b);
   void visit_function(const Function& f);
 };

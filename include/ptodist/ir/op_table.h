@@ -50,7 +50,7 @@ struct OpParam {
 
 struct OpInfo {
   OpId id;
-  std::string spelling;        // "pld.tensor.put_async"
+  std::string spelling;         // "pld.tensor.put_async"
   std::vector<OpParam> params;  // fixed parameters, in order
   int varargs_at = -1;          // index in params before which `*args` stands, or -1
   uint32_t effects = kPure;

@@ -21,8 +21,14 @@ struct StmtNode {
   explicit StmtNode(StmtKind k) : kind(k) {}
   virtual ~StmtNode() = default;
 
-  template <typename T> bool isa() const { return kind == T::kKind; }
-  template <typename T> const T* as() const { return isa<T>() ? static_cast<const T*>(this) : nullptr; }
+  template <typename T>
+  bool isa() const {
+    return kind == T::kKind;
+  }
+  template <typename T>
+  const T* as() const {
+    return isa<T>() ? static_cast<const T*>(this) : nullptr;
+  }
 };
 
 template <StmtKind K>
@@ -38,7 +44,9 @@ struct Assign : StmtBase<StmtKind::Assign> {
   Type annotation;  // null when not annotated
 };
 
-struct ExprStmt : StmtBase<StmtKind::ExprStmt> { Expr value; };
+struct ExprStmt : StmtBase<StmtKind::ExprStmt> {
+  Expr value;
+};
 
 // The loop forms of the language; all are counted loops `for iv in <kind>(start, stop, step)`.
 enum class LoopKind { Range, Parallel, Unroll, Pipeline };
@@ -57,9 +65,13 @@ struct If : StmtBase<StmtKind::If> {
 };
 
 // `with pl.manual_scope():` — no automatic dependency edges between the submits inside.
-struct ManualScope : StmtBase<StmtKind::ManualScope> { Block body; };
+struct ManualScope : StmtBase<StmtKind::ManualScope> {
+  Block body;
+};
 
-struct Return : StmtBase<StmtKind::Return> { std::vector<Expr> values; };
+struct Return : StmtBase<StmtKind::Return> {
+  std::vector<Expr> values;
+};
 
 struct Pass : StmtBase<StmtKind::Pass> {};
 

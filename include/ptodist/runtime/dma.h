@@ -17,7 +17,7 @@ namespace ptodist::runtime {
 class World;
 
 struct DmaTransfer {
-  bool is_put = true;        // put: local -> peer window; get: peer window -> local
+  bool is_put = true;  // put: local -> peer window; get: peer window -> local
   int peer = 0;
   WindowAddr remote;
   std::byte* local = nullptr;

@@ -44,9 +44,9 @@ struct TensorView {
   ir::DType dtype = ir::DType::FP32;
   std::vector<long long> shape;
   std::vector<long long> strides;
-  int rank = -1;              // the rank whose window this is; -1 for host GM
-  WindowAddr window;          // segment >= 0 when window-backed
-  std::string name;           // the parameter or buffer name, for diagnostics
+  int rank = -1;      // the rank whose window this is; -1 for host GM
+  WindowAddr window;  // segment >= 0 when window-backed
+  std::string name;   // the parameter or buffer name, for diagnostics
 
   bool is_window() const { return window.segment >= 0; }
   long long numel() const;
@@ -72,8 +72,8 @@ struct TileValue {
 struct AsyncSessionState {
   int sync_id = 0;
   long long block_bytes = 1 << 20;
-  TileValue scratch;          // [1, 256] INT8; bytes [0, 4) hold the last completed sequence number
-  uint32_t issued = 0;        // sequence number of the last issued transfer (the issuing core only)
+  TileValue scratch;    // [1, 256] INT8; bytes [0, 4) hold the last completed sequence number
+  uint32_t issued = 0;  // sequence number of the last issued transfer (the issuing core only)
   int rank = 0;
   uint32_t* completion_word() const { return reinterpret_cast<uint32_t*>(scratch.data); }
 };

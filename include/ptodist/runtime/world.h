@@ -41,7 +41,8 @@ class Transport {
   virtual void put(int peer, WindowAddr dst, const std::byte* src, long long bytes) = 0;
   virtual void get(int peer, WindowAddr src, std::byte* dst, long long bytes) = 0;
   // Element-wise atomic add of `count` elements of `dtype` into the peer's window.
-  virtual void accumulate(int peer, WindowAddr dst, const std::byte* src, long long count, ir::DType dtype) = 0;
+  virtual void accumulate(int peer, WindowAddr dst, const std::byte* src, long long count,
+                          ir::DType dtype) = 0;
   // Atomically adds `value` to (or sets) the INT32 cell; the caller wakes the peer's waiters.
   virtual void signal(int peer, WindowAddr cell, int32_t value, bool add) = 0;
 
@@ -54,8 +55,12 @@ class Transport {
   // only inside MPI calls on the target).
   virtual void poll() {}
   // The DMA engine's pieces: may complete later, at the next complete_async() of the same thread.
-  virtual void put_async(int peer, WindowAddr dst, const std::byte* src, long long bytes) { put(peer, dst, src, bytes); }
-  virtual void get_async(int peer, WindowAddr src, std::byte* dst, long long bytes) { get(peer, src, dst, bytes); }
+  virtual void put_async(int peer, WindowAddr dst, const std::byte* src, long long bytes) {
+    put(peer, dst, src, bytes);
+  }
+  virtual void get_async(int peer, WindowAddr src, std::byte* dst, long long bytes) {
+    get(peer, src, dst, bytes);
+  }
   // Completes every put_async/get_async issued so far: the data is in the peer's window (or here).
   virtual void complete_async() {}
   // Round boundaries: every rank's windows are ready before any rank starts; every transfer has
@@ -68,22 +73,22 @@ std::unique_ptr<Transport> make_inproc_transport(int ranks);
 
 // What a blocked core is waiting for, kept for the watchdog report.
 struct BlockInfo {
-  std::string op;            // "pld.system.wait"
+  std::string op;  // "pld.system.wait"
   SourceSpan span;
-  std::string cell;          // "signal[1, 3]" or "event #4 of session sync_id=0"
+  std::string cell;                   // "signal[1, 3]" or "event #4 of session sync_id=0"
   const int32_t* watch = nullptr;     // the cell, read when the report is printed
   const uint32_t* watch_u = nullptr;  // a completion word
   long long expected = 0;
-  std::string cmp;           // "==" or ">="
+  std::string cmp;  // "==" or ">="
 };
 
 // A running core (or an orchestrator thread): progress counter and what it blocks on, if anything.
 struct CoreState {
   int rank = 0;
-  std::string name;          // "vector core 3 (block 1/4 of comm_local_shard)"
+  std::string name;  // "vector core 3 (block 1/4 of comm_local_shard)"
   std::atomic<uint64_t> progress{0};
   std::atomic<bool> blocked{false};
-  BlockInfo block;           // valid while `blocked`; written before blocked is set
+  BlockInfo block;  // valid while `blocked`; written before blocked is set
 };
 
 struct WorldOptions {

@@ -52,7 +52,7 @@ std::string format_diagnostic(const Diagnostic& d);
 
 }  // namespace ptodist
 
-#define PTODIST_INTERNAL_ASSERT(cond, msg)                                \
-  do {                                                                    \
-    if (!(cond)) ::ptodist::internal_error(__FILE__, __LINE__, (msg));    \
+#define PTODIST_INTERNAL_ASSERT(cond, msg)                             \
+  do {                                                                 \
+    if (!(cond)) ::ptodist::internal_error(__FILE__, __LINE__, (msg)); \
   } while (0)

@@ -9,16 +9,16 @@ namespace ptodist {
 
 struct ChipProfile {
   std::string name = "a2a3";
-  int cube_cores = 24;            // AIC
-  int vector_cores = 48;          // AIV
-  long long ub_bytes = 188416;    // usable for Vec tiles, per vector core
-  long long l1_bytes = 524288;    // Mat
-  long long l0a_bytes = 65536;    // Left
-  long long l0b_bytes = 65536;    // Right
-  long long l0c_bytes = 131072;   // Acc
-  int dma_engines = 1;            // per chip
-  int dma_channel_groups = 8;     // sync_id range [0, 7]
-  long long alignment = 32;       // bytes, for on-chip tile placement
+  int cube_cores = 24;           // AIC
+  int vector_cores = 48;         // AIV
+  long long ub_bytes = 188416;   // usable for Vec tiles, per vector core
+  long long l1_bytes = 524288;   // Mat
+  long long l0a_bytes = 65536;   // Left
+  long long l0b_bytes = 65536;   // Right
+  long long l0c_bytes = 131072;  // Acc
+  int dma_engines = 1;           // per chip
+  int dma_channel_groups = 8;    // sync_id range [0, 7]
+  long long alignment = 32;      // bytes, for on-chip tile placement
   // Timing model parameters (used by `ptodist predict`).
   double cube_flops_per_cycle = 4096;  // fp16 MACs*2 per cycle per cube core
   double vector_bytes_per_cycle = 256;
