@@ -194,6 +194,10 @@ class Parser {
                     std::vector<ir::Param>& params);
   ir::Function parse_body(const Signature& sig, const Container& c, const std::vector<ir::Function>& sigs,
                           bool class_style);
+  // Declares every function's signature before parsing any body, so a call may name a function
+  // defined later in the class or file; false when a signature failed or a name repeats.
+  bool parse_functions(const std::vector<FuncDecl>& decls, const Container& c, bool class_style,
+                       std::vector<Signature>& sigs, std::vector<ir::Function>& bodies);
   ir::Program build_class_program(const ClassDecl& cls, const Container& c);
   std::vector<ir::Program> build_jit_programs(const Container& c);
 

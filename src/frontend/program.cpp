@@ -147,22 +147,27 @@ ir::Program make_program(std::string name, ir::ProgramStyle style, const Contain
 
 }  // namespace
 
-ir::Program Parser::build_class_program(const ClassDecl& cls, const Container& c) {
-  std::vector<Signature> sigs;
-  std::vector<ir::Function> fns;
+bool Parser::parse_functions(const std::vector<FuncDecl>& decls, const Container& c, bool class_style,
+                             std::vector<Signature>& sigs, std::vector<ir::Function>& bodies) {
+  std::vector<ir::Function> declared;
   bool ok = true;
-  for (const FuncDecl& m : cls.methods) {
-    auto s = parse_signature(m, c, true);
+  for (const FuncDecl& d : decls) {
+    auto s = parse_signature(d, c, class_style);
     ok = ok && s;
     if (s) {
       sigs.push_back(*s);
-      fns.push_back(s->fn);
+      declared.push_back(s->fn);
     }
   }
-  ok = check_unique(fns, *diags_) && ok;
+  ok = check_unique(declared, *diags_) && ok;
+  for (const Signature& s : sigs) bodies.push_back(parse_body(s, c, declared, class_style));
+  return ok;
+}
+
+ir::Program Parser::build_class_program(const ClassDecl& cls, const Container& c) {
+  std::vector<Signature> sigs;
   std::vector<ir::Function> bodies;
-  for (const Signature& s : sigs) bodies.push_back(parse_body(s, c, fns, true));
-  if (!ok) return nullptr;
+  if (!parse_functions(cls.methods, c, true, sigs, bodies)) return nullptr;
   return make_program(cls.name, ir::ProgramStyle::Class, c, std::move(bodies), cls.span);
 }
 
@@ -172,20 +177,11 @@ ir::Program Parser::build_class_program(const ClassDecl& cls, const Container& c
 std::vector<ir::Program> Parser::build_jit_programs(const Container& c) {
   if (c.jit_funcs.empty()) return {};
   std::vector<Signature> sigs;
-  std::vector<ir::Function> fns;
-  bool ok = true;
-  for (const FuncDecl& d : c.jit_funcs) {
-    auto s = parse_signature(d, c, false);
-    ok = ok && s;
-    if (s) {
-      sigs.push_back(*s);
-      fns.push_back(s->fn);
-    }
-  }
-  ok = check_unique(fns, *diags_) && ok;
   std::vector<ir::Function> bodies;
-  for (const Signature& s : sigs) bodies.push_back(parse_body(s, c, fns, false));
+  bool ok = parse_functions(c.jit_funcs, c, false, sigs, bodies);
   if (!ok || sigs.empty()) return {};
+  std::vector<ir::Function> fns;
+  for (const Signature& s : sigs) fns.push_back(s.fn);
 
   // Call edges from the names each body mentions (a call or a function passed to pl.spmd_submit).
   size_t n = sigs.size();
