@@ -10,25 +10,9 @@ namespace ptodist::ir {
 
 namespace {
 
-uint32_t level_bit(FunctionKind k) {
-  if (is_kernel(k)) return kInKernel;
-  return k == FunctionKind::Orchestration ? kInOrchestration : kInHost;
-}
-
 std::string_view level_phrase(FunctionKind k) {
   if (is_kernel(k)) return "a kernel";
   return k == FunctionKind::Orchestration ? "an orchestration function" : "a host orchestrator";
-}
-
-std::string allowed_levels(uint32_t levels) {
-  std::vector<std::string> parts;
-  if (levels & kInKernel) parts.push_back("kernels (InCore, AIC, AIV)");
-  if (levels & kInOrchestration) parts.push_back("orchestration functions");
-  if (levels & kInHost) parts.push_back("the host orchestrator");
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i)
-    out += (i ? (i + 1 == parts.size() ? " and " : ", ") : "") + parts[i];
-  return out;
 }
 
 struct Bound {

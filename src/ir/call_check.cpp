@@ -2,6 +2,7 @@
 #include "call_check.h"
 
 #include "ptodist/ir/expr.h"
+#include "ptodist/ir/op_table.h"
 
 namespace ptodist::ir {
 
@@ -76,6 +77,22 @@ Function find_function(const std::vector<Function>* functions, std::string_view 
   for (const Function& f : *functions)
     if (f && f->name == name) return f;
   return nullptr;
+}
+
+uint32_t level_bit(FunctionKind k) {
+  if (is_kernel(k)) return kInKernel;
+  return k == FunctionKind::Orchestration ? kInOrchestration : kInHost;
+}
+
+std::string allowed_levels(uint32_t levels) {
+  std::vector<std::string> parts;
+  if (levels & kInKernel) parts.push_back("kernels (InCore, AIC, AIV)");
+  if (levels & kInOrchestration) parts.push_back("orchestration functions");
+  if (levels & kInHost) parts.push_back("the host orchestrator");
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i)
+    out += (i ? (i + 1 == parts.size() ? " and " : ", ") : "") + parts[i];
+  return out;
 }
 
 }  // namespace ptodist::ir

@@ -1,5 +1,5 @@
-// Checking the arguments of a call of a program function against its parameters; shared by the
-// Builder (self.kernel(...)) and the pl.spmd_submit contract.
+// Checking calls: the arguments of a call of a program function against its parameters, and the function
+// levels an op may be called from; shared by the Builder, the pl.spmd_submit contract and the verifier.
 #pragma once
 
 #include <string>
@@ -30,6 +30,10 @@ bool check_call_arguments(const FunctionNode& callee, const std::vector<BoundArg
 // unannotated, the types of its Out/InOut parameters (the tensors it writes, which PyPTO kernels
 // return), a Tuple when several, None when there are none.
 Type call_result_type(const FunctionNode& callee);
+
+// The OpLevel bit of a function kind, and the levels of an op as words ("kernels (InCore, AIC, AIV)").
+uint32_t level_bit(FunctionKind k);
+std::string allowed_levels(uint32_t levels);
 
 // Looks a function up among those of the scope; null when absent.
 Function find_function(const std::vector<Function>* functions, std::string_view name);

@@ -7,36 +7,6 @@
 
 namespace ptodist::ir::detail {
 
-namespace {
-
-// Dispatch to the contract of an op, generated from ops.def so no op can be skipped.
-Type run_contract(const ContractContext& cx) {
-  switch (cx.call.op->id) {
-#define PTODIST_OP(Id, spelling, signature, effects, where) \
-  case OpId::Id:                                            \
-    return check_##Id(cx);
-#include "ptodist/ir/ops.def"
-#undef PTODIST_OP
-  }
-  return nullptr;
-}
-
-uint32_t level_of(FunctionKind k) {
-  if (is_kernel(k)) return kInKernel;
-  return k == FunctionKind::Orchestration ? kInOrchestration : kInHost;
-}
-
-std::string level_list(uint32_t levels) {
-  std::string out;
-  auto add = [&](const char* s) { out += (out.empty() ? "" : " or ") + std::string(s); };
-  if (levels & kInKernel) add("kernels (InCore, AIC, AIV)");
-  if (levels & kInOrchestration) add("orchestration functions");
-  if (levels & kInHost) add("the host orchestrator");
-  return out;
-}
-
-}  // namespace
-
 void FunctionVerifier::check_expr(const Expr& e, const DefSet& defs) {
   if (!e) return;
   switch (e->kind) {
@@ -135,10 +105,10 @@ void FunctionVerifier::check_op_call(const OpCall& call) {
     diags_.error(span, call.op->spelling + ": takes no extra positional arguments");
     return;
   }
-  if (!(call.op->levels & level_of(fn_.kind))) {
+  if (!(call.op->levels & level_bit(fn_.kind))) {
     diags_.error(span, call.op->spelling + ": not allowed in " + std::string(function_kind_name(fn_.kind)) +
                            " function '" + fn_.name + "'; it may only be called from " +
-                           level_list(call.op->levels));
+                           allowed_levels(call.op->levels));
     return;
   }
   for (size_t i = 0; i < call.args.size(); ++i) {
@@ -148,7 +118,7 @@ void FunctionVerifier::check_op_call(const OpCall& call) {
     }
   }
   ContractContext cx{call, scope_, diags_};
-  run_contract(cx);
+  check_op(cx);
 }
 
 void FunctionVerifier::check_callee_exists(const std::string& callee, const SourceSpan& span) {
