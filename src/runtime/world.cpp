@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "ptodist/runtime/dma.h"
+#include "check/happens_before.h"
+#include "check/scheduler.h"
 
 namespace ptodist::runtime {
 
@@ -15,6 +17,10 @@ World::World(const WorldOptions& options)
       generation_(new std::atomic<uint32_t>[options.ranks]) {
   for (int r = 0; r < ranks_; ++r) generation_[r].store(0);
   for (int r = 0; r < ranks_; ++r) dma_.push_back(std::make_unique<DmaEngine>(*this, r));
+  if (options.check) {
+    scheduler_ = std::make_unique<check::Scheduler>(*this, options.seed);
+    hb_ = std::make_unique<check::HappensBefore>(*this);
+  }
 }
 
 World::~World() {
@@ -103,6 +109,19 @@ void World::abort_for_hang(std::string report) {
   wake_all();
 }
 
+void World::report_hazard(std::string report) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!has_error_ && !hung_) {
+      hung_ = true;
+      hazard_ = true;
+      hang_report_ = std::move(report);
+    }
+  }
+  aborted_.store(true);
+  wake_all();
+}
+
 bool World::has_error() const {
   std::lock_guard<std::mutex> lock(mu_);
   return has_error_;
@@ -117,6 +136,7 @@ void World::reset_status() {
   std::lock_guard<std::mutex> lock(mu_);
   has_error_ = false;
   hung_ = false;
+  hazard_ = false;
   hang_report_.clear();
   error_ = RunError{};
   aborted_.store(false);

@@ -85,6 +85,7 @@ struct BlockInfo {
 // A running core (or an orchestrator thread): progress counter and what it blocks on, if anything.
 struct CoreState {
   int rank = 0;
+  int actor = -1;    // its actor in check mode (check::ActorId); -1 in fast mode
   std::string name;  // "vector core 3 (block 1/4 of comm_local_shard)"
   std::atomic<uint64_t> progress{0};
   std::atomic<bool> blocked{false};
@@ -96,9 +97,17 @@ struct WorldOptions {
   ChipProfile profile;
   // Makes the transport (the MPI backend passes one); null: the in-process transport.
   std::function<std::unique_ptr<Transport>()> make_transport;
+  // Check mode (DESIGN.md §6): one core at a time under a seeded scheduler, with happens-before
+  // tracking; inproc transport only.
+  bool check = false;
+  uint64_t seed = 0;
 };
 
 class DmaEngine;
+namespace check {
+class Scheduler;
+class HappensBefore;
+}  // namespace check
 
 class World {
  public:
@@ -111,6 +120,9 @@ class World {
   const ChipProfile& profile() const { return profile_; }
   Transport& transport() { return *transport_; }
   DmaEngine& dma(int rank) { return *dma_[rank]; }
+  // Check mode's scheduler and happens-before tracker; both null in fast mode.
+  check::Scheduler* scheduler() { return scheduler_.get(); }
+  check::HappensBefore* hb() { return hb_.get(); }
 
   // Symmetric window heap: every alloc has the same segment id (and logical offset) on every rank.
   WindowBufferValue alloc_window(long long bytes, std::string name);
@@ -130,6 +142,10 @@ class World {
   // First error wins; the run aborts and every blocked core is woken.
   void fail(const RunError& error);
   void abort_for_hang(std::string report);
+  // Check mode found a hazard or a deadlock: `report` is the formatted diagnostic; the run ends with
+  // exit code 3 like a hang. The first report wins.
+  void report_hazard(std::string report);
+  bool hazard() const { return hazard_; }
   bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
   void check_abort() const {
     if (aborted()) throw RunAborted{};
@@ -160,9 +176,12 @@ class World {
   bool has_error_ = false;
   RunError error_;
   bool hung_ = false;
+  bool hazard_ = false;
   std::string hang_report_;
   std::vector<CoreState*> cores_;
   std::atomic<uint64_t> misc_progress_{0};
+  std::unique_ptr<check::Scheduler> scheduler_;
+  std::unique_ptr<check::HappensBefore> hb_;
 };
 
 }  // namespace ptodist::runtime

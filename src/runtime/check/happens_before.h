@@ -1,0 +1,97 @@
+// Check mode's happens-before tracker (DESIGN.md §6, docs/checking.md): vector clocks per actor and per
+// DMA transfer, and shadow state of every rank's window memory kept as byte intervals (so a large
+// tensor costs one interval, not one entry per byte). The executor and the scheduler call it at every
+// window access, signal, fence, invalidate, transfer and session init; each call runs while the caller
+// holds the scheduler's baton, so nothing here is locked. A hazard is formatted as a located
+// diagnostic naming both sides and handed to World::report_hazard, which ends the run (exit code 3).
+//
+// The memory model it enforces (docs/checking.md):
+// - notify -> wait is release -> acquire: an AtomicAdd wait acquires every notify its value includes
+//   (since the last Set), a Set wait the last Set;
+// - a core's window writes (local stores into a window, put, remote_store) are released by its next
+//   fence: a notify releases the writes before the core's last fence, not the ones after it;
+// - an acquire becomes effective for window reads only at the next cacheinvalid (the consume-side
+//   invalidate); wait_async_event acquires its transfer directly (the invalidate is implied there);
+// - a transfer is ordered after its issue and before the wait on its event;
+// - a task's start is after its submit; a join (deps, end of a manual scope, kernel call) acquires
+//   every block of the joined task; rounds are ordered one after the other.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "ptodist/runtime/dma.h"
+#include "ptodist/runtime/value.h"
+#include "ptodist/runtime/world.h"
+#include "ptodist/support/source.h"
+#include "scheduler.h"
+
+namespace ptodist::runtime::check {
+
+// One transfer as happens-before sees it; ids are dense per round, handed out at issue.
+using TransferId = int;
+
+// Who accesses what, for reports: the op's source span and spelling, and the name the program uses
+// for the tensor, tile or signal ("dst", "signal").
+struct Access {
+  SourceSpan span;
+  std::string op;
+  std::string what;
+};
+
+class HappensBeforeImpl;
+
+class HappensBefore {
+ public:
+  explicit HappensBefore(World& world);
+  ~HappensBefore();
+
+  // A new round (0, 1, ...): every earlier access is ordered before it. `windows_zeroed`: the round
+  // starts from zeroed windows (not --persistent), so no signal value survives from earlier rounds.
+  void begin_round(int round, bool windows_zeroed);
+
+  // Actors. A started actor inherits its parent's clock (kDriver: the round start); `name` is what
+  // reports call it ("rank 1, vector core 0 (block 0/4 of comm_local_shard)").
+  void actor_started(ActorId a, ActorId parent, int rank, std::string name);
+  // `joiner` acquires everything `finished` did (deps, end of a manual scope, kernel call).
+  void actor_joined(ActorId joiner, ActorId finished);
+
+  // Window memory of `rank` at `at`, `bytes` long, read or written by a core (loads, stores, put,
+  // get, remote_load/remote_store). Atomic writes (atomic-add puts) do not race with each other.
+  void window_read(ActorId a, int rank, WindowAddr at, long long bytes, const Access& acc);
+  void window_write(ActorId a, int rank, WindowAddr at, long long bytes, bool atomic, const Access& acc);
+  // pl.system.fence(): releases the actor's earlier window writes to its later notifies.
+  void fence(ActorId a);
+  // pl.system.cacheinvalid(...): makes the actor's acquisitions effective for its window reads.
+  void invalidate(ActorId a);
+
+  // Signals: the notify's release is recorded on the cell of `peer`; a satisfied wait acquires what
+  // the value it saw includes, and is a hazard when only notifies of earlier rounds satisfy it.
+  void notify(ActorId a, int peer, WindowAddr cell, int32_t value, bool add, const Access& acc);
+  void wait_satisfied(ActorId a, int rank, WindowAddr cell, int32_t seen, long long expected, bool ge,
+                      const Access& acc);
+
+  // Transfers. Issue: the transfer's clock is the issuer's; its local buffer (a staging tile, when it
+  // is not window memory) and the session's scratch stay in flight until the event is waited.
+  TransferId transfer_issued(ActorId issuer, const DmaTransfer& t, const Access& acc);
+  // The scheduler landed bytes [offset, offset + bytes) of the transfer (a write of the destination,
+  // a read of the source where that is window memory).
+  void transfer_piece(TransferId t, long long offset, long long bytes);
+  // Every piece landed and the completion word is written.
+  void transfer_completed(TransferId t);
+  // wait_async_event returned: the actor acquires the transfer; its buffers are no longer in flight.
+  void event_waited(ActorId a, TransferId t);
+  // A session was built on (rank, s.sync_id): a hazard while another session's event is outstanding
+  // (issued, not yet waited) on the same channel group.
+  void session_initialised(ActorId a, int rank, const AsyncSessionState& s, const Access& acc);
+  // A core wrote `bytes` of on-chip memory at `data` (a tile result at its planned address): a hazard
+  // when that overlaps a staging tile or session scratch of a transfer still in flight.
+  void tile_written(ActorId a, const std::byte* data, long long bytes, const Access& acc);
+
+ private:
+  std::unique_ptr<HappensBeforeImpl> impl_;
+};
+
+}  // namespace ptodist::runtime::check
