@@ -1,0 +1,55 @@
+# Hazard 1 (unordered read): the async put is waited in one branch only, so on the rank that skips
+# the branch the notify publishes a transfer that may still be in flight. check-async-events rejects
+# this statically; with it off, check mode must name the peer's read and the transfer.
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass check-async-events | FileCheck %s
+# CHECK: check: unordered read of window data:
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+SIZE = 64
+
+
+@pl.jit.incore
+def step(
+    x: pl.Tensor[[1, SIZE], pl.FP32],
+    y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+    dst: pld.DistributedTensor[[1, SIZE], pl.FP32],
+    signal: pld.DistributedTensor[[1, 1], pl.INT32],
+):
+    ctx = pld.get_comm_ctx(dst)
+    my_rank = pld.rank(ctx)
+    nranks = pld.nranks(ctx)
+    peer = (my_rank + 1) % nranks
+    sess = pld.system.async_session()
+    evt = pld.tensor.put_async(dst, peer, x, sess)
+    # Bug: only rank 0 drains its transfer before publishing it.
+    if my_rank == 0:
+        pld.system.wait_async_event(evt, sess)
+    pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
+    pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
+    recv = pl.load(dst, [0, 0], [1, SIZE])
+    y = pl.store(recv, [0, 0], y)
+    return y
+
+
+@pl.jit
+def chip(
+    x: pl.Tensor[[1, SIZE], pl.FP32],
+    y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+    dst: pld.DistributedTensor[[1, SIZE], pl.FP32],
+    signal: pld.DistributedTensor[[1, 1], pl.INT32],
+):
+    return step(x, y, dst, signal)
+
+
+@pl.jit.host
+def host(
+    x: pl.Tensor[[pl.dynamic("NR"), 1, SIZE], pl.FP32],
+    y: pl.Out[pl.Tensor[[pl.dynamic("NR"), 1, SIZE], pl.FP32]],
+):
+    dst_buf = pld.alloc_window_buffer([1, SIZE], dtype=pl.FP32)
+    signal_buf = pld.alloc_window_buffer([1, 1], dtype=pl.INT32)
+    for r in pl.range(pld.world_size()):
+        dst = pld.window(dst_buf, [1, SIZE], dtype=pl.FP32)
+        signal = pld.window(signal_buf, [1, 1], dtype=pl.INT32)
+        chip(x[r], y[r], dst, signal, device=r)

@@ -1,0 +1,53 @@
+# Hazard 1 (unordered read): the consumer reads its window after the wait without the consume-side
+# cache invalidate, so it may read stale lines. insert-comm-fence adds that invalidate; it is switched
+# off here and the producer's fence is written by hand, so only the missing invalidate is wrong.
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass insert-comm-fence | FileCheck %s
+# CHECK: check: unordered read of window data:
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+SIZE = 64
+
+
+@pl.jit.incore
+def step(
+    x: pl.Tensor[[1, SIZE], pl.FP32],
+    y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+    dst: pld.DistributedTensor[[1, SIZE], pl.FP32],
+    signal: pld.DistributedTensor[[1, 1], pl.INT32],
+):
+    ctx = pld.get_comm_ctx(dst)
+    my_rank = pld.rank(ctx)
+    nranks = pld.nranks(ctx)
+    peer = (my_rank + 1) % nranks
+    pld.tensor.put(dst, peer=peer, src=x, atomic=pld.AtomicType.None_)
+    pl.system.fence()
+    pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
+    pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
+    # Bug: no pl.system.cacheinvalid() here; the wait's acquire does not cover cached reads.
+    recv = pl.load(dst, [0, 0], [1, SIZE])
+    y = pl.store(recv, [0, 0], y)
+    return y
+
+
+@pl.jit
+def chip(
+    x: pl.Tensor[[1, SIZE], pl.FP32],
+    y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+    dst: pld.DistributedTensor[[1, SIZE], pl.FP32],
+    signal: pld.DistributedTensor[[1, 1], pl.INT32],
+):
+    return step(x, y, dst, signal)
+
+
+@pl.jit.host
+def host(
+    x: pl.Tensor[[pl.dynamic("NR"), 1, SIZE], pl.FP32],
+    y: pl.Out[pl.Tensor[[pl.dynamic("NR"), 1, SIZE], pl.FP32]],
+):
+    dst_buf = pld.alloc_window_buffer([1, SIZE], dtype=pl.FP32)
+    signal_buf = pld.alloc_window_buffer([1, 1], dtype=pl.INT32)
+    for r in pl.range(pld.world_size()):
+        dst = pld.window(dst_buf, [1, SIZE], dtype=pl.FP32)
+        signal = pld.window(signal_buf, [1, 1], dtype=pl.INT32)
+        chip(x[r], y[r], dst, signal, device=r)

@@ -1,0 +1,52 @@
+# Hazard 1 (unordered read): the notify is published before the async put is waited, so the peer may
+# read its window before the DMA engine has written it. check-async-events rejects this at compile
+# time; with the pass off, check mode must find it at run time and name the read and the transfer.
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass check-async-events | FileCheck %s
+# CHECK: check: unordered read of window data:
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+SIZE = 64
+
+
+@pl.jit.incore
+def step(
+    x: pl.Tensor[[1, SIZE], pl.FP32],
+    y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+    dst: pld.DistributedTensor[[1, SIZE], pl.FP32],
+    signal: pld.DistributedTensor[[1, 1], pl.INT32],
+):
+    ctx = pld.get_comm_ctx(dst)
+    peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
+    sess = pld.system.async_session()
+    evt = pld.tensor.put_async(dst, peer, x, sess)
+    # Bug: published while the transfer may still be in flight; the wait belongs before the notify.
+    pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
+    pld.system.wait_async_event(evt, sess)
+    pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
+    recv = pl.load(dst, [0, 0], [1, SIZE])
+    y = pl.store(recv, [0, 0], y)
+    return y
+
+
+@pl.jit
+def chip(
+    x: pl.Tensor[[1, SIZE], pl.FP32],
+    y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+    dst: pld.DistributedTensor[[1, SIZE], pl.FP32],
+    signal: pld.DistributedTensor[[1, 1], pl.INT32],
+):
+    return step(x, y, dst, signal)
+
+
+@pl.jit.host
+def host(
+    x: pl.Tensor[[pl.dynamic("NR"), 1, SIZE], pl.FP32],
+    y: pl.Out[pl.Tensor[[pl.dynamic("NR"), 1, SIZE], pl.FP32]],
+):
+    dst_buf = pld.alloc_window_buffer([1, SIZE], dtype=pl.FP32)
+    signal_buf = pld.alloc_window_buffer([1, 1], dtype=pl.INT32)
+    for r in pl.range(pld.world_size()):
+        dst = pld.window(dst_buf, [1, SIZE], dtype=pl.FP32)
+        signal = pld.window(signal_buf, [1, 1], dtype=pl.INT32)
+        chip(x[r], y[r], dst, signal, device=r)
