@@ -1,8 +1,11 @@
 # Hazard 1 (unordered read): the async put is waited inside a loop that runs zero times at 2 ranks
 # (one wait per peer beyond the first), so the notify publishes a transfer still in flight.
 # check-async-events rejects a wait in a loop that may not run; with it off, check mode must find it.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass check-async-events | FileCheck %s
-# CHECK: check: unordered read of window data:
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass check-async-events > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: unordered read of window data: rank 0, vector core 0 (block 0/1 of step) reads bytes [0, 256) of 'dst' in rank 0's window
+# CHECK: note: written by rank 1, vector core 0 (block 0/1 of step) (pld.tile.put_async); nothing orders that write before the read: the transfer's event is not waited before the notify
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -21,12 +24,14 @@ def step(
     nranks = pld.nranks(ctx)
     peer = (my_rank + 1) % nranks
     sess = pld.system.async_session()
+    # LINE-DAG: async_wait_in_zero_trip_loop.py:[[@LINE+1]]:11: note: written by rank 1
     evt = pld.tensor.put_async(dst, peer, x, sess)
     # Bug: nranks - 2 is 0 at 2 ranks, so the event is never waited.
     for i in pl.range(nranks - 2):
         pld.system.wait_async_event(evt, sess)
     pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
     pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
+    # LINE-DAG: async_wait_in_zero_trip_loop.py:[[@LINE+1]]:12: error: check: unordered read of window data
     recv = pl.load(dst, [0, 0], [1, SIZE])
     y = pl.store(recv, [0, 0], y)
     return y

@@ -8,9 +8,9 @@ runs=${3:-50}
 ex=$src/examples
 failed=0
 
-# allgather_gemm with small sizes (every dim still divides into chunks and tiles) so 50 seeds are quick.
+# The examples at their default sizes, except allgather_gemm: small sizes (every dim still divides
+# into chunks and tiles) so 50 seeds are quick.
 small_gemm=(-D m_local=32 -D k=64 -D n=64 -D m_tile=16 -D k_tile=32 -D n_tile=32 -D comm_cores=2 -D gemm_cores=2)
-small_overlap=(-D transfer_elems=4096 -D compute_iters=4)
 
 check_clean() {  # check_clean RANKS FILE PROGRAM [FLAGS...]
   local ranks=$1 file=$2 program=$3
@@ -32,8 +32,8 @@ for ranks in 2 4; do
   check_clean "$ranks" ring_shuffle_put.py ring_shuffle_put
   check_clean "$ranks" ring_shuffle_put_async.py ring_put_async
   check_clean "$ranks" ring_shuffle_put_async.py ring_put_sync
-  check_clean "$ranks" put_async_overlap.py PutAsyncOverlap "${small_overlap[@]}"
-  check_clean "$ranks" put_async_overlap.py PutSyncOverlap "${small_overlap[@]}"
+  check_clean "$ranks" put_async_overlap.py PutAsyncOverlap
+  check_clean "$ranks" put_async_overlap.py PutSyncOverlap
   check_clean "$ranks" allgather_gemm.py AllGatherGemm "${small_gemm[@]}"
 done
 exit $failed

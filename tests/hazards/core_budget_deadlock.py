@@ -2,8 +2,12 @@
 # for a signal that only the producer kernel, submitted beside it in the same manual scope, sends;
 # the producer's block finds no free core. check-core-budget rejects the scope statically; with it
 # off, check mode must name the blocked waits and the unscheduled block that could release them.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --profile cpu --mode check --seed 1 --runs 20 --no-pass check-core-budget | FileCheck %s
-# CHECK: check: core-budget deadlock:
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --profile cpu --mode check --seed 1 --runs 20 --no-pass check-core-budget > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: core-budget deadlock: kernel 'producer' has 1 blocks that never got a vector core (chip 'cpu' has 4, all held by blocked blocks)
+# CHECK: note: rank 0, orchestrator (chip) waits in end of pl.manual_scope on kernel 'consumer'
+# CHECK: note: rank 0, vector core 3 (block 3/4 of consumer) waits in pld.system.wait on signal[0, 0] (sees 0, expects >= 1)
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -19,6 +23,7 @@ class OverBudget:
         y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
         signal: pld.DistributedTensor[[1, 1], pl.INT32],
     ) -> pl.Tensor[[1, SIZE], pl.FP32]:
+        # LINE-DAG: core_budget_deadlock.py:[[@LINE+1]]:9: note: rank 0, vector core 0 (block 0/4 of consumer) waits
         pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
         t = pl.load(x, [0, 0], [1, SIZE])
         y = pl.store(t, [0, 0], y)
@@ -41,8 +46,10 @@ class OverBudget:
         signal: pld.DistributedTensor[[1, 1], pl.INT32],
     ) -> pl.Tensor[[1, SIZE], pl.FP32]:
         # Bug: 4 + 1 vector cores must be resident together, and the chip has 4.
+        # LINE-DAG: core_budget_deadlock.py:[[@LINE+1]]:9: note: rank 0, orchestrator (chip) waits in end of pl.manual_scope
         with pl.manual_scope():
             y, t1 = pl.spmd_submit(self.consumer, x, y, signal, core_num=4)
+            # LINE-DAG: core_budget_deadlock.py:[[@LINE+1]]:26: error: check: core-budget deadlock
             signal, t2 = pl.spmd_submit(self.producer, signal, core_num=1)
         return y
 

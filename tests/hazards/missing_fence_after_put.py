@@ -1,8 +1,11 @@
 # Hazard 1 (unordered read): a synchronous put followed by a notify with no fence between them, so
 # the notify does not release the put's writes. insert-comm-fence adds that fence; it is switched off
 # here and the consume-side invalidate is written by hand, so only the missing fence is wrong.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass insert-comm-fence | FileCheck %s
-# CHECK: check: unordered read of window data:
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass insert-comm-fence > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: unordered read of window data: rank 1, vector core 0 (block 0/1 of step) reads bytes [0, 256) of 'dst' in rank 1's window
+# CHECK: note: written by rank 0, vector core 0 (block 0/1 of step) (pld.tile.put); nothing orders that write before the read: no fence between the write and the notify
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -20,11 +23,13 @@ def step(
     my_rank = pld.rank(ctx)
     nranks = pld.nranks(ctx)
     peer = (my_rank + 1) % nranks
+    # LINE-DAG: missing_fence_after_put.py:[[@LINE+1]]:5: note: written by rank 0
     pld.tensor.put(dst, peer=peer, src=x, atomic=pld.AtomicType.None_)
     # Bug: no pl.system.fence() here, so the notify may overtake the put's data.
     pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
     pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
     pl.system.cacheinvalid()
+    # LINE-DAG: missing_fence_after_put.py:[[@LINE+1]]:12: error: check: unordered read of window data
     recv = pl.load(dst, [0, 0], [1, SIZE])
     y = pl.store(recv, [0, 0], y)
     return y

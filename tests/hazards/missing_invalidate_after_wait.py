@@ -1,8 +1,11 @@
 # Hazard 1 (unordered read): the consumer reads its window after the wait without the consume-side
 # cache invalidate, so it may read stale lines. insert-comm-fence adds that invalidate; it is switched
 # off here and the producer's fence is written by hand, so only the missing invalidate is wrong.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass insert-comm-fence | FileCheck %s
-# CHECK: check: unordered read of window data:
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass insert-comm-fence > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: unordered read of window data: rank 1, vector core 0 (block 0/1 of step) reads bytes [0, 256) of 'dst' in rank 1's window
+# CHECK: note: written by rank 0, vector core 0 (block 0/1 of step) (pld.tile.put); nothing orders that write before the read: no cacheinvalid after the wait
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -20,11 +23,13 @@ def step(
     my_rank = pld.rank(ctx)
     nranks = pld.nranks(ctx)
     peer = (my_rank + 1) % nranks
+    # LINE-DAG: missing_invalidate_after_wait.py:[[@LINE+1]]:5: note: written by rank 0
     pld.tensor.put(dst, peer=peer, src=x, atomic=pld.AtomicType.None_)
     pl.system.fence()
     pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
     pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
     # Bug: no pl.system.cacheinvalid() here; the wait's acquire does not cover cached reads.
+    # LINE-DAG: missing_invalidate_after_wait.py:[[@LINE+1]]:12: error: check: unordered read of window data
     recv = pl.load(dst, [0, 0], [1, SIZE])
     y = pl.store(recv, [0, 0], y)
     return y

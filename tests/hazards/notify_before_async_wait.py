@@ -1,8 +1,13 @@
 # Hazard 1 (unordered read): the notify is published before the async put is waited, so the peer may
 # read its window before the DMA engine has written it. check-async-events rejects this at compile
 # time; with the pass off, check mode must find it at run time and name the read and the transfer.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass check-async-events | FileCheck %s
-# CHECK: check: unordered read of window data:
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass check-async-events > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: unordered read of window data: rank 0, vector core 0 (block 0/1 of step) reads bytes [0, 256) of 'dst' in rank 0's window
+# CHECK-NEXT: recv = pl.load(dst, [0, 0], [1, SIZE])
+# CHECK: note: written by rank 1, vector core 0 (block 0/1 of step) (pld.tile.put_async); nothing orders that write before the read: the transfer's event is not waited before the notify
+# CHECK: check mode: seed 1
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -19,11 +24,13 @@ def step(
     ctx = pld.get_comm_ctx(dst)
     peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
     sess = pld.system.async_session()
+    # LINE-DAG: notify_before_async_wait.py:[[@LINE+1]]:11: note: written by rank 1
     evt = pld.tensor.put_async(dst, peer, x, sess)
     # Bug: published while the transfer may still be in flight; the wait belongs before the notify.
     pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
     pld.system.wait_async_event(evt, sess)
     pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
+    # LINE-DAG: notify_before_async_wait.py:[[@LINE+1]]:12: error: check: unordered read of window data
     recv = pl.load(dst, [0, 0], [1, SIZE])
     y = pl.store(recv, [0, 0], y)
     return y

@@ -1,7 +1,10 @@
 # Hazard 1 (unordered read): the consumer reads the window before it waits for the signal that
 # publishes it. Every pass is on: nothing static sees it, only check mode.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 | FileCheck %s
-# CHECK: check: unordered read of window data:
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: unordered read of window data: rank 0, vector core 0 (block 0/1 of step) reads bytes [0, 256) of 'dst' in rank 0's window
+# CHECK: note: written by rank 1, vector core 0 (block 0/1 of step) (pld.tile.put); nothing orders that write before the read: no wait acquires it
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -19,9 +22,11 @@ def step(
     my_rank = pld.rank(ctx)
     nranks = pld.nranks(ctx)
     peer = (my_rank + 1) % nranks
+    # LINE-DAG: read_before_wait.py:[[@LINE+1]]:5: note: written by rank 1
     pld.tensor.put(dst, peer=peer, src=x, atomic=pld.AtomicType.None_)
     pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
     # Bug: the load belongs after the wait.
+    # LINE-DAG: read_before_wait.py:[[@LINE+1]]:12: error: check: unordered read of window data
     recv = pl.load(dst, [0, 0], [1, SIZE])
     pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
     y = pl.store(recv, [0, 0], y)

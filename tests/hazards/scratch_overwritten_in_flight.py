@@ -2,8 +2,12 @@
 # session's 256 B UB scratch, so plan-memory ends its lifetime at the session and gives its bytes to
 # the tile computed while the transfer flies: that tile overwrites the completion word the DMA engine
 # is about to write. Check mode must name the tile's op and the transfer it corrupts.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass bind-async-scratch | FileCheck %s
-# CHECK: check: buffer of an in-flight transfer overwritten:
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass bind-async-scratch > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: buffer of an in-flight transfer overwritten: rank 0, vector core 0 (block 0/1 of step) writes the completion word (session scratch, sync_id=0) while the transfer issued here is in flight
+# CHECK: note: the transfer is issued here (pld.tile.put_async); its event is not waited before the write
+# CHECK: note: the session (sync_id=0) whose scratch holds the completion word
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -20,9 +24,12 @@ def step(
 ):
     ctx = pld.get_comm_ctx(dst)
     peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
+    # LINE-DAG: scratch_overwritten_in_flight.py:[[@LINE+1]]:12: note: the session (sync_id=0)
     sess = pld.system.async_session()
+    # LINE-DAG: scratch_overwritten_in_flight.py:[[@LINE+1]]:11: note: the transfer is issued here
     evt = pld.tensor.put_async(dst, peer, x, sess)
     # Overlapped compute: with the scratch dead after the session, this tile takes its bytes.
+    # LINE-DAG: scratch_overwritten_in_flight.py:[[@LINE+1]]:12: error: check: buffer of an in-flight transfer overwritten
     ones = pl.full([1, SIZE], dtype=pl.FP32, value=1.0)
     twos = pl.add(ones, ones)
     z = pl.store(twos, [0, 0], z)

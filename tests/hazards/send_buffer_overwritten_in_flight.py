@@ -1,8 +1,11 @@
 # Hazard 3 (in-flight buffer overwritten): the source window of an async put is refilled before the
 # put is waited, so the DMA engine may send the new data, or half of each. The source is a window, so
 # the static checks accept it (put_async may read window memory); only check mode sees the overlap.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 | FileCheck %s
-# CHECK: check: buffer of an in-flight transfer overwritten:
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: buffer of an in-flight transfer overwritten: rank 0, vector core 0 (block 0/1 of step) writes the source bytes [0, 256) of 'src' in rank 0's window while the transfer issued here is in flight
+# CHECK: note: the transfer is issued here (pld.tile.put_async); its event is not waited before the write
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -22,9 +25,11 @@ def step(
     row = pl.load(x, [0, 0], [1, SIZE])
     src = pl.store(row, [0, 0], src)
     sess = pld.system.async_session()
+    # LINE-DAG: send_buffer_overwritten_in_flight.py:[[@LINE+1]]:11: note: the transfer is issued here
     evt = pld.tensor.put_async(dst, peer, src, sess)
     # Bug: the send buffer is reused while the transfer may still be reading it.
     doubled = pl.add(row, row)
+    # LINE-DAG: send_buffer_overwritten_in_flight.py:[[@LINE+1]]:11: error: check: buffer of an in-flight transfer overwritten
     src = pl.store(doubled, [0, 0], src)
     pld.system.wait_async_event(evt, sess)
     pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)

@@ -1,8 +1,12 @@
 # Hazard 5 (stale signal): rank 0 sends a row to rank 1 and raises its signal; rank 1 waits for the
 # signal to reach 1. With persistent windows and no reset, the second round's wait is already
 # satisfied by the first round's notify, so rank 1 reads before rank 0's new data is there.
-# RUN: %expect-exit 3 ptodist bench %s --ranks 2 --mode check --seed 1 --persistent --warmup 0 --rounds 2 | FileCheck %s
-# CHECK: check: wait satisfied by a signal value left from an earlier round:
+# RUN: %expect-exit 3 ptodist bench %s --ranks 2 --mode check --seed 1 --persistent --warmup 0 --rounds 2 > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: wait satisfied by a signal value left from an earlier round: rank 1, vector core 0 (block 0/1 of step) sees 1 in 'signal' [0, 0] but this round's notifies add up to only 0
+# CHECK-NEXT: pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
+# CHECK: note: notified in round 0 by rank 0, vector core 0 (block 0/1 of step) (pld.system.notify); reset the signal before the next round
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -19,9 +23,11 @@ def step(
     ctx = pld.get_comm_ctx(dst)
     if pld.rank(ctx) == 0:
         pld.tensor.put(dst, peer=1, src=x, atomic=pld.AtomicType.None_)
+        # LINE-DAG: signal_reuse_across_rounds.py:[[@LINE+1]]:9: note: notified in round 0
         pld.system.notify(signal, peer=1, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
     else:
         # Bug: expected=1 holds from round 1 on; a persistent program waits for round + 1 or resets.
+        # LINE-DAG: signal_reuse_across_rounds.py:[[@LINE+1]]:9: error: check: wait satisfied by a signal value left from an earlier round
         pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
         recv = pl.load(dst, [0, 0], [1, SIZE])
         y = pl.store(recv, [0, 0], y)

@@ -2,8 +2,11 @@
 # each opens an async session on channel group 0. The second session's init resets the channel
 # group while the first kernel's transfer may be outstanding on it. Each kernel is legal on its own
 # (one session per kernel), so only check mode sees the two together.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 | FileCheck %s
-# CHECK: check: async session re-initialised on channel group 0 while another session's event is outstanding
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: async session re-initialised on channel group 0 while another session's event is outstanding
+# CHECK: note: outstanding event issued here by rank 0, vector core 0 (block 0/1 of send_rows) (pld.tile.put_async); wait for it before building another session on sync_id=0
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -21,6 +24,7 @@ class TwoSessions:
         ctx = pld.get_comm_ctx(rows)
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
         sess = pld.system.async_session(sync_id=0)
+        # LINE-DAG: two_sessions_one_channel_group.py:[[@LINE+1]]:15: note: outstanding event issued here
         evt = pld.tensor.put_async(rows, peer, x, sess)
         pld.system.wait_async_event(evt, sess)
         return rows
@@ -34,6 +38,7 @@ class TwoSessions:
         ctx = pld.get_comm_ctx(cols)
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
         # Bug: the same channel group as send_rows, which runs at the same time; use sync_id=1.
+        # LINE-DAG: two_sessions_one_channel_group.py:[[@LINE+1]]:16: error: check: async session re-initialised
         sess = pld.system.async_session(sync_id=0)
         evt = pld.tensor.put_async(cols, peer, x, sess)
         pld.system.wait_async_event(evt, sess)

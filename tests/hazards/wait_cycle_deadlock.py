@@ -1,9 +1,15 @@
 # Hazard 6 (deadlock): every rank waits for its neighbour's signal before sending its own, so the
 # ranks wait on each other in a ring and nothing is in flight. Check mode must report the deadlock
 # at the wait, with the wait-for cycle, instead of hanging.
-# RUN: %expect-exit 3 ptodist run %s --ranks 3 --mode check --seed 1 | FileCheck %s
-# CHECK: check: deadlock: every core is blocked and no transfer is in flight
-# CHECK: note: wait-for cycle:
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: deadlock: every core is blocked and no transfer is in flight
+# CHECK: note: rank 0, orchestrator (chip) waits in kernel call on kernel 'step'
+# CHECK: note: rank 1, orchestrator (chip) waits in kernel call on kernel 'step'
+# CHECK: note: rank 0, vector core 0 (block 0/1 of step) waits in pld.system.wait on signal[0, 0] (sees 0, expects >= 1)
+# CHECK: note: rank 1, vector core 0 (block 0/1 of step) waits in pld.system.wait on signal[0, 0] (sees 0, expects >= 1)
+# CHECK: note: wait-for cycle: rank 0, vector core 0 (block 0/1 of step) -> rank 1, vector core 0 (block 0/1 of step) -> rank 0, vector core 0 (block 0/1 of step)
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -20,6 +26,7 @@ def step(
     ctx = pld.get_comm_ctx(dst)
     peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
     # Bug: the wait belongs after this rank's own put and notify.
+    # LINE-DAG: wait_cycle_deadlock.py:[[@LINE+1]]:5: error: check: deadlock
     pld.system.wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
     pld.tensor.put(dst, peer=peer, src=x, atomic=pld.AtomicType.None_)
     pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
@@ -35,6 +42,7 @@ def chip(
     dst: pld.DistributedTensor[[1, SIZE], pl.FP32],
     signal: pld.DistributedTensor[[1, 1], pl.INT32],
 ):
+    # LINE-DAG: wait_cycle_deadlock.py:[[@LINE+1]]:12: note: rank 0, orchestrator (chip) waits in kernel call
     return step(x, y, dst, signal)
 
 
