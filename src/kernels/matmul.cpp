@@ -1,12 +1,16 @@
-// Tile matmul: widen fp16/bf16 panels into per-thread fp32 scratch, then one single-threaded sgemm.
+// Tile matmul: the AVX-512 micro-kernel where the CPU has it, else widen fp16/bf16 panels into
+// per-thread fp32 scratch and call one single-threaded sgemm.
 #include "ptodist/kernels/matmul.h"
 
 #include <cblas.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
 #include "blas_setup.h"
+#include "matmul_avx512.h"
 #include "ptodist/kernels/convert.h"
 #include "ptodist/support/diagnostics.h"
 
@@ -61,6 +65,19 @@ void check_operands(const TileView& a, const TileView& b, const TileView& c) {
                           "matmul: row stride shorter than a row");
 }
 
+MatmulPath initial_path() {
+  const char* env = std::getenv("PTODIST_MATMUL");
+  if (env != nullptr && std::strcmp(env, "openblas") == 0) return MatmulPath::OpenBlas;
+  return MatmulPath::Auto;
+}
+
+std::atomic<MatmulPath> chosen_path{initial_path()};
+
+bool use_avx512() {
+  const MatmulPath p = chosen_path.load(std::memory_order_relaxed);
+  return p != MatmulPath::OpenBlas && detail::avx512_matmul_available();
+}
+
 void gemm(const TileView& a, const TileView& b, const TileView& c, float beta) {
   check_operands(a, b, c);
   const int m = a.rows, k = a.cols, n = b.cols;
@@ -70,6 +87,10 @@ void gemm(const TileView& a, const TileView& b, const TileView& c, float beta) {
     if (beta == 0.0f) {
       for (int r = 0; r < m; ++r) std::memset(out + static_cast<long>(r) * c.row_stride, 0, n * 4);
     }
+    return;
+  }
+  if (use_avx512()) {
+    detail::matmul_avx512(a, b, c, beta != 0.0f);
     return;
   }
   detail::prepare_blas();
@@ -95,7 +116,17 @@ void matmul_acc(const TileView& a, const TileView& b, const TileView& c) {
 }
 
 std::string matmul_backend() {
-  return detail::blas_info();
+  return use_avx512() ? detail::avx512_matmul_info() : detail::blas_info();
+}
+
+void prepare_openblas() {
+  detail::prepare_blas();
+}
+
+bool set_matmul_path(MatmulPath path) {
+  if (path == MatmulPath::Avx512 && !detail::avx512_matmul_available()) return false;
+  chosen_path.store(path, std::memory_order_relaxed);
+  return true;
 }
 
 }  // namespace ptodist::kernels

@@ -1,10 +1,13 @@
-// Tile matmul against a naive fp64 reference: fp16/bf16/fp32 operands, strided views, accumulate, threads.
+// Tile matmul against a naive fp64 reference on both paths (AVX-512 kernel, OpenBLAS): fp16/bf16/fp32
+// operands, strided views, accumulate, tails of the micro-tile and K blocks, threads.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "ptodist/kernels/convert.h"
@@ -72,10 +75,24 @@ struct Case {
   int m, k, n, pad;
 };
 
-class KernelsMatmul : public ::testing::TestWithParam<Case> {};
+// Selects a matmul path for one test and restores the default afterwards; `ok` is false when the CPU
+// cannot run it (the test then skips).
+struct PathGuard {
+  bool ok;
+  explicit PathGuard(MatmulPath p) : ok(set_matmul_path(p)) {}
+  ~PathGuard() { set_matmul_path(MatmulPath::Auto); }
+};
+
+const char* path_name(MatmulPath p) {
+  return p == MatmulPath::Avx512 ? "avx512" : p == MatmulPath::OpenBlas ? "openblas" : "auto";
+}
+
+class KernelsMatmul : public ::testing::TestWithParam<std::tuple<MatmulPath, Case>> {};
 
 TEST_P(KernelsMatmul, MatchesFp64Reference) {
-  const Case cs = GetParam();
+  const PathGuard guard(std::get<0>(GetParam()));
+  if (!guard.ok) GTEST_SKIP() << "this CPU has no AVX-512";
+  const Case cs = std::get<1>(GetParam());
   std::mt19937 rng(cs.m * 131 + cs.k * 7 + cs.n);
   Matrix a(cs.a, cs.m, cs.k, cs.pad, rng), b(cs.b, cs.k, cs.n, cs.pad, rng);
   Matrix c(ElemType::F32, cs.m, cs.n, cs.pad, rng);
@@ -94,14 +111,23 @@ TEST_P(KernelsMatmul, MatchesFp64Reference) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, KernelsMatmul,
-    ::testing::Values(Case{ElemType::F16, ElemType::F16, 128, 256, 128, 0},
-                      Case{ElemType::BF16, ElemType::BF16, 128, 256, 128, 0},
-                      Case{ElemType::F32, ElemType::F32, 64, 96, 80, 0},
-                      Case{ElemType::F16, ElemType::BF16, 33, 17, 9, 0},
-                      Case{ElemType::F16, ElemType::F16, 31, 45, 19, 5},  // strided (GM-like) views
-                      Case{ElemType::F32, ElemType::F16, 16, 16, 16, 3},  // strided fp32 passes through
-                      Case{ElemType::BF16, ElemType::F32, 1, 300, 1, 2},  // vector-vector
-                      Case{ElemType::F16, ElemType::F16, 5, 0, 7, 0}));   // K == 0: empty sums
+    ::testing::Combine(
+        ::testing::Values(MatmulPath::Avx512, MatmulPath::OpenBlas),
+        ::testing::Values(Case{ElemType::F16, ElemType::F16, 128, 256, 128, 0},
+                          Case{ElemType::F16, ElemType::F16, 128, 128, 256, 0},  // the runtime's GEMM tile
+                          Case{ElemType::F16, ElemType::F16, 13, 300, 130, 7},   // M, N and K-block tails
+                          Case{ElemType::BF16, ElemType::F16, 6, 129, 64, 0},  // one micro-tile, K = 128 + 1
+                          Case{ElemType::F32, ElemType::F32, 7, 40, 65, 1},    // strided fp32 A used in place
+                          Case{ElemType::BF16, ElemType::BF16, 128, 256, 128, 0},
+                          Case{ElemType::F32, ElemType::F32, 64, 96, 80, 0},
+                          Case{ElemType::F16, ElemType::BF16, 33, 17, 9, 0},
+                          Case{ElemType::F16, ElemType::F16, 31, 45, 19, 5},  // strided (GM-like) views
+                          Case{ElemType::F32, ElemType::F16, 16, 16, 16, 3},  // strided fp32 passes through
+                          Case{ElemType::BF16, ElemType::F32, 1, 300, 1, 2},  // vector-vector
+                          Case{ElemType::F16, ElemType::F16, 5, 0, 7, 0})),   // K == 0: empty sums
+    [](const ::testing::TestParamInfo<KernelsMatmul::ParamType>& info) {
+      return std::string(path_name(std::get<0>(info.param))) + "_" + std::to_string(info.index);
+    });
 
 TEST(KernelsMatmulSupport, Types) {
   EXPECT_TRUE(matmul_supported(ElemType::F16, ElemType::BF16, ElemType::F32));
@@ -115,6 +141,7 @@ const bool kUserChoseBlasCore = std::getenv("OPENBLAS_CORETYPE") != nullptr;
 // OpenBLAS runs single-threaded inside a tile matmul, and not on its generic fallback kernels when the
 // CPU has AVX2 (unless the user chose a core with OPENBLAS_CORETYPE).
 TEST(KernelsMatmulSupport, BlasBackendIsPinnedAndTuned) {
+  const PathGuard guard(MatmulPath::OpenBlas);
   const std::string info = matmul_backend();
   if (info.rfind("OpenBLAS", 0) != 0) GTEST_SKIP() << info;
   EXPECT_NE(info.find(", 1 thread"), std::string::npos) << info;
@@ -123,9 +150,22 @@ TEST(KernelsMatmulSupport, BlasBackendIsPinnedAndTuned) {
   }
 }
 
+// By default the AVX-512 kernel does the arithmetic wherever the CPU has it.
+TEST(KernelsMatmulSupport, AutoPrefersAvx512) {
+  const char* env = std::getenv("PTODIST_MATMUL");
+  if (env != nullptr && std::string(env) == "openblas") GTEST_SKIP() << "PTODIST_MATMUL=openblas";
+  const bool has_avx512 = set_matmul_path(MatmulPath::Avx512);
+  set_matmul_path(MatmulPath::Auto);
+  EXPECT_EQ(matmul_backend().rfind("AVX-512", 0) == 0, has_avx512) << matmul_backend();
+}
+
 // The runtime calls matmul from many core threads at once; scratch is per thread, so every thread gets
 // the bits a lone call gets.
-TEST(KernelsMatmulThreads, ConcurrentCallsAreIndependent) {
+class KernelsMatmulThreads : public ::testing::TestWithParam<MatmulPath> {};
+
+TEST_P(KernelsMatmulThreads, ConcurrentCallsAreIndependent) {
+  const PathGuard guard(GetParam());
+  if (!guard.ok) GTEST_SKIP() << "this CPU has no AVX-512";
   constexpr int kThreads = 12;
   std::vector<int> failures(kThreads, 0);
   std::vector<std::thread> pool;
@@ -145,6 +185,12 @@ TEST(KernelsMatmulThreads, ConcurrentCallsAreIndependent) {
   for (auto& th : pool) th.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
 }
+
+INSTANTIATE_TEST_SUITE_P(Paths, KernelsMatmulThreads,
+                         ::testing::Values(MatmulPath::Avx512, MatmulPath::OpenBlas),
+                         [](const ::testing::TestParamInfo<MatmulPath>& info) {
+                           return path_name(info.param);
+                         });
 
 }  // namespace
 }  // namespace ptodist::kernels
