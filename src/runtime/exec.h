@@ -56,7 +56,8 @@ struct TaskState {
   std::vector<std::shared_ptr<TaskState>> deps;
   std::atomic<int> remaining{0};
   std::atomic<bool> done{false};
-  std::vector<Value> results;  // block 0's return values, valid once done
+  std::vector<Value> results;     // block 0's return values, valid once done
+  std::vector<int> block_actors;  // check mode: the check::ActorId of each block, in block order
 };
 
 // The on-chip buffers of one core, indexed by ir::Memory (Vec, Mat, Left, Right, Acc); sized from the
@@ -86,6 +87,8 @@ struct RunEnv {
   std::vector<double> rank_seconds;
   // Chip orchestrations queued by the host's `device=` calls, run one thread per rank afterwards.
   std::vector<std::vector<std::function<void()>>> rank_jobs;
+  std::vector<std::vector<const ir::FunctionNode*>> rank_job_fns;  // what each queued job runs
+  std::vector<int> rank_actor;  // check mode: the actor of each rank's orchestrator (-1: none)
   // Blocks still running on core threads; a round ends only when this is zero, even after an abort.
   std::mutex live_mu;
   std::condition_variable live_cv;
@@ -161,6 +164,10 @@ Value call_function(Interp& in, const ir::FuncCall& call);
 // `what` names the wait in a watchdog report ("end of pl.manual_scope", "kernel call").
 void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span,
                 const char* what);
+
+// Check mode: a switch point of the running core (other cores may run first, transfers may land);
+// nothing in fast mode. Throws RunAborted when the run is torn down.
+void check_switch_point(Interp& in);
 
 // Helpers shared by the op files.
 const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot);

@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cstring>
 
+#include "check/happens_before.h"
+#include "check/scheduler.h"
 #include "ptodist/runtime/dma.h"
 #include "remote_io.h"
 
@@ -24,6 +26,10 @@ Value make_session(Interp& in, const ir::OpCall& c, TileValue scratch) {
   s->scratch = std::move(scratch);
   s->rank = in.f.rank;
   // Building a session resets its completion word, as the device's session init does.
+  if (auto* hb = in.world().hb()) {
+    check_switch_point(in);
+    hb->session_initialised(actor_of(in), in.f.rank, *s, check::Access{c.span, c.op->spelling, "scratch"});
+  }
   std::atomic_ref<uint32_t>(*s->completion_word()).store(0, std::memory_order_release);
   return SessionValue{s};
 }
@@ -45,6 +51,22 @@ long long contiguous_bytes(Interp& in, const ir::OpCall& c, const TensorView& t,
     in.fail(c.span,
             c.op->spelling + ": the region of '" + t.name + "' must be flat-contiguous (logically 1-D)");
   return n * ir::dtype_bytes(t.dtype);
+}
+
+// Check mode: the transfer is a switch point, known to happens-before, and landed by the scheduler
+// where the seed says instead of by the DMA engine.
+Value issue_checked(Interp& in, const ir::OpCall& c, DmaTransfer& t, const TensorView& local,
+                    const std::string& remote_name) {
+  check_switch_point(in);
+  if (local.is_window() && local.rank == in.f.rank) {
+    t.local_window = WindowAddr{local.window.segment, local.window.offset + (t.local - local.data)};
+  }
+  check::Access acc{c.span, c.op->spelling, remote_name};
+  t.check_id = in.world().hb()->transfer_issued(actor_of(in), t, acc);
+  EventValue e{t.session, t.seq, &c, std::make_shared<bool>(false)};
+  e.check_id = t.check_id;
+  in.world().scheduler()->submit_transfer(actor_of(in), std::move(t));
+  return e;
 }
 
 Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
@@ -78,6 +100,7 @@ Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   t.bytes = bytes;
   t.session = session;
   t.seq = ++session->issued;
+  if (in.world().hb()) return issue_checked(in, c, t, local, remote.name);
   in.world().dma(in.f.rank).submit(t);
   return EventValue{session, t.seq, &c, std::make_shared<bool>(false)};
 }
@@ -108,12 +131,15 @@ Value wait_event(Interp& in, const ir::OpCall& c) {
                  ">="};
   in.world().block_until(in.f.rank, in.f.core, info, [&e] { return completed(e); });
   *e.waited = true;
+  if (auto* hb = in.world().hb()) hb->event_waited(actor_of(in), e.check_id);
   return NoneValue{};
 }
 
 Value test_event(Interp& in, const ir::OpCall& c) {
   Value he;
   const EventValue& e = event_arg(in, c, he);
+  // A polling loop must let transfers land in check mode.
+  check_switch_point(in);
   return Scalar::of_bool(completed(e));
 }
 

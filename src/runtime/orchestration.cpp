@@ -3,6 +3,8 @@
 // manual scope and in order outside it, within the chip's core budget.
 #include <chrono>
 
+#include "check/happens_before.h"
+#include "check/scheduler.h"
 #include "exec.h"
 
 namespace ptodist::runtime {
@@ -47,7 +49,8 @@ bool depends_on(const TaskState& task, const TaskState* other) {
 
 // Kernels that may run at the same time must fit the chip together, or they could wait on each
 // other forever (DESIGN.md §4): counted per core kind over the scope's tasks the new one does not
-// depend on.
+// depend on. Check mode keeps only the per-kernel limit: it queues blocks without a free core and
+// finds a budget that really runs out as a core-budget deadlock, at run time.
 void check_budget(Interp& in, const TaskState& task) {
   const ChipProfile& p = in.world().profile();
   int budget = task.cube ? p.cube_cores : p.vector_cores;
@@ -56,7 +59,7 @@ void check_budget(Interp& in, const TaskState& task) {
     in.fail(task.span, "pl.spmd_submit: kernel '" + task.kernel + "' needs " + std::to_string(task.cores) +
                            " " + kind + " cores but chip '" + p.name + "' has " + std::to_string(budget));
   }
-  if (!in.f.scope_tasks) return;
+  if (!in.f.scope_tasks || in.world().scheduler()) return;
   int total = task.cores;
   std::string others;
   for (const auto& t : *in.f.scope_tasks) {
@@ -79,6 +82,7 @@ struct BlockJob {
   std::shared_ptr<TaskState> task;
   std::vector<Value> args;
   int block;
+  int actor = -1;  // check mode: the block's actor
 };
 
 void finish_block(const BlockJob& j) {
@@ -104,15 +108,36 @@ std::shared_ptr<TilePool> pool_for(RankExec& rx, bool cube, int id) {
   return list[id];
 }
 
-void run_block_on_core(const BlockJob& j, CoreState& core) {
+// Check mode: the block waits for the baton; the scheduler started it only once its deps finished
+// (and gave it a core), so it acquires what each block of its deps did.
+void start_checked_block(const BlockJob& j, CoreState& core) {
   World& world = *j.env->world;
-  RankExec& rx = *j.env->ranks[j.rank];
+  world.scheduler()->attach(j.actor, &core);
+  if (auto* hb = world.hb()) {
+    for (const auto& dep : j.task->deps)
+      for (int b : dep->block_actors) hb->actor_joined(j.actor, b);
+  }
+}
+
+int take_core(const BlockJob& j, CoreState& core) {
+  World& world = *j.env->world;
+  if (auto* s = world.scheduler()) return s->core_of(j.actor);
   for (const auto& dep : j.task->deps) {
     BlockInfo info{
         "pl.spmd_submit", j.task->span, "deps: kernel '" + dep->kernel + "'", nullptr, nullptr, 0, ""};
     world.block_until(j.rank, &core, info, [&dep] { return dep->done.load(); });
   }
-  int id = rx.acquire_core(j.task->cube);
+  return j.env->ranks[j.rank]->acquire_core(j.task->cube);
+}
+
+// The scheduler owns the cores in check mode; it frees the block's at finish.
+void give_back_core(const BlockJob& j, int id) {
+  if (!j.env->world->scheduler()) j.env->ranks[j.rank]->release_core(j.task->cube, id);
+}
+
+void run_block_on_core(const BlockJob& j, CoreState& core) {
+  RankExec& rx = *j.env->ranks[j.rank];
+  int id = take_core(j, core);
   if (id < 0)
     throw RunError{j.task->span, "pl.spmd_submit: no free " + std::string(core_kind(j.task->cube)) +
                                      " core for kernel '" + j.task->kernel + "'"};
@@ -131,10 +156,10 @@ void run_block_on_core(const BlockJob& j, CoreState& core) {
     std::vector<Value> results = in.run_function(*j.fn, j.args);
     if (j.block == 0) j.task->results = std::move(results);
   } catch (...) {
-    rx.release_core(j.task->cube, id);
+    give_back_core(j, id);
     throw;
   }
-  rx.release_core(j.task->cube, id);
+  give_back_core(j, id);
 }
 
 void run_block(const BlockJob& j) {
@@ -143,7 +168,9 @@ void run_block(const BlockJob& j) {
   core.rank = j.rank;
   core.name = "block " + std::to_string(j.block) + " of " + j.task->kernel;
   world.register_core(&core);
+  check::Scheduler* sched = world.scheduler();
   try {
+    if (sched) start_checked_block(j, core);
     run_block_on_core(j, core);
   } catch (const RunError& e) {
     world.fail(e);
@@ -154,6 +181,36 @@ void run_block(const BlockJob& j) {
   }
   world.unregister_core(&core);
   finish_block(j);
+  if (sched) sched->finish(j.actor);
+}
+
+std::string block_name(const TaskState& task, int core, int block) {
+  return std::string(core_kind(task.cube)) + " core " + (core >= 0 ? std::to_string(core) : "?") +
+         " (block " + std::to_string(block) + "/" + std::to_string(task.cores) + " of " + task.kernel + ")";
+}
+
+// Check mode: the running actor spawns the task's blocks in block order (so ids depend only on the
+// schedule); a block with deps starts once they finished.
+void spawn_blocks(Interp& in, const ir::FunctionNode& fn, TaskState& task) {
+  check::Scheduler& s = *in.world().scheduler();
+  int parent = in.f.core ? in.f.core->actor : check::kDriver;
+  std::function<bool()> start_when;
+  if (!task.deps.empty()) {
+    start_when = [deps = task.deps] {
+      for (const auto& d : deps)
+        if (!d->done.load()) return false;
+      return true;
+    };
+  }
+  std::string rank = "rank " + std::to_string(in.f.rank) + ", ";
+  for (int b = 0; b < task.cores; ++b) {
+    int id = s.spawn(parent, in.f.rank, "", true, task.cube, start_when);
+    std::string name = rank + block_name(task, s.core_of(id), b);
+    s.set_name(id, name);
+    s.set_origin(id, &fn, task.span);
+    if (auto* hb = in.world().hb()) hb->actor_started(id, parent, in.f.rank, name);
+    task.block_actors.push_back(id);
+  }
 }
 
 std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, const std::vector<Value>& args,
@@ -174,9 +231,12 @@ std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, const 
     env->live_blocks += task->cores;
   }
   RankExec& rx = *env->ranks[in.f.rank];
+  if (in.world().scheduler()) spawn_blocks(in, fn, *task);
   for (int b = 0; b < task->cores; ++b) {
-    rx.pool.run([job = BlockJob{env, in.f.rank, &fn, task, args, b}] { run_block(job); });
+    int actor = task->block_actors.empty() ? -1 : task->block_actors[static_cast<size_t>(b)];
+    rx.pool.run([job = BlockJob{env, in.f.rank, &fn, task, args, b, actor}] { run_block(job); });
   }
+  check_switch_point(in);  // a task boundary: the new blocks may run before the submitter goes on
   return task;
 }
 
@@ -207,9 +267,11 @@ Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNod
   int rank = static_cast<int>(r);
   for (Value& a : args) a = bind_to_rank(in.world(), std::move(a), rank);
   RunEnv* env = in.f.env;
+  env->rank_job_fns[rank].push_back(&fn);
   env->rank_jobs[rank].push_back([env, rank, &fn, args = std::move(args)]() mutable {
     CoreState core;
     core.rank = rank;
+    core.actor = env->rank_actor.empty() ? -1 : env->rank_actor[rank];
     core.name = "orchestrator (" + fn.name + ")";
     env->world->register_core(&core);
     Frame frame;
@@ -236,8 +298,16 @@ void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, cons
   for (const auto& t : tasks) {
     BlockInfo info{what, span, "kernel '" + t->kernel + "'", nullptr, nullptr, 0, ""};
     in.world().block_until(in.f.rank, in.f.core, info, [&t] { return t->done.load(); });
+    if (auto* hb = in.world().hb(); hb && in.f.core) {
+      for (int b : t->block_actors) hb->actor_joined(in.f.core->actor, b);
+    }
   }
   tasks.clear();
+}
+
+void check_switch_point(Interp& in) {
+  check::Scheduler* s = in.world().scheduler();
+  if (s && in.f.core && in.f.core->actor >= 0) s->yield(in.f.core->actor);
 }
 
 Value call_function(Interp& in, const ir::FuncCall& call) {

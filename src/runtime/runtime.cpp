@@ -6,6 +6,8 @@
 #include <cstring>
 #include <set>
 
+#include "check/happens_before.h"
+#include "check/scheduler.h"
 #include "exec.h"
 #include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/host_io.h"
@@ -24,7 +26,7 @@ std::string dims_str(const std::vector<long long>& v) {
 RoundResult::Status status_of(World& w, std::string* message) {
   if (w.hung()) {
     *message = w.hang_report();
-    return RoundResult::Status::Hang;
+    return w.hazard() ? RoundResult::Status::Hazard : RoundResult::Status::Hang;
   }
   if (w.has_error()) {
     RunError e = w.error();
@@ -73,7 +75,11 @@ std::optional<std::vector<long long>> resolve_param_shape(const ir::Param& p, in
 
 Runtime::Runtime(ir::Program program, RunOptions options)
     : program_(std::move(program)), options_(std::move(options)) {
-  world_ = std::make_unique<World>(WorldOptions{options_.ranks, options_.profile, options_.make_transport});
+  WorldOptions wo{options_.ranks, options_.profile, options_.make_transport};
+  // Check mode runs in-process only (check_args says so when a transport was given).
+  wo.check = options_.mode == RunOptions::Mode::Check && !options_.make_transport;
+  wo.seed = options_.seed;
+  world_ = std::make_unique<World>(wo);
   for (int r = 0; r < options_.ranks; ++r) {
     auto rx = std::make_unique<RankExec>();
     rx->rank = r;
@@ -98,6 +104,8 @@ const ir::FunctionNode* Runtime::host_function() const {
 std::string Runtime::check_args(const std::map<std::string, HostTensor>& args) const {
   const ir::FunctionNode* host = host_function();
   if (!host) return "program '" + program_->name + "' has no host orchestrator (level=pl.Level.HOST)";
+  if (options_.mode == RunOptions::Mode::Check && options_.make_transport)
+    return "check mode runs every rank in one process; it cannot use another transport (the MPI backend)";
   std::set<std::string> sliced = rank_sliced_params(*host);
   std::map<std::string, long long> dyn;
   for (const ir::Param& p : host->params) {
@@ -146,14 +154,19 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   }
   World& world = *world_;
   world.reset_status();
+  bool zeroed = first_round_ || !options_.persistent;
   if (!options_.persistent && !first_round_) world.zero_windows();
   first_round_ = false;
+  if (auto* s = world.scheduler()) s->begin_round();
+  if (auto* hb = world.hb()) hb->begin_round(round_, zeroed);
+  ++round_;
   RunEnv env;
   env.world = &world;
   env.program = program_.get();
   for (auto& rx : ranks_) env.ranks.push_back(rx.get());
   env.rank_seconds.assign(options_.ranks, 0);
   env.rank_jobs.resize(options_.ranks);
+  env.rank_job_fns.resize(options_.ranks);
   std::vector<Value> host_args;
   for (const ir::Param& p : host->params) {
     HostTensor& t = args.at(p.var->name);
@@ -179,12 +192,13 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
     world.fail(RunError{host->span, std::string("internal error in the host orchestrator: ") + e.what()});
   }
   world.transport().begin_round();
-  if (!world.aborted()) run_ranks(env);
+  if (!world.aborted()) world.scheduler() ? run_ranks_checked(env) : run_ranks(env);
   {
     std::unique_lock<std::mutex> lock(env.live_mu);
     env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
   }
   for (int r = 0; r < options_.ranks; ++r) world.dma(r).wait_idle();
+  if (auto* s = world.scheduler()) s->end_round();
   world.transport().end_round(env.rank_seconds);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.rank_seconds = env.rank_seconds;
@@ -205,6 +219,45 @@ void Runtime::run_ranks(RunEnv& env) {
       env.rank_seconds[r] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     });
   }
+  for (auto& t : threads) t.join();
+  std::unique_lock<std::mutex> lock(env.live_mu);
+  env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
+}
+
+}  // namespace ptodist::runtime
+
+namespace ptodist::runtime {
+
+// Check mode: the rank orchestrators are actors spawned in rank order; their threads wait for the
+// baton, which the driver hands out, and the round ends when every actor has finished.
+void Runtime::run_ranks_checked(RunEnv& env) {
+  check::Scheduler& sched = *world_->scheduler();
+  Watchdog watchdog(*world_, options_.watchdog_seconds);
+  env.rank_actor.assign(options_.ranks, -1);
+  for (int r = 0; r < options_.ranks; ++r) {
+    if (env.rank_jobs[r].empty()) continue;
+    const ir::FunctionNode* fn = env.rank_job_fns[r].front();
+    std::string name = "rank " + std::to_string(r) + ", orchestrator (" + fn->name + ")";
+    int id = sched.spawn(check::kDriver, r, name, false, false);
+    sched.set_origin(id, fn, fn->span);
+    if (auto* hb = world_->hb()) hb->actor_started(id, check::kDriver, r, name);
+    env.rank_actor[r] = id;
+  }
+  std::vector<std::thread> threads;
+  for (int r = 0; r < options_.ranks; ++r) {
+    if (env.rank_actor[r] < 0) continue;
+    threads.emplace_back([&env, &sched, r] {
+      auto t0 = std::chrono::steady_clock::now();
+      try {
+        sched.attach(env.rank_actor[r], nullptr);
+        for (auto& job : env.rank_jobs[r]) job();
+      } catch (const RunAborted&) {
+      }
+      env.rank_seconds[r] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      sched.finish(env.rank_actor[r]);
+    });
+  }
+  sched.run_round();
   for (auto& t : threads) t.join();
   std::unique_lock<std::mutex> lock(env.live_mu);
   env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });

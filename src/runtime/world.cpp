@@ -4,9 +4,9 @@
 
 #include <sstream>
 
-#include "ptodist/runtime/dma.h"
 #include "check/happens_before.h"
 #include "check/scheduler.h"
+#include "ptodist/runtime/dma.h"
 
 namespace ptodist::runtime {
 
@@ -52,6 +52,7 @@ WindowBufferValue World::alloc_window(long long bytes, std::string name) {
 // kernel (futex) until then. Reading the generation before testing `ready` closes the lost-wakeup race.
 void World::block_until(int rank, CoreState* core, const BlockInfo& info,
                         const std::function<bool()>& ready) {
+  if (scheduler_ && core && core->actor >= 0) return checked_block_until(core, info, ready);
   if (transport_->needs_polling()) return poll_until(rank, core, info, ready);
   std::atomic<uint32_t>& gen = generation_[rank < 0 ? 0 : rank];
   uint32_t seen = gen.load(std::memory_order_seq_cst);
@@ -75,6 +76,21 @@ void World::block_until(int rank, CoreState* core, const BlockInfo& info,
   }
 }
 
+// Check mode: the scheduler parks the actor until `ready()` holds (it evaluates it when picking); the
+// core's blocked flag still feeds the watchdog's report.
+void World::checked_block_until(CoreState* core, const BlockInfo& info, const std::function<bool()>& ready) {
+  core->block = info;
+  core->blocked.store(true, std::memory_order_release);
+  try {
+    scheduler_->block_until(core->actor, info, ready);
+  } catch (...) {
+    core->blocked.store(false);
+    throw;
+  }
+  core->blocked.store(false, std::memory_order_release);
+  core->progress.fetch_add(1, std::memory_order_relaxed);
+}
+
 void World::wake(int rank) {
   std::atomic<uint32_t>& gen = generation_[rank < 0 ? 0 : rank];
   gen.fetch_add(1, std::memory_order_seq_cst);
@@ -95,6 +111,7 @@ void World::fail(const RunError& error) {
   }
   aborted_.store(true);
   wake_all();
+  if (scheduler_) scheduler_->abort();
 }
 
 void World::abort_for_hang(std::string report) {
@@ -107,6 +124,7 @@ void World::abort_for_hang(std::string report) {
   }
   aborted_.store(true);
   wake_all();
+  if (scheduler_) scheduler_->abort();
 }
 
 void World::report_hazard(std::string report) {
@@ -120,6 +138,7 @@ void World::report_hazard(std::string report) {
   }
   aborted_.store(true);
   wake_all();
+  if (scheduler_) scheduler_->abort();
 }
 
 bool World::has_error() const {

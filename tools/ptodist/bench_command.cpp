@@ -51,7 +51,7 @@ int run_bench(const BenchOptions& o) {
     runtime::RoundResult r = run.runtime->run(run.args);
     if (r.status != runtime::RoundResult::Status::Ok) {
       std::fprintf(stderr, "\n");
-      fail_round(r);
+      fail_round(r, o.flags);
     }
     if (i < o.warmup) continue;
     rounds.push_back(r.seconds);
@@ -60,6 +60,9 @@ int run_bench(const BenchOptions& o) {
   std::fprintf(stderr, "\n");
   std::printf("%s: %d ranks, %d rounds after %d warmup%s\n", o.flags.program.file.c_str(), ranks, o.rounds,
               o.warmup, o.persistent ? " (persistent windows)" : " (windows re-zeroed each round)");
+  if (o.flags.check())
+    std::printf("check mode: seed %llu, %d rounds: no hazard\n",
+                static_cast<unsigned long long>(o.flags.seed), total);
   print_row("round", stats_of(rounds));
   for (int k = 0; k < ranks; ++k) print_row("rank " + std::to_string(k), stats_of(per_rank[k]));
   return 0;

@@ -32,7 +32,20 @@ void add_run_flags(CLI::App* sub, RunFlags& f) {
                   "(mpirun -np N ptodist run ... --backend mpi)")
       ->check(CLI::IsMember({"inproc", "mpi"}))
       ->capture_default_str();
+  sub->add_option("--mode", f.mode,
+                  "fast: ranks and cores in parallel; check: one core at a time under a seeded scheduler "
+                  "that reports ordering hazards and deadlocks (exit 3; docs/checking.md)")
+      ->check(CLI::IsMember({"fast", "check"}))
+      ->capture_default_str();
+  sub->add_option("--seed", f.seed, "check mode: the scheduler's seed (default 1); needs --mode check");
+  sub->add_option("--no-pass", f.no_pass, "skip the named pass of the pipeline (repeatable; both modes)")
+      ->allow_extra_args(false);
   sub->parse_complete_callback([sub, &f] {
+    f.seed_given = sub->count("--seed") > 0;
+    if (f.seed_given && !f.check()) usage_error("--seed chooses a check-mode schedule; add --mode check");
+    if (f.check() && f.backend == "mpi")
+      usage_error("--mode check runs every rank in one process; it cannot be combined with --backend mpi");
+    for (const std::string& flag : f.no_pass) require_known_pass(flag);
     if (f.backend == "mpi") start_mpi_backend(f, sub->count("--ranks") > 0);
   });
 }
@@ -65,7 +78,7 @@ PreparedRun prepare_run(const RunFlags& f, bool persistent) {
     exit_with(kExitProgramError);
   }
   ir::Program p = select_program(lf.module, f.program.program);
-  transforms::PassContext cx = make_pass_context(lf.diags, lf.module, p, f.program, {});
+  transforms::PassContext cx = make_pass_context(lf.diags, lf.module, p, f.program, f.no_pass);
   std::string error;
   // Named profiles come from $PTODIST_PROFILE_DIR, else the source tree's profiles/.
   const char* env = std::getenv("PTODIST_PROFILE_DIR");
@@ -80,22 +93,43 @@ PreparedRun prepare_run(const RunFlags& f, bool persistent) {
   options.profile = *profile;
   options.watchdog_seconds = f.watchdog;
   options.persistent = persistent;
+  options.mode = f.check() ? runtime::RunOptions::Mode::Check : runtime::RunOptions::Mode::Fast;
+  options.seed = f.seed;
   if (f.backend == "mpi")
     options.make_transport = [] { return runtime::MpiBackend::get()->make_transport(); };
-  run.runtime = std::make_unique<runtime::Runtime>(lowered, options);
+  run.lowered = lowered;
+  run.options = options;
+  restart_run(run, f, f.seed);
+  return run;
+}
+
+void restart_run(PreparedRun& run, const RunFlags& f, uint64_t seed) {
+  run.options.seed = seed;
+  run.args.clear();
+  run.runtime = std::make_unique<runtime::Runtime>(run.lowered, run.options);
   const ir::FunctionNode* host = run.runtime->host_function();
   if (!host)
-    usage_error("program '" + lowered->name + "' has no host orchestrator (level=pl.Level.HOST) to run");
-  if (std::string why = runtime::prepare_host_args(*host, options.ranks, f.inputs, run.args); !why.empty())
+    usage_error("program '" + run.lowered->name + "' has no host orchestrator (level=pl.Level.HOST) to run");
+  if (std::string why = runtime::prepare_host_args(*host, run.options.ranks, f.inputs, run.args);
+      !why.empty())
     usage_error(why);
   if (std::string why = run.runtime->check_args(run.args); !why.empty()) usage_error(why);
-  return run;
 }
 
 void fail_round(const runtime::RoundResult& r) {
   std::cerr << r.message;
   if (!r.message.empty() && r.message.back() != '\n') std::cerr << "\n";
-  exit_with(r.status == runtime::RoundResult::Status::Hang ? kExitHang : kExitProgramError);
+  exit_with(r.status == runtime::RoundResult::Status::Error ? kExitProgramError : kExitHang);
+}
+
+void fail_round(const runtime::RoundResult& r, const RunFlags& f) {
+  if (f.check()) {
+    std::cerr << r.message;
+    if (!r.message.empty() && r.message.back() != '\n') std::cerr << "\n";
+    std::cerr << "check mode: seed " << f.seed << "\n";
+    exit_with(r.status == runtime::RoundResult::Status::Error ? kExitProgramError : kExitHang);
+  }
+  fail_round(r);
 }
 
 namespace {
@@ -103,6 +137,7 @@ namespace {
 struct RunOptions {
   RunFlags flags;
   std::string out_dir;
+  int runs = 1;  // --runs K: check mode explores seeds S..S+K-1
 };
 
 // Prints the elapsed time every few seconds while a long run is going.
@@ -130,10 +165,27 @@ class Heartbeat {
   std::thread thread_;
 };
 
+// Check mode with --runs K: seed after seed, each from fresh windows and inputs; the first report
+// ends the command. Returns the last run (its outputs are written).
+runtime::RoundResult run_seeds(const RunOptions& o, PreparedRun& run) {
+  RunFlags f = o.flags;
+  runtime::RoundResult r;
+  Heartbeat heartbeat;
+  for (int k = 0; k < o.runs; ++k) {
+    f.seed = o.flags.seed + static_cast<uint64_t>(k);
+    if (k > 0) restart_run(run, f, f.seed);
+    r = run.runtime->run(run.args);
+    if (r.status != runtime::RoundResult::Status::Ok) fail_round(r, f);
+  }
+  return r;
+}
+
 int run_once(const RunOptions& o) {
   PreparedRun run = prepare_run(o.flags, false);
   runtime::RoundResult r;
-  {
+  if (o.flags.check()) {
+    r = run_seeds(o, run);
+  } else {
     Heartbeat heartbeat;
     r = run.runtime->run(run.args);
   }
@@ -149,6 +201,11 @@ int run_once(const RunOptions& o) {
     if (std::string why = runtime::write_host_outputs(*host, run.args, o.out_dir); !why.empty())
       usage_error(why);
   }
+  if (o.flags.check()) {
+    std::cout << "check mode: " << o.runs << " run(s), seeds " << o.flags.seed << ".."
+              << o.flags.seed + static_cast<uint64_t>(o.runs) - 1 << ": no hazard\n";
+    return 0;
+  }
   std::cerr << "ptodist run: " << o.flags.program.ranks << " ranks" << (mpi ? " (mpi)" : "") << ", "
             << r.seconds * 1e3 << " ms\n";
   return 0;
@@ -161,7 +218,13 @@ void add_run_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("run", "run a program on N in-process ranks");
   add_run_flags(sub, o->flags);
   sub->add_option("--out-dir", o->out_dir, "write every Out/InOut host parameter to DIR/<name>.npy");
-  sub->callback([o] {
+  sub->add_option("--runs", o->runs,
+                  "check mode: run seeds S..S+K-1, each from fresh windows and inputs; stop at the first "
+                  "report (default 1; needs --mode check)");
+  sub->callback([o, sub] {
+    if (sub->count("--runs") && !o->flags.check())
+      usage_error("--runs explores check-mode seeds; add --mode check");
+    if (o->runs < 1) usage_error("--runs must be at least 1, got " + std::to_string(o->runs));
     int code = run_once(*o);
     if (code != 0) exit_with(code);
   });

@@ -2,6 +2,7 @@
 // runtime and host arguments (flags to library calls; every failure is a one-line error, exit 2).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -18,6 +19,11 @@ struct RunFlags {
   std::string profile = "a2a3";
   double watchdog = 10;
   std::string backend = "inproc";  // --backend inproc|mpi (mpi: one rank per MPI process, docs/mpi.md)
+  std::string mode = "fast";       // --mode fast|check (check: seeded scheduler, docs/checking.md)
+  uint64_t seed = 1;               // --seed S: check mode's first seed
+  bool seed_given = false;
+  std::vector<std::string> no_pass;  // --no-pass NAME: skip a pass of the pipeline (both modes)
+  bool check() const { return mode == "check"; }
 };
 
 void add_run_flags(CLI::App* sub, RunFlags& f);
@@ -27,14 +33,20 @@ struct PreparedRun {
   std::unique_ptr<LoadedFile> file;
   std::unique_ptr<runtime::Runtime> runtime;
   std::map<std::string, runtime::HostTensor> args;
+  ir::Program lowered;          // the program after the pipeline
+  runtime::RunOptions options;  // what the runtime was made with
 };
 
 // Parses, lowers (the whole pipeline) and binds inputs; exits with 1 on program errors, 2 on bad
 // flags, files or shapes.
 PreparedRun prepare_run(const RunFlags& f, bool persistent);
+// A fresh runtime (fresh windows) and fresh inputs for `run`, check mode seeded with `seed`.
+void restart_run(PreparedRun& run, const RunFlags& f, uint64_t seed);
 
 // Prints a failed round (error: exit 1; watchdog report: exit 3) and ends the command.
 [[noreturn]] void fail_round(const runtime::RoundResult& r);
+// The same, naming the seed of a check-mode round ("check mode: seed S") after the report.
+[[noreturn]] void fail_round(const runtime::RoundResult& r, const RunFlags& f);
 
 constexpr int kExitHang = 3;
 

@@ -2,6 +2,7 @@
 // with a watchdog that turns a hang into a report of every blocked core (DESIGN.md §6).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -35,12 +36,18 @@ struct RunOptions {
   // The transport (see WorldOptions); null: in-process. With an MPI transport this process runs only
   // its own rank's chip orchestration (docs/mpi.md).
   std::function<std::unique_ptr<Transport>()> make_transport;
+  // Fast: ranks and cores run in parallel. Check: one core at a time under a scheduler seeded with
+  // `seed`, tracking happens-before; a hazard or deadlock ends the round with Status::Hazard
+  // (DESIGN.md §6, docs/checking.md). In-process transport only.
+  enum class Mode { Fast, Check };
+  Mode mode = Mode::Fast;
+  uint64_t seed = 1;
 };
 
 struct RoundResult {
-  enum class Status { Ok, Error, Hang };
+  enum class Status { Ok, Error, Hang, Hazard };  // Hazard: check mode's report (also deadlocks)
   Status status = Status::Ok;
-  std::string message;               // the formatted error or the watchdog report
+  std::string message;               // the formatted error, the watchdog report or check's report
   double seconds = 0;                // wall time of the round
   std::vector<double> rank_seconds;  // per rank: its chip orchestration, start to end
 };
@@ -65,12 +72,14 @@ class Runtime {
 
  private:
   void run_ranks(RunEnv& env);
+  void run_ranks_checked(RunEnv& env);
 
   ir::Program program_;
   RunOptions options_;
   std::unique_ptr<World> world_;
   std::vector<std::unique_ptr<RankExec>> ranks_;  // core pools and buffers, kept across rounds
   bool first_round_ = true;
+  int round_ = 0;
 };
 
 // The shape of host parameter `p` with dynamic dims resolved from `args` (and `ranks` for a dim

@@ -87,6 +87,7 @@ struct EventValue {
   uint32_t seq = 0;
   const ir::ExprNode* issue = nullptr;  // the issuing op, for diagnostics
   std::shared_ptr<bool> waited;         // an event is waited once
+  int check_id = -1;                    // check mode: the transfer's check::TransferId
 };
 
 struct CommCtxValue {

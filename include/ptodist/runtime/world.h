@@ -138,6 +138,8 @@ class World {
   // block_until for transports that need polling: checks `ready` with a spin, then yields and sleeps
   // with backoff (mpi/poll_wait.cpp).
   void poll_until(int rank, CoreState* core, const BlockInfo& info, const std::function<bool()>& ready);
+  // block_until of an actor under the check scheduler.
+  void checked_block_until(CoreState* core, const BlockInfo& info, const std::function<bool()>& ready);
 
   // First error wins; the run aborts and every blocked core is woken.
   void fail(const RunError& error);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "ptodist/ir/function.h"
 #include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/world.h"
 
@@ -55,6 +56,23 @@ class Scheduler {
 
   // Driver: hands out the baton and returns when every actor of the round has finished.
   void run_round();
+
+  // Additions to the first interface (CM1):
+  // A block whose deps are pending: it starts (and takes its core) only once `start_when()` holds,
+  // so a dependent block never holds a core its dependency needs. Evaluated by the baton holder.
+  ActorId spawn(ActorId parent, int rank, std::string name, bool needs_core, bool cube,
+                std::function<bool()> start_when);
+  // The core index (among the rank's cores of its kind) a block holds: from spawn when a core was
+  // free and the block had no pending deps, else from its start; -1 before that.
+  int core_of(ActorId a);
+  // Renames an actor (once its core is known); reports use the name.
+  void set_name(ActorId a, std::string name);
+  // For reports: the function the actor runs (the wait-for cycle reads its statement order) and,
+  // for a block, the pl.spmd_submit or kernel call that made it.
+  void set_origin(ActorId a, const ir::FunctionNode* fn, const SourceSpan& submit);
+  // The run is torn down (World::fail, abort_for_hang, report_hazard): every actor thread leaves
+  // with RunAborted; run_round returns once all have finished.
+  void abort();
 
  private:
   std::unique_ptr<SchedulerImpl> impl_;
