@@ -1,0 +1,262 @@
+// Executor overhead: examples/allgather_gemm.py's GEMM kernel run by ptodist (one rank, one cube core,
+// the comm kernel dropped) against the same tile-kernel calls (loads, moves, matmuls, stores) made
+// directly from C++ on the same data, interleaved in one run. overhead = (executor - direct) / direct.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ptodist/frontend/parser.h"
+#include "ptodist/kernels/convert.h"
+#include "ptodist/kernels/copy.h"
+#include "ptodist/kernels/matmul.h"
+#include "ptodist/runtime/runtime.h"
+#include "ptodist/transforms/pass.h"
+
+namespace {
+
+using ptodist::kernels::ElemType;
+using ptodist::kernels::TileView;
+using ptodist::runtime::HostTensor;
+
+struct Config {
+  std::string file = PTODIST_SOURCE_DIR "/examples/allgather_gemm.py";
+  std::vector<long long> m_locals = {256, 1024};
+  int warmup = 3;
+  int rounds = 15;
+};
+
+// The example's sizes after -D bindings (factory defaults otherwise).
+struct Shape {
+  long long m, k, n, m_tile, k_tile, n_tile;
+};
+
+long long factory_value(const ptodist::ir::ProgramNode& p, const std::map<std::string, long long>& d,
+                        const std::string& name) {
+  if (auto it = d.find(name); it != d.end()) return it->second;
+  for (const auto& fp : p.factory_params)
+    if (fp.var->name == name && fp.default_value)
+      return ptodist::ir::as_const_int(fp.default_value).value_or(0);
+  return 0;
+}
+
+// Drops every submission but the GEMM kernel's from chip orchestration's manual scope.
+ptodist::ir::Program gemm_only(const ptodist::ir::Program& p) {
+  using namespace ptodist::ir;
+  auto prog = std::make_shared<ProgramNode>(*p);
+  for (Function& fn : prog->functions) {
+    if (fn->kind != FunctionKind::Orchestration) continue;
+    auto copy = std::make_shared<FunctionNode>(*fn);
+    Block body;
+    for (const Stmt& s : fn->body) {
+      const auto* scope = s->as<ManualScope>();
+      if (!scope) {
+        body.push_back(s);
+        continue;
+      }
+      for (const Stmt& inner : scope->body) {
+        const auto* a = inner->as<Assign>();
+        const OpCall* call = a ? a->value->as<OpCall>() : nullptr;
+        const FuncRef* k =
+            call && !call->args.empty() && call->args[0] ? call->args[0]->as<FuncRef>() : nullptr;
+        if (k && k->callee.find("gemm") == std::string::npos) continue;
+        body.push_back(inner);
+      }
+    }
+    copy->body = std::move(body);
+    fn = copy;
+  }
+  return prog;
+}
+
+// The tile-level GEMM-only program for one rank and one cube core, or null after printing why not.
+ptodist::ir::Program compile(const Config& c, long long m_local, Shape& shape) {
+  static ptodist::SourceManager sources;
+  ptodist::DiagnosticEngine diags;
+  std::string error;
+  const ptodist::SourceFile* file = sources.load(c.file, &error);
+  if (!file) {
+    std::fprintf(stderr, "executor_overhead_bench: %s\n", error.c_str());
+    return nullptr;
+  }
+  ptodist::ir::Module module = ptodist::frontend::parse_module(*file, diags);
+  if (!module || module->programs.empty()) {
+    diags.print(std::cerr);
+    return nullptr;
+  }
+  const ptodist::ir::Program source = module->programs[0];
+  std::map<std::string, long long> defines = {{"world_size", 1}, {"gemm_cores", 1}, {"m_local", m_local}};
+  ptodist::transforms::PassContext cx{.diags = diags};
+  cx.bindings = defines;
+  cx.module = module;
+  ptodist::ir::Program program = ptodist::transforms::run_pipeline(source, cx);
+  if (!program || diags.has_errors()) {
+    diags.print(std::cerr);
+    return nullptr;
+  }
+  auto v = [&](const char* name) { return factory_value(*source, defines, name); };
+  shape = Shape{m_local, v("k"), v("n"), v("m_tile"), v("k_tile"), v("n_tile")};
+  return gemm_only(program);
+}
+
+// What the GEMM kernel does for its local chunks, as direct kernel calls into tile buffers of the
+// sizes plan-memory gave it: per (chunk, N block) task and K tile, load A and W tiles (Mat), move
+// them (Left, Right), matmul / matmul_acc into the accumulator; then store it.
+struct Direct {
+  Shape s;
+  std::vector<uint16_t> a_mat, w_mat, a_left, w_right;
+  std::vector<float> acc;
+
+  explicit Direct(Shape shape)
+      : s(shape),
+        a_mat(s.m_tile * s.k_tile),
+        w_mat(s.k_tile * s.n_tile),
+        a_left(a_mat.size()),
+        w_right(w_mat.size()),
+        acc(s.m_tile * s.n_tile) {}
+
+  void run(const uint16_t* a, const uint16_t* w, float* out) {
+    const int mt = static_cast<int>(s.m_tile), kt = static_cast<int>(s.k_tile),
+              nt = static_cast<int>(s.n_tile);
+    const TileView ga{const_cast<uint16_t*>(a), static_cast<int>(s.m), static_cast<int>(s.k), s.k,
+                      ElemType::F16};
+    const TileView gw{const_cast<uint16_t*>(w), static_cast<int>(s.k), static_cast<int>(s.n), s.n,
+                      ElemType::F16};
+    const TileView gout{out, static_cast<int>(s.m), static_cast<int>(s.n), s.n, ElemType::F32};
+    const TileView am = TileView::contiguous(a_mat.data(), mt, kt, ElemType::F16);
+    const TileView wm = TileView::contiguous(w_mat.data(), kt, nt, ElemType::F16);
+    const TileView al = TileView::contiguous(a_left.data(), mt, kt, ElemType::F16);
+    const TileView wr = TileView::contiguous(w_right.data(), kt, nt, ElemType::F16);
+    const TileView ac = TileView::contiguous(acc.data(), mt, nt, ElemType::F32);
+    const long long n_tiles = s.n / s.n_tile, tasks = (s.m / s.m_tile) * n_tiles;
+    for (long long task = 0; task < tasks; ++task) {
+      const int row = static_cast<int>(task / n_tiles * s.m_tile),
+                n0 = static_cast<int>(task % n_tiles * s.n_tile);
+      for (int k0 = 0; k0 < s.k; k0 += kt) {
+        ptodist::kernels::copy(am, ga.sub(row, k0, mt, kt));
+        ptodist::kernels::copy(wm, gw.sub(k0, n0, kt, nt));
+        ptodist::kernels::copy(al, am);
+        ptodist::kernels::copy(wr, wm);
+        if (k0 == 0) {
+          ptodist::kernels::matmul(al, wr, ac);
+        } else {
+          ptodist::kernels::matmul_acc(al, wr, ac);
+        }
+      }
+      ptodist::kernels::copy(gout.sub(row, n0, mt, nt), ac);
+    }
+  }
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// One shape: interleaved executor rounds and direct sequences; false when the run failed.
+bool measure(const Config& c, long long m_local) {
+  Shape s{};
+  ptodist::ir::Program program = compile(c, m_local, s);
+  if (!program) return false;
+  std::mt19937 gen(7);
+  std::normal_distribution<float> dist(0.0f, 0.1f);
+  std::vector<uint16_t> a(s.m * s.k), w(s.k * s.n);
+  for (auto& h : a) h = ptodist::kernels::fp32_to_fp16(dist(gen));
+  for (auto& h : w) h = ptodist::kernels::fp32_to_fp16(dist(gen));
+  std::map<std::string, HostTensor> args;
+  auto fp16_tensor = [](const std::vector<uint16_t>& v, std::vector<long long> shape) {
+    HostTensor t;
+    t.dtype = ptodist::ir::DType::FP16;
+    t.shape = std::move(shape);
+    t.data.resize(v.size() * 2);
+    std::memcpy(t.data.data(), v.data(), t.data.size());
+    return t;
+  };
+  args["inputs"] = fp16_tensor(a, {1, s.m, s.k});
+  args["weight"] = fp16_tensor(w, {s.k, s.n});
+  args["outputs"] = HostTensor::zeros(ptodist::ir::DType::FP32, {1, s.m, s.n});
+  std::vector<float> direct_out(s.m * s.n);
+
+  ptodist::runtime::RunOptions opts;
+  opts.ranks = 1;
+  opts.watchdog_seconds = 30;
+  ptodist::runtime::Runtime rt(program, opts);
+  Direct direct(s);
+  std::vector<double> exec_s, direct_s, ratio;
+  for (int rep = 0; rep < c.warmup + c.rounds; ++rep) {
+    double te = 0, td = 0;
+    for (int half = 0; half < 2; ++half) {
+      if ((half == 0) == (rep % 2 == 0)) {  // alternate which one goes first
+        auto r = rt.run(args);
+        if (r.status != ptodist::runtime::RoundResult::Status::Ok) {
+          std::fprintf(stderr, "%s\n", r.message.c_str());
+          return false;
+        }
+        te = r.seconds;
+      } else {
+        const auto t0 = std::chrono::steady_clock::now();
+        direct.run(a.data(), w.data(), direct_out.data());
+        td = seconds_since(t0);
+      }
+    }
+    if (rep < c.warmup) continue;
+    exec_s.push_back(te);
+    direct_s.push_back(td);
+    ratio.push_back(te / td);
+  }
+  const bool same = std::memcmp(direct_out.data(), args["outputs"].data.data(), direct_out.size() * 4) == 0;
+  const long long matmuls = (s.m / s.m_tile) * (s.n / s.n_tile) * (s.k / s.k_tile);
+  std::printf(
+      "GEMM kernel, 1 rank, 1 cube core, A [%lld, %lld] @ W [%lld, %lld] fp16 (%lld tile matmuls of "
+      "%lldx%lldx%lld), %d interleaved rounds\n",
+      s.m, s.k, s.k, s.n, matmuls, s.m_tile, s.k_tile, s.n_tile, c.rounds);
+  std::printf("  executor (whole round): median %.3f ms, min %.3f ms\n", median(exec_s) * 1e3,
+              *std::min_element(exec_s.begin(), exec_s.end()) * 1e3);
+  std::printf("  direct kernel calls:    median %.3f ms, min %.3f ms\n", median(direct_s) * 1e3,
+              *std::min_element(direct_s.begin(), direct_s.end()) * 1e3);
+  std::printf("  outputs bit-identical: %s\n", same ? "yes" : "NO");
+  std::printf(
+      "  executor overhead: %+.1f%% (median of per-round ratios), %+.1f%% (min vs min); target < 5%%\n",
+      (median(ratio) - 1) * 100,
+      (*std::min_element(exec_s.begin(), exec_s.end()) / *std::min_element(direct_s.begin(), direct_s.end()) -
+       1) *
+          100);
+  return same;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config c;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--rounds" && i + 1 < argc) {
+      c.rounds = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--warmup" && i + 1 < argc) {
+      c.warmup = std::max(0, std::atoi(argv[++i]));
+    } else if (arg == "--m-local" && i + 1 < argc) {
+      c.m_locals = {std::atoll(argv[++i])};
+    } else if (arg == "--file" && i + 1 < argc) {
+      c.file = argv[++i];
+    } else {
+      std::fprintf(stderr,
+                   "usage: executor_overhead_bench [--rounds R] [--warmup W] [--m-local M] [--file F]\n");
+      return 2;
+    }
+  }
+  std::printf("matmul: %s\n", ptodist::kernels::matmul_backend().c_str());
+  bool ok = true;
+  for (long long m_local : c.m_locals) ok = measure(c, m_local) && ok;
+  return ok ? 0 : 1;
+}
