@@ -5,7 +5,7 @@
 # RUN: %expect-exit 3 ptodist run %s --ranks 2 --profile cpu --mode check --seed 1 --runs 20 --no-pass check-core-budget > %t
 # RUN: FileCheck %s < %t
 # RUN: FileCheck %s --check-prefix=LINE < %t
-# CHECK: error: check: core-budget deadlock: kernel 'producer' has 1 blocks that never got a vector core (chip 'cpu' has 4, all held by blocked blocks)
+# CHECK: error: check: core-budget deadlock: kernel 'producer' has 1 block that never got a vector core (chip 'cpu' has 4, all held by blocked blocks)
 # CHECK: note: rank 0, orchestrator (chip) waits in end of pl.manual_scope on kernel 'consumer'
 # CHECK: note: rank 0, vector core 3 (block 3/4 of consumer) waits in pld.system.wait on signal[0, 0] (sees 0, expects >= 1)
 import pypto.language as pl

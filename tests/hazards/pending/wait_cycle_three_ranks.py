@@ -9,7 +9,7 @@
 # CHECK-DAG: note: rank 0, vector core 0 (block 0/1 of step) waits in pld.system.wait on signal[0, 0] (sees 0, expects >= 1)
 # CHECK-DAG: note: rank 1, vector core 0 (block 0/1 of step) waits in pld.system.wait on signal[0, 0] (sees 0, expects >= 1)
 # CHECK-DAG: note: rank 2, vector core 0 (block 0/1 of step) waits in pld.system.wait on signal[0, 0] (sees 0, expects >= 1)
-# CHECK: note: wait-for cycle: rank 0, vector core 0 (block 0/1 of step) -> rank 2, vector core 0 (block 0/1 of step) -> rank 1, vector core 0 (block 0/1 of step) -> rank 0, vector core 0 (block 0/1 of step)
+# CHECK: note: wait-for cycle: rank 0, vector core 0 -> rank 2, vector core 0 -> rank 1, vector core 0 -> rank 0, vector core 0
 import pypto.language as pl
 import pypto.language.distributed as pld
 
