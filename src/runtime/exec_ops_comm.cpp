@@ -108,8 +108,12 @@ Value op_Notify(Interp& in, const ir::OpCall& c) {
   long long value = in.eval_int(c.arg("value"));
   const ir::EnumImm* op = enum_arg(c, "op");
   bool add = !op || op->value != "Set";
-  in.world().transport().signal(peer, WindowAddr{t.window.segment, t.window.offset + at},
-                                static_cast<int32_t>(value), add);
+  WindowAddr cell{t.window.segment, t.window.offset + at};
+  check::HappensBefore* hb = in.world().hb();
+  if (hb) check_yield(in);
+  in.world().transport().signal(peer, cell, static_cast<int32_t>(value), add);
+  // Recorded with the signal, before any other core can run and see the new value.
+  if (hb) hb->notify(actor_of(in), peer, cell, static_cast<int32_t>(value), add, {c.span, c.op->spelling, t.name});
   in.world().wake(peer);
   return NoneValue{};
 }
@@ -129,16 +133,25 @@ Value op_Wait(Interp& in, const ir::OpCall& c) {
     int32_t v = std::atomic_ref<int32_t>(*cell).load(std::memory_order_acquire);
     return ge ? v >= expected : v == expected;
   });
+  // The scheduler returns with the baton: the value seen is still the one that satisfied the wait.
+  if (check::HappensBefore* hb = in.world().hb()) {
+    int32_t seen = std::atomic_ref<int32_t>(*cell).load(std::memory_order_acquire);
+    hb->wait_satisfied(actor_of(in), t.rank, WindowAddr{t.window.segment, t.window.offset + at}, seen, expected, ge,
+                       {c.span, c.op->spelling, describe_cell(t, offsets)});
+  }
   return NoneValue{};
 }
 
-Value op_Fence(Interp&, const ir::OpCall&) {
+Value op_Fence(Interp& in, const ir::OpCall&) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (check::HappensBefore* hb = in.world().hb()) hb->fence(actor_of(in));
   return NoneValue{};
 }
 
-// Host memory is coherent: invalidation has nothing to do here (the check scheduler models it).
-Value op_CacheInvalid(Interp&, const ir::OpCall&) {
+// Host memory is coherent: invalidation has nothing to do here. Check mode makes the core's acquired
+// writes visible to its reads; a region invalidate counts as whole-GM there (docs/checking.md).
+Value op_CacheInvalid(Interp& in, const ir::OpCall&) {
+  if (check::HappensBefore* hb = in.world().hb()) hb->invalidate(actor_of(in));
   return NoneValue{};
 }
 
@@ -153,6 +166,10 @@ Value op_RemoteLoad(Interp& in, const ir::OpCall& c) {
   region_offset_bytes(in, c, t, offsets, shape);
   TileValue tile = in.new_tile(c, shape, t.dtype, ir::Memory::Vec);
   Region r{&t, offsets, shape};
+  if (check::HappensBefore* hb = in.world().hb()) {
+    check_yield(in);
+    check_region(in, *hb, r, peer, false, false, c);
+  }
   for (long long row = 0; row < r.rows(); ++row)
     in.world().transport().get(peer, r.row_addr(row, 0), tile.data + row * r.row_bytes(), r.row_bytes());
   return tile;
@@ -166,6 +183,10 @@ static void store_tile_remote(Interp& in, const ir::OpCall& c, const std::byte* 
   const ir::EnumImm* atomic = enum_arg(c, "atomic");
   bool add = atomic && atomic->value == "Add";
   Region r{&t, offsets, shape};
+  if (check::HappensBefore* hb = in.world().hb()) {
+    check_yield(in);
+    check_region(in, *hb, r, peer, true, add, c);
+  }
   for (long long row = 0; row < r.rows(); ++row)
     write_row(in, r, peer, row, 0, r.cols(), src + row * r.row_bytes(), add);
   if (t.dtype == ir::DType::INT32) in.world().wake(peer);

@@ -8,6 +8,7 @@
 #include "ptodist/kernels/elementwise.h"
 #include "ptodist/kernels/matmul.h"
 #include "ptodist/kernels/reduce.h"
+#include "remote_io.h"
 #include "tile_math.h"
 
 namespace ptodist::runtime {
@@ -45,6 +46,16 @@ ir::DType dtype_arg(Interp& in, const ir::OpCall& c, std::string_view slot) {
 long long checked_region(Interp& in, const ir::OpCall& c, const TensorView& t,
                          const std::vector<long long>& offsets, const std::vector<long long>& shape) {
   return region_offset_bytes(in, c, t, offsets, shape);
+}
+
+// Check mode: a core's load or store of a window region (the rank's own window) is a switch point
+// and an access the happens-before tracker checks.
+void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, const std::vector<long long>& offsets,
+                         const std::vector<long long>& shape, bool write) {
+  check::HappensBefore* hb = in.world().hb();
+  if (!hb || !t.is_window()) return;
+  check_yield(in);
+  check_region(in, *hb, Region{&t, offsets, shape}, t.rank, write, false, c);
 }
 
 // A tile's shape aligned to a tensor's rank: leading 1s are added or dropped.
@@ -123,6 +134,7 @@ Value op_Load(Interp& in, const ir::OpCall& c) {
   std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
   std::vector<long long> shape = in.eval_ints(c.arg("shape"));
   long long at = checked_region(in, c, t, offsets, shape);
+  check_window_access(in, c, t, offsets, shape, false);
   std::vector<long long> tile_shape = shape;
   if (c.type) {
     if (auto s = c.type->static_shape()) tile_shape = *s;
@@ -139,6 +151,7 @@ Value op_Store(Interp& in, const ir::OpCall& c) {
   std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
   std::vector<long long> shape = fit_rank(tile.shape, t.shape.size());
   long long at = checked_region(in, c, t, offsets, shape);
+  check_window_access(in, c, t, offsets, shape, true);
   copy_region(tile.data, tile.dtype, dense_strides(shape), t.data + at, t.dtype, t.strides, shape);
   // Only an INT32 window can hold signal cells a core may be blocked on; other writes wake nobody.
   if (t.is_window() && t.dtype == ir::DType::INT32) in.world().wake(t.rank);
@@ -262,6 +275,7 @@ Value op_Read(Interp& in, const ir::OpCall& c) {
   const TensorView& t = in.tensor_arg(c, "tensor", h);
   std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
   long long at = checked_region(in, c, t, offsets, std::vector<long long>(offsets.size(), 1));
+  check_window_access(in, c, t, offsets, std::vector<long long>(offsets.size(), 1), false);
   double v = load_element(t.data + at, t.dtype);
   if (ir::dtype_is_float(t.dtype)) return Scalar::of_float(v, t.dtype);
   return Scalar::of_int(static_cast<long long>(v), t.dtype);
@@ -272,6 +286,7 @@ Value op_Write(Interp& in, const ir::OpCall& c) {
   const TensorView& t = in.tensor_arg(c, "tensor", h);
   std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
   long long at = checked_region(in, c, t, offsets, std::vector<long long>(offsets.size(), 1));
+  check_window_access(in, c, t, offsets, std::vector<long long>(offsets.size(), 1), true);
   store_element(t.data + at, t.dtype, in.eval_double(c.arg("value")));
   // Only an INT32 window can hold signal cells a core may be blocked on; other writes wake nobody.
   if (t.is_window() && t.dtype == ir::DType::INT32) in.world().wake(t.rank);

@@ -4,6 +4,7 @@
 #include <new>
 #include <sstream>
 
+#include "check/happens_before.h"
 #include "exec.h"
 #include "ptodist/support/diagnostics.h"
 
@@ -72,6 +73,15 @@ static long long memory_capacity(const ChipProfile& p, ir::Memory m) {
   return 0;
 }
 
+// Check mode: the op's result is written at its planned address, which must not be a buffer an
+// in-flight transfer still uses. A created tile is not written; a session's scratch is checked when
+// the session is built (a re-initialised channel group is the more specific report).
+static void note_tile_written(Interp& in, const ir::OpCall& c, const TileValue& t) {
+  check::HappensBefore* hb = in.world().hb();
+  if (!hb || c.op->id == ir::OpId::CreateTile || c.op->id == ir::OpId::AsyncSession) return;
+  hb->tile_written(in.f.core ? in.f.core->actor : -1, t.data, t.bytes(), check::Access{c.span, c.op->spelling, ""});
+}
+
 // A tile planned by plan-memory lives at its address in this core's buffer of that memory, so a
 // reuse bug corrupts real bytes; an unplanned tile takes pooled storage.
 TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir::DType dtype,
@@ -95,6 +105,7 @@ TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir
     std::vector<std::byte>& buf = f.buffers->memory[index];
     if (buf.size() < static_cast<size_t>(cap)) buf.resize(cap);
     t.data = buf.data() + addr;
+    note_tile_written(*this, c, t);
     return t;
   }
   if (!f.tiles) f.tiles = std::make_shared<TilePool>();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "check/scheduler.h"
 #include "tile_math.h"
 
 namespace ptodist::runtime {
@@ -42,6 +43,39 @@ void write_row(Interp& in, const Region& r, int peer, long long row, long long c
     tr.accumulate(peer, r.row_addr(row, col), src, ncols, r.t->dtype);
   else
     tr.put(peer, r.row_addr(row, col), src, ncols * ir::dtype_bytes(r.t->dtype));
+}
+
+void check_yield(Interp& in) {
+  if (check::Scheduler* s = in.world().scheduler()) s->yield(actor_of(in));
+}
+
+void check_region(Interp& in, check::HappensBefore& hb, const Region& r, int rank, bool write, bool atomic,
+                  const ir::OpCall& c) {
+  check::Access acc{c.span, c.op->spelling, r.t->name};
+  long long rows = r.rows(), row_bytes = r.row_bytes();
+  if (rows <= 0 || row_bytes <= 0) return;
+  // A last dim with a stride is covered whole (from its first to its last element).
+  if (!r.t->strides.empty() && r.t->strides.back() != 1)
+    row_bytes = ((r.cols() - 1) * r.t->strides.back() + 1) * ir::dtype_bytes(r.t->dtype);
+  auto flush = [&](WindowAddr at, long long bytes) {
+    if (write)
+      hb.window_write(actor_of(in), rank, at, bytes, atomic, acc);
+    else
+      hb.window_read(actor_of(in), rank, at, bytes, acc);
+  };
+  WindowAddr run = r.row_addr(0, 0);
+  long long run_bytes = row_bytes;
+  for (long long row = 1; row < rows; ++row) {
+    WindowAddr next = r.row_addr(row, 0);
+    if (next.offset == run.offset + run_bytes) {
+      run_bytes += row_bytes;
+      continue;
+    }
+    flush(run, run_bytes);
+    run = next;
+    run_bytes = row_bytes;
+  }
+  flush(run, run_bytes);
 }
 
 void copy_dense(const TensorView& v, std::byte* dst) {
@@ -108,6 +142,12 @@ void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileVal
   }
   const ir::EnumImm* atomic = enum_arg(c, "atomic");
   bool add = is_put && atomic && atomic->value == "Add";
+  if (check::HappensBefore* hb = in.world().hb()) {
+    check_yield(in);
+    // The source is read and the destination written as a whole, under the scheduler's baton.
+    if (x.src->is_window()) check_region(in, *hb, rs, is_put ? in.f.rank : peer, false, false, c);
+    if (x.dst->is_window()) check_region(in, *hb, rd, is_put ? peer : in.f.rank, true, add, c);
+  }
   Transport& tr = in.world().transport();
   int turn = 0;
   for (long long r0 = 0; r0 < rows; r0 += cr) {

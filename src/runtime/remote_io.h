@@ -2,6 +2,7 @@
 // staged transfer loop shared by put/get at tensor and tile level.
 #pragma once
 
+#include "check/happens_before.h"
 #include "exec.h"
 
 namespace ptodist::runtime {
@@ -29,6 +30,16 @@ void write_row(Interp& in, const Region& r, int peer, long long row, long long c
                const std::byte* src, bool atomic_add);
 // Copies a (possibly strided) view into dense row-major bytes.
 void copy_dense(const TensorView& v, std::byte* dst);
+// Check mode (null tracker: fast mode, nothing to do). The running core's actor; a scheduler switch
+// point before a communication op; the window bytes of region `r` in `rank`'s copy reported to the
+// happens-before tracker as read or written (one call per run of contiguous rows).
+inline check::ActorId actor_of(const Interp& in) {
+  return in.f.core ? in.f.core->actor : -1;
+}
+void check_yield(Interp& in);
+void check_region(Interp& in, check::HappensBefore& hb, const Region& r, int rank, bool write, bool atomic,
+                  const ir::OpCall& c);
+
 // put (local GM -> peer window) or get (peer window -> local GM) through one staging tile, or two
 // alternating ones with pipeline=True; the tensor-level ops pass null stages and get pooled ones.
 void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileValue* stage,

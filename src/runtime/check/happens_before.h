@@ -90,6 +90,9 @@ class HappensBefore {
   // when that overlaps a staging tile or session scratch of a transfer still in flight.
   void tile_written(ActorId a, const std::byte* data, long long bytes, const Access& acc);
 
+  // For tests: how many intervals the shadow state of (rank, segment) holds.
+  int shadow_intervals(int rank, int segment) const;
+
  private:
   std::unique_ptr<HappensBeforeImpl> impl_;
 };
