@@ -1,5 +1,5 @@
-// Kernel throughput: the runtime's tile matmul (fp16/bf16 -> fp32) against a bare sgemm on fp32 data
-// of the same size (their ratio is the cost of widening), plus the hot elementwise kernels.
+// Kernel throughput: the runtime's tile matmul (fp16/bf16 -> fp32) on each path (AVX-512 kernel,
+// OpenBLAS) against a bare OpenBLAS sgemm on fp32 data of the same size, plus the hot elementwise kernels.
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
@@ -15,6 +15,7 @@
 namespace {
 
 using ptodist::kernels::ElemType;
+using ptodist::kernels::MatmulPath;
 using ptodist::kernels::TileView;
 
 // The runtime's tile: [M, K] @ [K, N] with M = N = 128, K = 256.
@@ -54,28 +55,54 @@ void set_flops(benchmark::State& state, double flops_per_iter) {
       benchmark::Counter(flops_per_iter * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void BM_TileMatmul(benchmark::State& state, ElemType t) {
+// [m, k] @ [k, n] with operands of type t through one matmul path. The path is process-wide, so
+// every benchmark sets the one it measures (Google Benchmark runs them one at a time).
+void tile_matmul(benchmark::State& state, ElemType t, MatmulPath path, int m, int k, int n) {
+  if (!ptodist::kernels::set_matmul_path(path)) {
+    state.SkipWithError("this CPU has no AVX-512");
+    return;
+  }
   // Operand storage as raw bytes so one body serves every operand type.
-  auto a = as_bytes(random_floats(kM * kK, 1), t), b = as_bytes(random_floats(kK * kN, 2), t);
-  std::vector<float> c(kM * kN);
-  const TileView va = TileView::contiguous(a.data(), kM, kK, t),
-                 vb = TileView::contiguous(b.data(), kK, kN, t);
-  const TileView vc = TileView::contiguous(c.data(), kM, kN, ElemType::F32);
+  auto a = as_bytes(random_floats(m * k, 1), t), b = as_bytes(random_floats(k * n, 2), t);
+  std::vector<float> c(m * n);
+  const TileView va = TileView::contiguous(a.data(), m, k, t), vb = TileView::contiguous(b.data(), k, n, t);
+  const TileView vc = TileView::contiguous(c.data(), m, n, ElemType::F32);
   for (auto _ : state) {
     ptodist::kernels::matmul(va, vb, vc);
     benchmark::DoNotOptimize(c.data());
   }
-  set_flops(state, 2.0 * kM * kN * kK);
+  set_flops(state, 2.0 * m * n * k);
+  ptodist::kernels::set_matmul_path(MatmulPath::Auto);
+}
+
+void BM_TileMatmul(benchmark::State& state, ElemType t, MatmulPath path) {
+  tile_matmul(state, t, path, kM, kK, kN);
+}
+
+// The all-gather + GEMM example's tile: A [128, 128] @ W [128, 256] (M 128, K 128, N 256).
+void BM_GemmTile(benchmark::State& state, MatmulPath path) {
+  tile_matmul(state, ElemType::F16, path, 128, 128, 256);
+}
+
+// The same shape as one sgemm on data already in fp32: the OpenBLAS floor both paths are compared to.
+void BM_GemmTileSgemm(benchmark::State& state) {
+  auto a = random_floats(128 * 128, 1), b = random_floats(128 * 256, 2);
+  std::vector<float> c(128 * 256);
+  ptodist::kernels::prepare_openblas();
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 128, 256, 128, 1.0f, a.data(), 128, b.data(), 256,
+                0.0f, c.data(), 256);
+    benchmark::DoNotOptimize(c.data());
+  }
+  set_flops(state, 2.0 * 128 * 256 * 128);
 }
 
 // The floor: one sgemm on data already in fp32 (what the tile matmul does after widening).
 void BM_PlainSgemm(benchmark::State& state) {
   auto a = random_floats(kM * kK, 1), b = random_floats(kK * kN, 2);
   std::vector<float> c(kM * kN);
-  // One kernels call first, so OpenBLAS is pinned to one thread exactly as in BM_TileMatmul.
-  ptodist::kernels::matmul(TileView::contiguous(a.data(), kM, kK, ElemType::F32),
-                           TileView::contiguous(b.data(), kK, kN, ElemType::F32),
-                           TileView::contiguous(c.data(), kM, kN, ElemType::F32));
+  // OpenBLAS pinned to one thread, exactly as the tile matmul's OpenBLAS path runs it.
+  ptodist::kernels::prepare_openblas();
   for (auto _ : state) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f,
                 c.data(), kN);
@@ -133,11 +160,19 @@ void BM_RowSumF16(benchmark::State& state) {
 
 // Single-thread figures use CPU time, which a busy machine disturbs least; the two-thread rows (two
 // runtime cores calling at once) use wall time, so their GFLOP/s is the aggregate.
-BENCHMARK_CAPTURE(BM_TileMatmul, f16_128x128x256, ElemType::F16);
-BENCHMARK_CAPTURE(BM_TileMatmul, bf16_128x128x256, ElemType::BF16);
-BENCHMARK_CAPTURE(BM_TileMatmul, f32_128x128x256, ElemType::F32);
+BENCHMARK_CAPTURE(BM_TileMatmul, f16_128x128x256_avx512, ElemType::F16, MatmulPath::Avx512);
+BENCHMARK_CAPTURE(BM_TileMatmul, f16_128x128x256_openblas, ElemType::F16, MatmulPath::OpenBlas);
+BENCHMARK_CAPTURE(BM_TileMatmul, bf16_128x128x256_avx512, ElemType::BF16, MatmulPath::Avx512);
+BENCHMARK_CAPTURE(BM_TileMatmul, bf16_128x128x256_openblas, ElemType::BF16, MatmulPath::OpenBlas);
+BENCHMARK_CAPTURE(BM_TileMatmul, f32_128x128x256_avx512, ElemType::F32, MatmulPath::Avx512);
+BENCHMARK_CAPTURE(BM_TileMatmul, f32_128x128x256_openblas, ElemType::F32, MatmulPath::OpenBlas);
 BENCHMARK(BM_PlainSgemm);
-BENCHMARK_CAPTURE(BM_TileMatmul, f16_128x128x256, ElemType::F16)->Threads(2)->UseRealTime();
+BENCHMARK_CAPTURE(BM_GemmTile, f16_avx512, MatmulPath::Avx512);
+BENCHMARK_CAPTURE(BM_GemmTile, f16_openblas, MatmulPath::OpenBlas);
+BENCHMARK(BM_GemmTileSgemm);
+BENCHMARK_CAPTURE(BM_TileMatmul, f16_128x128x256_avx512, ElemType::F16, MatmulPath::Avx512)
+    ->Threads(2)
+    ->UseRealTime();
 BENCHMARK(BM_PlainSgemm)->Threads(2)->UseRealTime();
 BENCHMARK(BM_WidenFp16);
 BENCHMARK(BM_AddF16);

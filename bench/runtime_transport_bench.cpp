@@ -1,6 +1,7 @@
 // In-process transport: put (synchronous, caller's thread) and put_async (DMA engine thread, waited on
 // its completion word) against a plain memcpy at 64 KiB, 1 MiB and 8 MiB; and notify -> wait latency
-// between two threads (a ping-pong, half a round trip per iteration).
+// between two threads (a ping-pong, half a round trip per iteration) against the same ping-pong on bare
+// std::atomic wait/notify.
 #include <benchmark/benchmark.h>
 
 #include <atomic>
@@ -91,10 +92,39 @@ void BM_NotifyWaitLatency(benchmark::State& state) {
       static_cast<double>(state.iterations()) * 2, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// The baseline for notify -> wait: the same ping-pong on two bare std::atomic cells with C++20 atomic
+// wait/notify (a futex when it blocks), without the transport, the world or the watchdog.
+void BM_AtomicWaitLatency(benchmark::State& state) {
+  std::atomic<int32_t> cell[2] = {0, 0};
+  std::atomic<bool> stop{false};
+  std::thread peer([&] {
+    for (int32_t k = 1;; ++k) {
+      for (int32_t v = cell[1].load(); v < k && !stop; v = cell[1].load()) cell[1].wait(v);
+      if (stop) return;
+      cell[0].fetch_add(1);
+      cell[0].notify_one();
+    }
+  });
+  int32_t k = 0;
+  for (auto _ : state) {
+    ++k;
+    cell[1].fetch_add(1);
+    cell[1].notify_one();
+    for (int32_t v = cell[0].load(); v < k; v = cell[0].load()) cell[0].wait(v);
+  }
+  stop = true;
+  cell[1].fetch_add(1);
+  cell[1].notify_one();
+  peer.join();
+  state.counters["one_way_seconds"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * 2, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 BENCHMARK(BM_Memcpy)->Arg(64 << 10)->Arg(1 << 20)->Arg(8 << 20)->UseRealTime();
 BENCHMARK(BM_InprocPut)->Arg(64 << 10)->Arg(1 << 20)->Arg(8 << 20)->UseRealTime();
 BENCHMARK(BM_InprocPutAsync)->Arg(64 << 10)->Arg(1 << 20)->Arg(8 << 20)->UseRealTime();
 BENCHMARK(BM_NotifyWaitLatency)->UseRealTime();
+BENCHMARK(BM_AtomicWaitLatency)->UseRealTime();
 
 }  // namespace
 
