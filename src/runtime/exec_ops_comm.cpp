@@ -211,6 +211,11 @@ Value op_TensorRemoteStore(Interp& in, const ir::OpCall& c) {
   int peer = peer_arg(in, c);
   std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
   std::vector<std::byte> dense(src.numel() * ir::dtype_bytes(src.dtype));
+  if (check::HappensBefore* hb = in.world().hb(); hb && src.is_window()) {
+    check_yield(in);
+    check_region(in, *hb, Region{&src, std::vector<long long>(src.shape.size(), 0), src.shape}, src.rank, false,
+                 false, c);
+  }
   copy_dense(src, dense.data());
   std::vector<long long> shape = src.shape;
   while (shape.size() < t.shape.size()) shape.insert(shape.begin(), 1);

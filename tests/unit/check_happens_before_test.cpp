@@ -222,6 +222,14 @@ TEST_F(CheckHbTransfer, TransferReadsTheIssuersEarlierWindowWrites) {
       << report();
 }
 
+TEST_F(CheckHbTransfer, TransfersOfOneSessionAreOrderedInIssueOrder) {
+  TransferId first = put_async(staging_.data(), WindowAddr{});
+  TransferId second = put_async(staging_.data() + 64, WindowAddr{});
+  hb_->transfer_piece(first, 0, 64);
+  hb_->transfer_piece(second, 0, 64);  // same destination bytes: the channel runs them in order
+  EXPECT_FALSE(world_->hazard()) << report();
+}
+
 TEST_F(CheckHbTransfer, SourceWindowRefilledInFlight) {
   TransferId t = put_async(nullptr, WindowAddr{2, 0});
   hb_->window_write(0, 0, WindowAddr{2, 32}, 64, false, at(5, "pl.store", "src"));

@@ -396,6 +396,9 @@ TransferId HappensBefore::transfer_issued(ActorId issuer, const DmaTransfer& t, 
   x.clock = s.acq;
   x.clock.raise(s.comp, s.now);
   x.t = t;
+  // A session's transfers run in issue order on its channel group: each is after the earlier ones.
+  for (const TransferState& earlier : m.transfers_)
+    if (t.session && earlier.t.session == t.session) x.clock.raise(earlier.comp, 1);
   m.records_.push_back(Record{s.rank, s.name, acc});
   x.record = static_cast<int>(m.records_.size()) - 1;
   s.now++;  // the issuer's later writes are not ordered before the transfer
