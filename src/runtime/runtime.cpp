@@ -198,7 +198,10 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
     env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
   }
   for (int r = 0; r < options_.ranks; ++r) world.dma(r).wait_idle();
-  if (auto* s = world.scheduler()) s->end_round();
+  if (auto* s = world.scheduler()) {
+    s->end_round();
+    result.schedule_digest = s->digest();
+  }
   world.transport().end_round(env.rank_seconds);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.rank_seconds = env.rank_seconds;

@@ -50,6 +50,7 @@ struct RoundResult {
   std::string message;               // the formatted error, the watchdog report or check's report
   double seconds = 0;                // wall time of the round
   std::vector<double> rank_seconds;  // per rank: its chip orchestration, start to end
+  uint64_t schedule_digest = 0;      // check mode: equal digests mean the same interleaving
 };
 
 class World;

@@ -69,7 +69,8 @@ class SchedulerImpl {
   ActorId holder = kDriver;                               // who holds the baton
   bool round_done = false;
   std::atomic<bool> aborted{false};
-  std::string pending_report;  // a deadlock found under the lock, reported once it is released
+  uint64_t digest = kDigestStart;  // FNV-1a over the round's choices
+  static constexpr uint64_t kDigestStart = 1469598103934665603ull;
 
   // A uniform index in [0, n) from the seeded stream (Lemire's multiply-shift; no library
   // distribution, whose output differs between standard libraries).

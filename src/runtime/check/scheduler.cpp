@@ -73,7 +73,12 @@ Choice SchedulerImpl::choose(std::unique_lock<std::mutex>&) {
   }
   if (cand.empty()) cand = std::move(held_back);
   if (cand.empty()) return Choice{};
-  return cand[pick_index(cand.size())];
+  Choice c = cand[pick_index(cand.size())];
+  uint64_t code = c.kind == Choice::Run ? static_cast<uint64_t>(c.actor)
+                                        : (1ull << 40) + (static_cast<uint64_t>(c.flight->issuer) << 20) +
+                                              c.flight->t.seq;
+  digest = (digest ^ code) * 1099511628211ull;
+  return c;
 }
 
 void SchedulerImpl::hand_on(ActorId self, std::unique_lock<std::mutex>& lk) {
@@ -139,6 +144,7 @@ void Scheduler::begin_round() {
   s.holder = kDriver;
   s.round_done = false;
   s.aborted = false;
+  s.digest = SchedulerImpl::kDigestStart;
   const ChipProfile& p = s.world.profile();
   s.vector_held.assign(static_cast<size_t>(s.world.ranks()), std::vector<bool>(p.vector_cores, false));
   s.cube_held.assign(static_cast<size_t>(s.world.ranks()), std::vector<bool>(p.cube_cores, false));
@@ -241,6 +247,11 @@ void Scheduler::run_round() {
   std::unique_lock<std::mutex> lk(s.mu);
   s.hand_on(kDriver, lk);
   s.driver_cv.wait(lk, [&] { return s.round_done || (s.aborted && s.all_finished()); });
+}
+
+uint64_t Scheduler::digest() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->digest;
 }
 
 void Scheduler::abort() {

@@ -73,6 +73,9 @@ class Scheduler {
   // The run is torn down (World::fail, abort_for_hang, report_hazard): every actor thread leaves
   // with RunAborted; run_round returns once all have finished.
   void abort();
+  // A digest of this round's choices (which actor ran, which transfer step landed, in order): equal
+  // digests mean the same interleaving. For tests and `--runs` diagnostics.
+  uint64_t digest();
 
  private:
   std::unique_ptr<SchedulerImpl> impl_;
