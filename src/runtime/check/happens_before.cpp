@@ -160,26 +160,29 @@ class HappensBeforeImpl {
     return "no wait acquires it";
   }
 
-  // Read of window bytes by an actor (r) or a transfer (t), with the clock that orders it.
-  void check_read(const ActorState* r, int self_comp, const VectorClock& clock, const Side& reader, int owner,
+  // Read of window bytes by an actor (r) or a transfer (r null), with the clock that orders it;
+  // `reader()` names it, built only for a report.
+  template <class SideFn>
+  void check_read(const ActorState* r, int self_comp, const VectorClock& clock, SideFn reader, int owner,
                   WindowAddr at, long long bytes, const std::string& what) {
     ShadowSegment& seg = shadow_.at(owner, at.segment);
     auto hit = seg.find_unordered(at.offset, at.offset + bytes, [&](const ShadowWrite& w) {
       return w.epoch.comp == self_comp || clock.covers(w.epoch);
     });
     if (!hit) return;
-    report(report_unordered_read(reader, hit->begin, hit->end, what, owner, side_of(records_[hit->write.record]),
+    report(report_unordered_read(reader(), hit->begin, hit->end, what, owner, side_of(records_[hit->write.record]),
                                  missing_edge(r, hit->write)));
   }
 
-  void check_write(int self_comp, const VectorClock& clock, bool atomic, const Side& writer, int owner,
-                   WindowAddr at, long long bytes, const std::string& what) {
+  template <class SideFn>
+  void check_write(int self_comp, const VectorClock& clock, bool atomic, SideFn writer, int owner, WindowAddr at,
+                   long long bytes, const std::string& what) {
     ShadowSegment& seg = shadow_.at(owner, at.segment);
     auto hit = seg.find_unordered(at.offset, at.offset + bytes, [&](const ShadowWrite& w) {
       return w.epoch.comp == self_comp || clock.covers(w.epoch) || (atomic && w.atomic);
     });
     if (hit)
-      report(report_write_race(writer, hit->begin, hit->end, what, owner, side_of(records_[hit->write.record])));
+      report(report_write_race(writer(), hit->begin, hit->end, what, owner, side_of(records_[hit->write.record])));
   }
 
   void record_write(int owner, WindowAddr at, long long bytes, const ShadowWrite& w) {
@@ -221,7 +224,7 @@ void HappensBeforeImpl::transfer_piece(TransferId id, long long offset, long lon
   if (reported_ || id < 0 || static_cast<size_t>(id) >= transfers_.size()) return;
   TransferState& t = transfers_[static_cast<size_t>(id)];
   const Record& rec = records_[static_cast<size_t>(t.record)];
-  Side dma{rec.rank, "DMA of " + rec.who, rec.acc.span, rec.acc.op};
+  auto dma = [&] { return Side{rec.rank, "DMA of " + rec.who, rec.acc.span, rec.acc.op}; };
   WindowAddr remote{t.t.remote.segment, t.t.remote.offset + offset};
   bool local_window = t.t.local_window.segment >= 0;
   WindowAddr local{t.t.local_window.segment, t.t.local_window.offset + offset};
@@ -323,7 +326,7 @@ void HappensBefore::window_read(ActorId a, int rank, WindowAddr at, long long by
   ActorState& s = m.actor(a);
   if (!m.in_flight_windows_.empty()) m.check_read_of_get(s, rank, at, bytes, acc);
   if (m.reported_) return;
-  m.check_read(&s, s.comp, s.vis, HappensBeforeImpl::side_of(s, acc), rank, at, bytes, acc.what);
+  m.check_read(&s, s.comp, s.vis, [&] { return HappensBeforeImpl::side_of(s, acc); }, rank, at, bytes, acc.what);
 }
 
 void HappensBefore::window_write(ActorId a, int rank, WindowAddr at, long long bytes, bool atomic,
@@ -333,7 +336,8 @@ void HappensBefore::window_write(ActorId a, int rank, WindowAddr at, long long b
   ActorState& s = m.actor(a);
   if (!m.in_flight_windows_.empty()) m.check_in_flight_window(s, rank, at, bytes, acc);
   if (m.reported_) return;
-  m.check_write(s.comp, s.acq, atomic, HappensBeforeImpl::side_of(s, acc), rank, at, bytes, acc.what);
+  m.check_write(s.comp, s.acq, atomic, [&] { return HappensBeforeImpl::side_of(s, acc); }, rank, at, bytes,
+                acc.what);
   if (m.reported_) return;
   m.record_write(rank, at, bytes, ShadowWrite{Epoch{s.comp, s.now}, atomic, m.record(s, acc)});
 }
