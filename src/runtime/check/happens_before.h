@@ -9,10 +9,19 @@
 // - notify -> wait is release -> acquire: an AtomicAdd wait acquires every notify its value includes
 //   (since the last Set), a Set wait the last Set;
 // - a core's window writes (local stores into a window, put, remote_store) are released by its next
-//   fence: a notify releases the writes before the core's last fence, not the ones after it;
+//   fence: a notify releases the writes before the core's last fence, not the ones after it, and
+//   everything the core acquired (transitively);
 // - an acquire becomes effective for window reads only at the next cacheinvalid (the consume-side
-//   invalidate); wait_async_event acquires its transfer directly (the invalidate is implied there);
-// - a transfer is ordered after its issue and before the wait on its event;
+//   invalidate), for the core's writes (write/write order) and its notifies at once; wait_async_event
+//   acquires its transfer directly (the invalidate is implied there);
+// - hazards checked: read after an unordered write, write/write (two atomic adds never race), a core
+//   writing a buffer its in-flight transfer uses (staging tile, session scratch, window source or
+//   destination), a session built over another's outstanding event, a stale signal. Not checked: a
+//   write after an unordered read by a core (the DMA's late read of a refilled source is hazard 3).
+// - a transfer is ordered after its issue and before the wait on its event; a session's transfers are
+//   ordered in issue order (one channel group), and waiting an event drains the earlier ones too;
+// - a region cacheinvalid counts as a whole-GM one (the acquisitions become visible everywhere);
+// - a signal cell's plain store (pl.write/pl.store over it) starts its notify history afresh;
 // - a task's start is after its submit; a join (deps, end of a manual scope, kernel call) acquires
 //   every block of the joined task; rounds are ordered one after the other.
 #pragma once
