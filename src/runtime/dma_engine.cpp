@@ -1,6 +1,7 @@
 // The per-rank DMA engine thread: transfers run in issue order, in pieces of the session's
 // block_bytes, while the cores keep computing; the completion word is written last, with release
-// order, so a core that sees it also sees the data.
+// order, so a core that sees it also sees the data. With a transport that offloads transfers (MPI),
+// the engine only forwards to it.
 #include <algorithm>
 
 #include "ptodist/runtime/dma.h"
@@ -8,7 +9,10 @@
 
 namespace ptodist::runtime {
 
-DmaEngine::DmaEngine(World& world, int rank) : world_(world), rank_(rank), thread_([this] { loop(); }) {}
+DmaEngine::DmaEngine(World& world, int rank)
+    : world_(world), rank_(rank), offload_(dynamic_cast<DmaOffload*>(&world.transport())) {
+  if (!offload_) thread_ = std::thread([this] { loop(); });
+}
 
 DmaEngine::~DmaEngine() {
   {
@@ -17,10 +21,15 @@ DmaEngine::~DmaEngine() {
   }
   cv_.notify_all();
   idle_cv_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
+}
+
+uint64_t DmaEngine::completed() const {
+  return offload_ ? offload_->transfers_completed() : completed_.load(std::memory_order_relaxed);
 }
 
 void DmaEngine::submit(DmaTransfer t) {
+  if (offload_) return offload_->submit_transfer(t);
   {
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(std::move(t));
@@ -29,11 +38,13 @@ void DmaEngine::submit(DmaTransfer t) {
 }
 
 void DmaEngine::clear() {
+  if (offload_) return offload_->drop_queued_transfers();
   std::lock_guard<std::mutex> lock(mu_);
   queue_.clear();
 }
 
 void DmaEngine::wait_idle() {
+  if (offload_) return offload_->drain_transfers();
   std::unique_lock<std::mutex> lock(mu_);
   idle_cv_.wait(lock, [&] { return stop_ || (queue_.empty() && !busy_); });
 }

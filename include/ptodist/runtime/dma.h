@@ -1,10 +1,13 @@
 // The DMA engine of one rank: a thread that executes put_async/get_async transfers in issue order,
 // concurrently with the cores, and completes each by writing its sequence number into the
-// completion word of the issuing session's scratch (which wait_async_event reads).
+// completion word of the issuing session's scratch (which wait_async_event reads). A transport with
+// its own asynchronous transfers (MPI_Rput) takes them over instead (DmaOffload): no engine thread.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -25,7 +28,23 @@ struct DmaTransfer {
   std::shared_ptr<AsyncSessionState> session;
   uint32_t seq = 0;
   WindowAddr local_window;  // where `local` is window memory of the issuing rank; segment -1 otherwise
-  int check_id = -1;  // check mode: the transfer's check::TransferId
+  int check_id = -1;        // check mode: the transfer's check::TransferId
+};
+
+// Implemented by a transport that runs the engine's transfers itself, in issue order, and writes the
+// completion words (the MPI transport: MPI_Rput/MPI_Rget, completed by MPI_Wait + MPI_Win_flush).
+// The engine then keeps no thread: a hand-off to one costs more than a small transfer.
+class DmaOffload {
+ public:
+  virtual ~DmaOffload() = default;
+  // Starts `t` (in pieces of its session's block_bytes) without waiting for it to complete.
+  virtual void submit_transfer(const DmaTransfer& t) = 0;
+  // Blocks until every submitted transfer is complete and its completion word written.
+  virtual void drain_transfers() = 0;
+  // Forgets submitted transfers that have not started (after an abort).
+  virtual void drop_queued_transfers() = 0;
+  // Transfers completed so far (watchdog progress).
+  virtual uint64_t transfers_completed() const = 0;
 };
 
 class DmaEngine {
@@ -38,7 +57,7 @@ class DmaEngine {
   // Returns once every submitted transfer has finished (a round never ends with the engine still
   // reading host tensors that the caller may free).
   void wait_idle();
-  uint64_t completed() const { return completed_.load(std::memory_order_relaxed); }
+  uint64_t completed() const;
 
  private:
   void loop();
@@ -46,6 +65,7 @@ class DmaEngine {
 
   World& world_;
   int rank_;
+  DmaOffload* offload_ = nullptr;  // the transport, when it runs transfers itself
   std::mutex mu_;
   std::condition_variable cv_;
   std::condition_variable idle_cv_;

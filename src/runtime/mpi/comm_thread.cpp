@@ -26,7 +26,8 @@ inline void cpu_relax() {
 }  // namespace
 
 struct CommThread::Request {
-  const std::function<void()>* fn;
+  void (*run)(void*);
+  void* fn;
   uint64_t seq = 0;
   std::exception_ptr error;
 };
@@ -45,17 +46,17 @@ CommThread::~CommThread() {
   thread_.join();
 }
 
-void CommThread::call(const std::function<void()>& fn) {
+void CommThread::call_ref(void (*run)(void*), void* fn) {
   if (on_thread()) {
-    fn();
+    run(fn);
     return;
   }
   if (direct_) {
     std::lock_guard<std::mutex> lock(mpi_mu_);
-    fn();
+    run(fn);
     return;
   }
-  Request r{&fn, 0, nullptr};
+  Request r{run, fn, 0, nullptr};
   {
     std::lock_guard<std::mutex> lock(mu_);
     r.seq = ++issued_;
@@ -71,6 +72,21 @@ void CommThread::call(const std::function<void()>& fn) {
   if (r.error) std::rethrow_exception(r.error);
 }
 
+bool CommThread::try_call_ref(void (*run)(void*), void* fn) {
+  std::unique_lock<std::mutex> lock(mpi_mu_, std::try_to_lock);
+  if (!lock) return false;
+  run(fn);
+  return true;
+}
+
+void CommThread::kick() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    kicked_ = true;
+  }
+  cv_.notify_one();
+}
+
 void CommThread::set_idle_hook(std::function<void()> hook) {
   call([&] { idle_hook_ = std::move(hook); });
 }
@@ -82,7 +98,7 @@ void CommThread::set_exit_hook(std::function<void()> hook) {
 void CommThread::serve(Request* r) {
   try {
     std::lock_guard<std::mutex> lock(mpi_mu_);
-    (*r->fn)();
+    r->run(r->fn);
   } catch (...) {
     r->error = std::current_exception();
   }
@@ -140,8 +156,10 @@ void CommThread::loop() {
       if (queue_.empty() && !stop_ && idle >= kIdleSpins) {
         auto sleep = std::min<std::chrono::microseconds>(
             kMaxIdleSleep, std::chrono::microseconds(2 * (idle - kIdleSpins + 1)));
-        cv_.wait_for(lock, sleep, [&] { return stop_ || !queue_.empty(); });
+        cv_.wait_for(lock, sleep, [&] { return stop_ || kicked_ || !queue_.empty(); });
       }
+      if (kicked_) idle = 0;  // work was handed over outside the queue (async transfers)
+      kicked_ = false;
       if (!queue_.empty()) {
         r = queue_.front();
         queue_.pop_front();

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 namespace ptodist::runtime {
 
@@ -26,8 +27,25 @@ class CommThread {
   int rank() const { return rank_; }
   int size() const { return size_; }
 
-  // Runs `fn` on the communication thread; returns when it has run. Reentrant from the thread itself.
-  void call(const std::function<void()>& fn);
+  // Runs `fn` with MPI to itself (on the communication thread, or on the caller under the MPI lock in
+  // direct mode); returns when it has run. Reentrant from the thread itself. Allocates nothing.
+  template <typename F>
+  void call(F&& fn) {
+    call_ref(
+        +[](void* f) { (*static_cast<std::remove_reference_t<F>*>(f))(); },
+        const_cast<void*>(static_cast<const void*>(&fn)));
+  }
+  // Direct mode only: runs `fn` under the MPI lock if no one holds it; false (not run) otherwise.
+  template <typename F>
+  bool try_call(F&& fn) {
+    return try_call_ref(
+        +[](void* f) { (*static_cast<std::remove_reference_t<F>*>(f))(); },
+        const_cast<void*>(static_cast<const void*>(&fn)));
+  }
+  // True when callers enter MPI themselves (MPI_THREAD_SERIALIZED and no PTODIST_MPI_FUNNEL=1).
+  bool direct() const { return direct_; }
+  // Makes the thread run its idle step (the idle hook) soon, waking it if it sleeps.
+  void kick();
   // Called on the thread whenever it is idle (MPI_Win_sync of every window, progress).
   void set_idle_hook(std::function<void()> hook);
   // Run on the thread just before MPI_Finalize.
@@ -39,6 +57,8 @@ class CommThread {
 
  private:
   struct Request;
+  void call_ref(void (*run)(void*), void* fn);
+  bool try_call_ref(void (*run)(void*), void* fn);
   void start_mpi();
   void loop();
   void idle_progress();
@@ -56,6 +76,7 @@ class CommThread {
   std::atomic<uint64_t> served_{0};  // the last request that has run
   std::atomic<uint64_t> pokes_{0};   // polls by waiting cores (queue-only mode)
   bool stop_ = false;
+  bool kicked_ = false;  // under mu_
   std::function<void()> idle_hook_, exit_hook_;
   std::mutex init_mu_;
   std::condition_variable init_cv_;

@@ -1,5 +1,7 @@
 // The MPI transport: each symmetric segment is one MPI window (MPI_Win_allocate, passive target,
-// lock_all for its lifetime). Every MPI call runs on the communication thread; cores block on it.
+// lock_all for its lifetime). Every MPI call runs with MPI held (CommThread::call): on the caller
+// under the MPI lock in direct mode, else on the communication thread. It also runs the DMA engine's
+// transfers (DmaOffload, async_transfers.h).
 #include <mpi.h>
 
 #include <algorithm>
@@ -9,20 +11,13 @@
 #include <vector>
 
 #include "../tile_math.h"
+#include "async_transfers.h"
 #include "comm_thread.h"
 #include "ptodist/runtime/mpi.h"
 #include "ptodist/support/diagnostics.h"
 
 namespace ptodist::runtime {
 namespace {
-
-struct Window {
-  MPI_Win win = MPI_WIN_NULL;
-  std::byte* base = nullptr;
-  long long bytes = 0;
-  bool dirty = false;   // puts or accumulates not yet flushed to their targets
-  bool unified = true;  // MPI_WIN_UNIFIED: public and private copies are the same memory
-};
 
 bool is_unified(MPI_Win win) {
   int* model = nullptr;
@@ -55,12 +50,14 @@ MPI_Datatype mpi_type(ir::DType t) {
 
 // MPI counts are ints: larger transfers go in pieces of at most 1 GiB.
 constexpr long long kMaxPiece = 1LL << 30;
+constexpr unsigned kFullPollEvery = 8;
 
-class MpiTransport final : public Transport {
+class MpiTransport final : public Transport, public DmaOffload {
  public:
-  explicit MpiTransport(CommThread& comm) : comm_(comm) {
+  explicit MpiTransport(CommThread& comm) : comm_(comm), async_(comm, windows_) {
     comm_.set_idle_hook([this] {
-      for (Window& w : windows_) MPI_Win_sync(w.win);
+      async_.progress_locked();
+      sync_windows();
     });
   }
 
@@ -68,6 +65,7 @@ class MpiTransport final : public Transport {
     comm_.set_idle_hook(nullptr);
     // Collective: every process destroys its runtime at the same point of the command.
     comm_.call([this] {
+      async_.progress_locked();
       for (Window& w : windows_) {
         MPI_Win_unlock_all(w.win);
         MPI_Win_free(&w.win);
@@ -78,7 +76,22 @@ class MpiTransport final : public Transport {
   int world_size() const override { return comm_.size(); }
   int local_rank() const override { return comm_.rank(); }
   bool needs_polling() const override { return true; }
-  void poll() override { comm_.poll(); }
+  // From a polling wait. A waiting core completes started transfers itself (direct mode: no
+  // hand-off). Otherwise most polls only sync the windows (a memory barrier when they are unified:
+  // tens of nanoseconds), and one in kFullPollEvery also enters the progress engine (MPI_Iprobe,
+  // which osc pt2pt needs and which costs several syncs): a signal that lands meanwhile is seen late.
+  void poll() override {
+    if (!comm_.direct()) return comm_.poll();  // queue-only: keeps the communication thread polling
+    if (async_.busy()) return comm_.call([this] { async_.progress_locked(); });
+    thread_local unsigned polls = 0;
+    if (++polls % kFullPollEvery == 0) return comm_.poll();
+    comm_.try_call([this] { sync_windows(); });
+  }
+
+  void submit_transfer(const DmaTransfer& t) override { async_.submit(t); }
+  void drain_transfers() override { async_.drain(); }
+  void drop_queued_transfers() override { async_.drop_queued(); }
+  uint64_t transfers_completed() const override { return async_.completed(); }
 
   int alloc_segment(long long bytes) override {
     int index = 0;
@@ -158,55 +171,11 @@ class MpiTransport final : public Transport {
   void signal(int peer, WindowAddr cell, int32_t value, bool add) override {
     comm_.call([&] {
       for (Window& w : windows_) flush_if_dirty(w);
-      // Local stores into our windows must be visible before the signal. Every window here uses
-      // the unified memory model (checked at allocation) where MPI_Win_sync is a memory barrier, so
-      // one, on the signal's window, orders them all; a separate-model window is synced itself.
+      sync_windows();  // local stores into our windows are visible before the signal
       Window& w = windows_.at(cell.segment);
-      if (any_separate_)
-        for (Window& x : windows_) MPI_Win_sync(x.win);
-      else
-        MPI_Win_sync(w.win);
       MPI_Accumulate(&value, 1, MPI_INT32_T, peer, cell.offset, 1, MPI_INT32_T, add ? MPI_SUM : MPI_REPLACE,
                      w.win);
       MPI_Win_flush(peer, w.win);
-    });
-  }
-
-  void put_async(int peer, WindowAddr dst, const std::byte* src, long long bytes) override {
-    comm_.call([&] {
-      Window& w = windows_.at(dst.segment);
-      for_pieces(bytes, [&](long long at, int n) {
-        MPI_Request req;
-        MPI_Rput(src + at, n, MPI_BYTE, peer, dst.offset + at, n, MPI_BYTE, w.win, &req);
-        pending_.push_back(req);
-      });
-      pending_targets_.emplace_back(dst.segment, peer);
-    });
-  }
-
-  void get_async(int peer, WindowAddr src, std::byte* dst, long long bytes) override {
-    comm_.call([&] {
-      Window& w = windows_.at(src.segment);
-      flush_if_dirty(w);
-      for_pieces(bytes, [&](long long at, int n) {
-        MPI_Request req;
-        MPI_Rget(dst + at, n, MPI_BYTE, peer, src.offset + at, n, MPI_BYTE, w.win, &req);
-        pending_.push_back(req);
-      });
-    });
-  }
-
-  // MPI_Wait completes a request only locally (the source may be reused); the flush makes the data
-  // land in the target's window before the completion word says so.
-  void complete_async() override {
-    comm_.call([this] {
-      MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
-      pending_.clear();
-      std::sort(pending_targets_.begin(), pending_targets_.end());
-      pending_targets_.erase(std::unique(pending_targets_.begin(), pending_targets_.end()),
-                             pending_targets_.end());
-      for (auto [segment, peer] : pending_targets_) MPI_Win_flush(peer, windows_[segment].win);
-      pending_targets_.clear();
     });
   }
 
@@ -229,16 +198,19 @@ class MpiTransport final : public Transport {
   }
 
  private:
+  // Every window here normally has the unified memory model (checked at allocation), where
+  // MPI_Win_sync is a memory barrier, so one call orders them all; a separate-model window is
+  // synced itself.
+  void sync_windows() {
+    if (windows_.empty()) return;
+    if (!any_separate_) return (void)MPI_Win_sync(windows_.front().win);
+    for (Window& w : windows_) MPI_Win_sync(w.win);
+  }
+
   template <typename F>
   static void for_pieces(long long bytes, F&& f) {
     for (long long at = 0; at < bytes; at += kMaxPiece)
       f(at, static_cast<int>(std::min(kMaxPiece, bytes - at)));
-  }
-
-  static void flush_if_dirty(Window& w) {
-    if (!w.dirty) return;
-    MPI_Win_flush_all(w.win);
-    w.dirty = false;
   }
 
   // fp16/bf16 atomic add: a compare-and-swap loop per 16-bit element (MPI has no half-precision sum).
@@ -264,10 +236,9 @@ class MpiTransport final : public Transport {
 
   CommThread& comm_;
   std::vector<Window> windows_;
-  bool any_separate_ = false;  // a window with the separate memory model needs its own MPI_Win_sync  //
-                               // touched only on the communication thread (and window_ptr reads)
-  std::vector<MPI_Request> pending_;
-  std::vector<std::pair<int, int>> pending_targets_;  // (segment, peer) of async puts to flush
+  // Touched only with MPI held (and window_ptr reads).
+  bool any_separate_ = false;  // a window with the separate memory model needs its own MPI_Win_sync
+  AsyncTransfers async_;
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Blocking waits for transports whose remote writes arrive without a wake() (MPI): the core polls its
-// own cell, spinning briefly, then yielding, then sleeping with a growing, capped backoff, so a long
-// wait costs little CPU and the watchdog still sees it blocked.
+// own cell, spinning for a bounded time, then yielding, then sleeping with a growing, capped
+// backoff, so a long wait costs little CPU and the watchdog still sees it blocked.
 #include <sched.h>
 
 #include <algorithm>
@@ -12,20 +12,16 @@
 namespace ptodist::runtime {
 namespace {
 
-constexpr int kSpins = 64;
+using Clock = std::chrono::steady_clock;
+
+// A signal or a small transfer usually lands within microseconds; a waiter that gives its CPU away
+// sooner than that pays a reschedule (tens of microseconds on a loaded machine) for each wait. Past
+// the spin, the wait yields, then sleeps: a long wait must not hold a core that oversubscribed
+// ranks need.
+constexpr auto kSpinTime = std::chrono::microseconds(20);
+constexpr int kPollEvery = 4;  // progress costs about as much as a few checks of the cell
 constexpr int kYields = 64;
 constexpr auto kMaxSleep = std::chrono::microseconds(200);
-
-void back_off(int i) {
-  if (i < kSpins) {
-    __builtin_ia32_pause();
-  } else if (i < kSpins + kYields) {
-    sched_yield();
-  } else {
-    auto us = std::chrono::microseconds(2 * (i - kSpins - kYields + 1));
-    std::this_thread::sleep_for(std::min<std::chrono::microseconds>(us, kMaxSleep));
-  }
-}
 
 }  // namespace
 
@@ -35,15 +31,36 @@ void World::poll_until(int rank, CoreState* core, const BlockInfo& info, const s
     core->block = info;
     core->blocked.store(true, std::memory_order_release);
   }
+  auto check_abort = [&] {
+    if (!aborted()) return;
+    if (core) core->blocked.store(false);
+    throw RunAborted{};
+  };
+  bool done = false;
+  // Spin. The clock is read from the 16th check on, not at once: it costs as much as completing a
+  // small transfer.
+  Clock::time_point spin_end{};
   for (int i = 0;; ++i) {
-    if (aborted()) {
-      if (core) core->blocked.store(false);
-      throw RunAborted{};
+    check_abort();
+    if (i % kPollEvery == 0) transport_->poll();
+    if ((done = ready())) break;
+    if (i % 16 == 15) {
+      Clock::time_point now = Clock::now();
+      if (i == 15) spin_end = now + kSpinTime;
+      if (now >= spin_end) break;
     }
-    // Progress costs about as much as a few checks of the cell: while spinning, one in four.
-    if (i >= kSpins || i % 4 == 0) transport_->poll();
-    if (ready()) break;
-    back_off(i);
+    __builtin_ia32_pause();
+  }
+  for (int i = 0; !done; ++i) {
+    check_abort();
+    transport_->poll();
+    if ((done = ready())) break;
+    if (i < kYields) {
+      sched_yield();
+    } else {
+      auto us = std::chrono::microseconds(2 * (i - kYields + 1));
+      std::this_thread::sleep_for(std::min<std::chrono::microseconds>(us, kMaxSleep));
+    }
   }
   if (core) {
     core->blocked.store(false, std::memory_order_release);

@@ -2,7 +2,8 @@
 # One MPI end-to-end case: runs PROGRAM on NP in-process ranks and under `mpirun -np NP ... --backend
 # mpi` (extra mpirun flags after --), and checks that every output .npy comes out the same.
 #   mpi_e2e_test.sh PTODIST SOURCE_DIR NP CASE [-- MPIRUN_FLAGS...]
-# CASE: put | put_async (ring shuffles, byte-identical) | gemm (all-gather + GEMM, allclose).
+# CASE: put | put_async (ring shuffles, byte-identical) | overlap (one 1 MiB put_async per rank, over
+# the size a core starts itself: the communication thread runs it) | gemm (all-gather + GEMM, allclose).
 # Exit 77 (ctest: skipped) when mpirun is absent.
 set -uo pipefail
 
@@ -17,6 +18,8 @@ fi
 case $case in
   put) args=("$root/examples/ring_shuffle_put.py" --in x=rand:5) ;;
   put_async) args=("$root/examples/ring_shuffle_put_async.py" --program ring_put_async --in x=rand:5) ;;
+  overlap) args=("$root/examples/put_async_overlap.py" --program PutAsyncOverlap -D transfer_elems=262144
+                 --in x=rand:5) ;;
   gemm) args=("$root/examples/allgather_gemm.py" -D m_local=128 -D k=256 -D n=256 -D comm_cores=2 -D gemm_cores=2
               --in inputs=rand:1 --in weight=rand:2) ;;
   *) echo "unknown case $case"; exit 2 ;;

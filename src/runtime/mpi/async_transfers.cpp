@@ -1,0 +1,114 @@
+// put_async/get_async on MPI: start as MPI_Rput/MPI_Rget pieces, complete in batches (one
+// MPI_Waitall, one flush per target), publish each completion word with release order.
+#include "async_transfers.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace ptodist::runtime {
+namespace {
+
+// MPI counts are ints: a piece is at most 1 GiB whatever the session's block_bytes.
+constexpr long long kMaxPiece = 1LL << 30;
+constexpr long long kDefaultInlineBytes = 256LL << 10;
+
+// Below this size a transfer copies in less time than a hand-off to another thread costs (a futex
+// wake and a reschedule: several microseconds on a loaded machine), so the core starts it itself.
+// PTODIST_MPI_INLINE_BYTES overrides it (0: every transfer goes to the communication thread).
+long long inline_limit() {
+  static const long long limit = [] {
+    const char* v = std::getenv("PTODIST_MPI_INLINE_BYTES");
+    return v && *v ? std::atoll(v) : kDefaultInlineBytes;
+  }();
+  return limit;
+}
+
+}  // namespace
+
+// Direct mode, small transfer: started by the caller unless earlier ones still wait in the queue
+// (transfers start in submission order). Otherwise queued; the communication thread, or a waiting
+// core that gets MPI first, starts it.
+void AsyncTransfers::submit(const DmaTransfer& t) {
+  outstanding_.fetch_add(1, std::memory_order_acq_rel);
+  if (comm_.direct() && t.bytes < inline_limit()) {
+    bool started = false;
+    comm_.call([&] {
+      // Queued ones leave the queue only with MPI held, so none can be taken meanwhile; one queued
+      // by another core meanwhile is unordered with this one anyway.
+      if (queued_count_.load(std::memory_order_acquire) != 0) return;
+      start_locked(t);
+      started = true;
+    });
+    if (started) return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    queued_.push_back(t);
+    queued_count_.fetch_add(1, std::memory_order_release);
+  }
+  comm_.kick();
+}
+
+void AsyncTransfers::start_locked(const DmaTransfer& t) {
+  Window& w = windows_.at(t.remote.segment);
+  if (!t.is_put) flush_if_dirty(w);  // our earlier puts must land before we read the window
+  long long piece = std::clamp<long long>(t.session->block_bytes, 1, kMaxPiece);
+  for (long long done = 0; done < t.bytes; done += piece) {
+    int n = static_cast<int>(std::min(piece, t.bytes - done));
+    MPI_Aint at = t.remote.offset + done;
+    MPI_Request req;
+    if (t.is_put)
+      MPI_Rput(t.local + done, n, MPI_BYTE, t.peer, at, n, MPI_BYTE, w.win, &req);
+    else
+      MPI_Rget(t.local + done, n, MPI_BYTE, t.peer, at, n, MPI_BYTE, w.win, &req);
+    requests_.push_back(req);
+  }
+  std::pair<int, int> target{t.remote.segment, t.peer};
+  if (t.is_put && std::find(targets_.begin(), targets_.end(), target) == targets_.end())
+    targets_.push_back(target);
+  started_.push_back(Started{t.session, t.seq});
+}
+
+void AsyncTransfers::complete_locked() {
+  if (started_.empty()) return;
+  if (requests_.size() == 1)
+    MPI_Wait(requests_.data(), MPI_STATUS_IGNORE);  // cheaper than a Waitall of one
+  else
+    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  for (auto [segment, peer] : targets_) MPI_Win_flush(peer, windows_[segment].win);
+  for (const Started& s : started_)
+    std::atomic_ref<uint32_t>(*s.session->completion_word()).store(s.seq, std::memory_order_release);
+  long long n = static_cast<long long>(started_.size());
+  requests_.clear();
+  targets_.clear();
+  started_.clear();
+  completed_.fetch_add(n, std::memory_order_relaxed);
+  outstanding_.fetch_sub(n, std::memory_order_acq_rel);
+}
+
+void AsyncTransfers::progress_locked() {
+  if (!busy()) return;
+  if (queued_count_.load(std::memory_order_acquire) != 0) {
+    {
+      std::lock_guard<std::mutex> lock(queue_mu_);
+      taking_.swap(queued_);
+      queued_count_.store(0, std::memory_order_release);
+    }
+    for (const DmaTransfer& t : taking_) start_locked(t);
+    taking_.clear();
+  }
+  complete_locked();
+}
+
+void AsyncTransfers::drain() {
+  comm_.call([this] { progress_locked(); });
+}
+
+void AsyncTransfers::drop_queued() {
+  std::lock_guard<std::mutex> lock(queue_mu_);
+  outstanding_.fetch_sub(static_cast<long long>(queued_.size()), std::memory_order_acq_rel);
+  queued_.clear();
+  queued_count_.store(0, std::memory_order_release);
+}
+
+}  // namespace ptodist::runtime
