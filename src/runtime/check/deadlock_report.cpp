@@ -132,20 +132,22 @@ bool notifies_after(const ir::FunctionNode& fn, const SourceSpan& at) {
 
 std::string SchedulerImpl::deadlock_report() {
   std::vector<const Actor*> blocked, signal_waiters;
-  std::map<std::pair<const ir::FunctionNode*, int>, std::vector<const Actor*>> starved;  // by kernel, rank
+  std::vector<const Actor*> starved;  // blocks of the first starved kernel (by actor id) on its rank
   for (const auto& a : actors) {
     if (a->state == ActorState::Blocked) blocked.push_back(a.get());
     if (waits_on_signal(*a)) signal_waiters.push_back(a.get());
-    if (a->state == ActorState::Unstarted && a->needs_core && a->core_id < 0 &&
-        (!a->start_when || a->start_when()))
-      starved[{a->fn, a->rank}].push_back(a.get());
+    bool no_core = a->state == ActorState::Unstarted && a->needs_core && a->core_id < 0 &&
+                   (!a->start_when || a->start_when());
+    if (no_core && (starved.empty() || (starved[0]->fn == a->fn && starved[0]->rank == a->rank &&
+                                        same_place(starved[0]->origin, a->origin))))
+      starved.push_back(a.get());
   }
   Diagnostic d;
   if (!starved.empty()) {
-    const Actor& first = *starved.begin()->second.front();
+    const Actor& first = *starved.front();
     const ChipProfile& p = world.profile();
     std::string kind = first.cube ? "cube" : "vector";
-    size_t n = starved.begin()->second.size();
+    size_t n = starved.size();
     std::string count = std::to_string(n) + (n == 1 ? " block" : " blocks");
     d.span = first.origin;
     d.message = "check: core-budget deadlock: kernel '" + std::string(first.fn ? first.fn->name : "?") +

@@ -43,8 +43,8 @@ bool SchedulerImpl::startable(Actor& a) {
 }
 
 // Candidates in a fixed order (actors by id, then transfers by issue), so the seed alone decides.
-// A transfer landing at the wait is offered once its issuer blocks or finishes, or when nothing
-// else could run.
+// A transfer landing at the wait is offered once its issuer waits on its session (or has finished),
+// or when nothing else could run.
 Choice SchedulerImpl::choose(std::unique_lock<std::mutex>&) {
   std::vector<Choice> cand;
   for (const auto& a : actors) {
@@ -67,16 +67,19 @@ Choice SchedulerImpl::choose(std::unique_lock<std::mutex>&) {
   std::vector<Choice> held_back;
   for (const auto& f : flights) {
     if (!is_head(*f)) continue;
-    ActorState issuer = actor(f->issuer).state;
-    bool waiting = issuer == ActorState::Blocked || issuer == ActorState::Finished;
+    const Actor& issuer = actor(f->issuer);
+    // "At the wait": the issuer waits on this session's completion word (or has ended).
+    bool waiting =
+        issuer.state == ActorState::Finished ||
+        (issuer.state == ActorState::Blocked && issuer.info.watch_u == f->t.session->completion_word());
     (f->landing != Landing::AtWait || waiting ? cand : held_back).push_back(Choice{Choice::Land, 0, f.get()});
   }
   if (cand.empty()) cand = std::move(held_back);
   if (cand.empty()) return Choice{};
   Choice c = cand[pick_index(cand.size())];
-  uint64_t code = c.kind == Choice::Run ? static_cast<uint64_t>(c.actor)
-                                        : (1ull << 40) + (static_cast<uint64_t>(c.flight->issuer) << 20) +
-                                              c.flight->t.seq;
+  uint64_t code = c.kind == Choice::Run
+                      ? static_cast<uint64_t>(c.actor)
+                      : (1ull << 40) + (static_cast<uint64_t>(c.flight->issuer) << 20) + c.flight->t.seq;
   digest = (digest ^ code) * 1099511628211ull;
   return c;
 }
