@@ -80,6 +80,30 @@ TEST_F(CheckHb, ReadBeforeTheWaitIsAnUnorderedRead) {
   EXPECT_NE(report().find("no wait acquires it"), std::string::npos) << report();
 }
 
+TEST_F(CheckHb, ReadBeforeTheWriteLandsIsReportedAtTheWrite) {
+  consume(false, true);  // rank 1 reads first: it sees the bytes before rank 0's put
+  EXPECT_FALSE(world_->hazard());
+  publish(true);
+  ASSERT_TRUE(world_->hazard());
+  EXPECT_NE(report().find("k.py:5:5: error: check: unordered read of window data: rank 1, vector core 0 "
+                          "(block 0/1 of k) reads bytes [0, 64) of 'dst' in rank 1's window"),
+            std::string::npos)
+      << report();
+  EXPECT_NE(report().find("k.py:2:5: note: written by rank 0, vector core 0 (block 0/1 of k) (pld.tile.put); "
+                          "nothing orders that write before the read: no wait acquires it"),
+            std::string::npos)
+      << report();
+}
+
+TEST_F(CheckHb, WriteAfterAReadReleasedByANotifyIsOrdered) {
+  // Rank 1 reads its window and tells rank 0 the slot is free (reads need no fence); rank 0 refills it.
+  hb_->window_read(1, 1, WindowAddr{0, 0}, 64, at(5, "pl.load", "dst"));
+  hb_->notify(1, 0, kCell, 1, true, at(3, "pld.system.notify", "signal"));
+  hb_->wait_satisfied(0, 0, kCell, 1, 1, true, at(4, "pld.system.wait", "signal[0, 0]"));
+  hb_->window_write(0, 1, WindowAddr{0, 0}, 64, false, at(2, "pld.tile.put", "dst"));
+  EXPECT_FALSE(world_->hazard()) << report();
+}
+
 TEST_F(CheckHb, OwnWritesAreAlwaysVisible) {
   hb_->window_write(1, 1, WindowAddr{0, 0}, 64, false, at(2, "pl.store", "dst"));
   hb_->window_read(1, 1, WindowAddr{0, 16}, 16, at(5, "pl.load", "dst"));
@@ -204,6 +228,16 @@ TEST_F(CheckHbTransfer, NotifyBeforeTheEventWaitIsAnUnorderedRead) {
                           "orders that write before the read: the transfer's event is not waited before the notify"),
             std::string::npos)
       << report();
+}
+
+TEST_F(CheckHbTransfer, ReadOfAnUnwaitedPutsDestinationBeforeItLands) {
+  put_async(staging_.data(), WindowAddr{});
+  hb_->fence(0);
+  hb_->notify(0, 1, kCell, 1, true, at(3, "pld.system.notify", "signal"));
+  consume(true, true);  // nothing has landed: the read is reported all the same
+  ASSERT_TRUE(world_->hazard());
+  EXPECT_NE(report().find("reads bytes [0, 64) of 'dst' in rank 1's window"), std::string::npos) << report();
+  EXPECT_NE(report().find("the transfer's event is not waited before the notify"), std::string::npos) << report();
 }
 
 TEST_F(CheckHbTransfer, TransferReadsTheIssuersEarlierWindowWrites) {

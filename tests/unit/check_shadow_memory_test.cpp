@@ -65,6 +65,26 @@ TEST(CheckShadowMemory, FindsTheFirstUnorderedWriteWidenedInsideTheRange) {
   EXPECT_FALSE(s.find_unordered(48, 4096, ordered_before_2).has_value());
 }
 
+TEST(CheckShadowMemory, ReadMarksAccumulatePerComponentAndMerge) {
+  IntervalMap<ShadowReads> reads;
+  auto mark = [](int comp, uint32_t time) {
+    return [=](ShadowReads& r) { r.add(ReadMark{Epoch{comp, time}, 0}); };
+  };
+  reads.update(0, 64, mark(1, 1));
+  reads.update(32, 96, mark(2, 1));
+  EXPECT_EQ(reads.intervals(), 3u);  // [0,32) {1}, [32,64) {1,2}, [64,96) {2}
+  EXPECT_EQ(reads.value_at(40)->marks.size(), 2u);
+  reads.update(64, 96, mark(1, 1));  // now [32, 96) holds {2, 1}... and [32, 64) {1, 2}: different order
+  reads.update(0, 96, mark(1, 2));   // a later read of component 1 replaces its mark everywhere
+  EXPECT_EQ(reads.value_at(0)->marks[0].epoch.time, 2u);
+  EXPECT_EQ(reads.value_at(80)->marks.size(), 2u);
+  reads.erase(0, 96);
+  EXPECT_EQ(reads.intervals(), 0u);
+  // Row-by-row reads of one op merge.
+  for (long long row = 0; row < 16; ++row) reads.update(row * 8, row * 8 + 8, mark(3, 1));
+  EXPECT_EQ(reads.intervals(), 1u);
+}
+
 TEST(CheckShadowMemory, SegmentsAreKeptPerRank) {
   ShadowMemory m;
   m.at(1, 2).record(0, 8, by(1, 1));

@@ -1,292 +1,160 @@
-// Check mode's happens-before tracker (see happens_before.h for the memory model): clocks of actors
-// and transfers, shadow window memory, signal histories and in-flight buffers, and the hazard checks
-// run at each hook. Every hook runs under the scheduler's baton, so nothing here is locked.
-#include "happens_before.h"
-
-#include <map>
-#include <tuple>
-#include <vector>
-
-#include "hazard_report.h"
-#include "shadow_memory.h"
-#include "signal_history.h"
-#include "vector_clock.h"
+// Check mode's happens-before tracker (see happens_before.h for the memory model): actor clocks,
+// window reads and writes against the shadow memory, fences, invalidates and signals. Transfers,
+// sessions and in-flight buffers are in hb_transfers.cpp. Every hook runs under the scheduler's
+// baton, so nothing here is locked.
+#include "happens_before_impl.h"
 
 namespace ptodist::runtime::check {
 
+// ---- state ----
+
+void HappensBeforeImpl::reset() {
+  next_comp_ = 0;
+  actors_.clear();
+  transfers_.clear();
+  records_.clear();
+  record_index_.clear();
+  shadow_.clear();
+  in_flight_.clear();
+  in_flight_windows_.clear();
+  in_flight_dests_.clear();
+  sessions_.clear();
+  reported_ = false;
+  actor(kDriver).name = "host orchestrator";
+}
+
+ActorState& HappensBeforeImpl::actor(ActorId a) {
+  size_t i = static_cast<size_t>(a + 1);
+  if (i >= actors_.size()) actors_.resize(i + 1);
+  ActorState& s = actors_[i];
+  if (!s.known) {
+    s.known = true;
+    s.comp = next_comp_++;
+    s.rcomp = next_comp_++;
+    if (s.name.empty()) s.name = "actor " + std::to_string(a);
+  }
+  return s;
+}
+
+// One record per (component, source location): a loop's accesses share it, so they merge in the
+// shadow memory.
+int HappensBeforeImpl::record(int comp, const ActorState& a, const Access& acc) {
+  auto key = std::make_tuple(comp, static_cast<const void*>(acc.span.file), acc.span.line, acc.span.col);
+  auto it = record_index_.find(key);
+  if (it != record_index_.end()) return it->second;
+  records_.push_back(Record{a.rank, a.name, acc});
+  record_index_.emplace(key, static_cast<int>(records_.size()) - 1);
+  return static_cast<int>(records_.size()) - 1;
+}
+
+void HappensBeforeImpl::report(std::string text) {
+  if (reported_) return;
+  reported_ = true;
+  world_.report_hazard(std::move(text));
+}
+
+Side HappensBeforeImpl::side_of(int record) const {
+  const Record& r = records_[static_cast<size_t>(record)];
+  return Side{r.rank, r.who, r.acc.span, r.acc.op};
+}
+
+const TransferState* HappensBeforeImpl::transfer_of(int comp) const {
+  for (const TransferState& t : transfers_)
+    if (t.comp == comp) return &t;
+  return nullptr;
+}
+
+const ActorState* HappensBeforeImpl::actor_of(int comp) const {
+  for (const ActorState& a : actors_)
+    if (a.known && a.own(comp)) return &a;
+  return nullptr;
+}
+
+// ---- checks ----
+
 namespace {
 
-// One actor: its clock split in three. `now` is its own component (the epoch of its next write);
-// `released` is `now` at its last fence (what a notify publishes of its own writes); `acq` is what it
-// acquired (waits, joins, events: used for its writes and released by its notifies) and `vis` the
-// part of that its window reads may rely on (an acquire from a wait becomes visible at the next
-// invalidate).
-struct ActorState {
-  bool known = false;
-  int rank = 0;
-  std::string name;
-  int comp = -1;
-  uint32_t now = 1;
-  uint32_t released = 0;
-  VectorClock acq, vis;
-  // The last notify: `now` then and `released` then (a write in between was published unfenced).
-  uint32_t notify_now = 0;
-  uint32_t notify_released = 0;
-};
-
-// Who did a write, for reports.
-struct Record {
-  int rank = 0;
-  std::string who;
-  Access acc;
-};
-
-struct TransferState {
-  int comp = -1;
-  ActorId issuer = kDriver;
-  int rank = 0;
-  VectorClock clock;  // the issuer's at issue, with the issuer's own component
-  DmaTransfer t;
-  int record = -1;
-  bool waited = false;
-};
-
-// A buffer a transfer still uses: its staging tile (local non-window memory) or session scratch.
-struct InFlight {
-  const std::byte* begin = nullptr;
-  const std::byte* end = nullptr;
-  TransferId transfer = -1;
-  bool scratch = false;
-};
-
-// The issuing rank's window range a transfer reads (put) or writes (get) until its event is waited.
-struct InFlightWindow {
-  int rank = 0;
-  WindowAddr at;
-  long long bytes = 0;
-  TransferId transfer = -1;
-};
+Side accessor_side(const HappensBeforeImpl& m, int record, bool dma) {
+  Side s = m.side_of(record);
+  if (dma) s.name = "DMA of " + s.name;
+  return s;
+}
 
 }  // namespace
 
-class HappensBeforeImpl {
- public:
-  explicit HappensBeforeImpl(World& world) : world_(world) { reset(); }
-
-  World& world_;
-  int round_ = 0;
-  bool reported_ = false;
-  int next_comp_ = 0;
-  std::vector<ActorState> actors_;  // by actor id + 1 (the driver first)
-  std::vector<TransferState> transfers_;
-  std::vector<Record> records_;
-  std::map<std::tuple<int, const void*, int, int>, int> record_index_;
-  ShadowMemory shadow_;
-  SignalHistory signals_;
-  std::vector<InFlight> in_flight_;
-  std::vector<InFlightWindow> in_flight_windows_;
-  std::map<const AsyncSessionState*, SourceSpan> sessions_;
-
-  void reset() {
-    next_comp_ = 0;
-    actors_.clear();
-    transfers_.clear();
-    records_.clear();
-    record_index_.clear();
-    shadow_.clear();
-    in_flight_.clear();
-    in_flight_windows_.clear();
-    sessions_.clear();
-    reported_ = false;
-    actor(kDriver).name = "host orchestrator";
-  }
-
-  ActorState& actor(ActorId a) {
-    size_t i = static_cast<size_t>(a + 1);
-    if (i >= actors_.size()) actors_.resize(i + 1);
-    ActorState& s = actors_[i];
-    if (!s.known) {
-      s.known = true;
-      s.comp = next_comp_++;
-      if (s.name.empty()) s.name = "actor " + std::to_string(a);
-    }
-    return s;
-  }
-
-  int record(const ActorState& a, const Access& acc) {
-    auto key = std::make_tuple(a.comp, static_cast<const void*>(acc.span.file), acc.span.line, acc.span.col);
-    auto it = record_index_.find(key);
-    if (it != record_index_.end()) return it->second;
-    records_.push_back(Record{a.rank, a.name, acc});
-    record_index_.emplace(key, static_cast<int>(records_.size()) - 1);
-    return static_cast<int>(records_.size()) - 1;
-  }
-
-  void report(std::string text) {
-    if (reported_) return;
-    reported_ = true;
-    world_.report_hazard(std::move(text));
-  }
-
-  Side side_of(const Record& r) const { return Side{r.rank, r.who, r.acc.span, r.acc.op}; }
-  static Side side_of(const ActorState& a, const Access& acc) { return Side{a.rank, a.name, acc.span, acc.op}; }
-
-  // The component of an epoch, when it belongs to a transfer.
-  const TransferState* transfer_of(int comp) const {
-    for (const TransferState& t : transfers_)
-      if (t.comp == comp) return &t;
-    return nullptr;
-  }
-  const ActorState* actor_of(int comp) const {
-    for (const ActorState& a : actors_)
-      if (a.known && a.comp == comp) return &a;
-    return nullptr;
-  }
-
-  // Which ordering edge is missing between the write `w` and a read by `r` (null: a transfer).
-  std::string missing_edge(const ActorState* r, const ShadowWrite& w) const {
-    if (const TransferState* t = transfer_of(w.epoch.comp)) {
-      if (r && r->acq.covers(w.epoch)) return "no cacheinvalid after the wait";
-      const ActorState& issuer = actors_[static_cast<size_t>(t->issuer + 1)];
-      if (issuer.notify_now > t->clock.get(issuer.comp))
-        return "the transfer's event is not waited before the notify";
-      return "no wait acquires it";
-    }
-    if (const ActorState* wr = actor_of(w.epoch.comp)) {
-      if (wr->notify_released < w.epoch.time && w.epoch.time <= wr->notify_now)
-        return "no fence between the write and the notify";
-    }
-    if (r && r->acq.covers(w.epoch)) return "no cacheinvalid after the wait";
+// Which ordering edge is missing between a write at `write` and a read by `reader` (null: a DMA).
+std::string HappensBeforeImpl::missing_edge(const ActorState* reader, const Epoch& write) const {
+  if (const TransferState* t = transfer_of(write.comp)) {
+    if (reader && reader->acq.covers(write)) return "no cacheinvalid after the wait";
+    const ActorState& issuer = actors_[static_cast<size_t>(t->issuer + 1)];
+    if (issuer.notify_now > t->clock.get(issuer.comp)) return "the transfer's event is not waited before the notify";
     return "no wait acquires it";
   }
-
-  // Read of window bytes by an actor (r) or a transfer (r null), with the clock that orders it;
-  // `reader()` names it, built only for a report.
-  template <class SideFn>
-  void check_read(const ActorState* r, int self_comp, const VectorClock& clock, SideFn reader, int owner,
-                  WindowAddr at, long long bytes, const std::string& what) {
-    ShadowSegment& seg = shadow_.at(owner, at.segment);
-    auto hit = seg.find_unordered(at.offset, at.offset + bytes, [&](const ShadowWrite& w) {
-      return w.epoch.comp == self_comp || clock.covers(w.epoch);
-    });
-    if (!hit) return;
-    report(report_unordered_read(reader(), hit->begin, hit->end, what, owner, side_of(records_[hit->write.record]),
-                                 missing_edge(r, hit->write)));
+  if (const ActorState* w = actor_of(write.comp)) {
+    if (w->notify_released < write.time && write.time <= w->notify_now)
+      return "no fence between the write and the notify";
   }
-
-  template <class SideFn>
-  void check_write(int self_comp, const VectorClock& clock, bool atomic, SideFn writer, int owner, WindowAddr at,
-                   long long bytes, const std::string& what) {
-    ShadowSegment& seg = shadow_.at(owner, at.segment);
-    auto hit = seg.find_unordered(at.offset, at.offset + bytes, [&](const ShadowWrite& w) {
-      return w.epoch.comp == self_comp || clock.covers(w.epoch) || (atomic && w.atomic);
-    });
-    if (hit)
-      report(report_write_race(writer(), hit->begin, hit->end, what, owner, side_of(records_[hit->write.record])));
-  }
-
-  void record_write(int owner, WindowAddr at, long long bytes, const ShadowWrite& w) {
-    shadow_.at(owner, at.segment).record(at.offset, at.offset + bytes, w);
-    if (!w.atomic && !signals_.empty()) signals_.reset_range(owner, at.segment, at.offset, at.offset + bytes);
-  }
-
-  // `a` acquires transfer `t` (its clock and its writes), for writes and reads alike.
-  static void acquire_transfer(ActorState& a, const TransferState& t) {
-    a.acq.join(t.clock);
-    a.acq.raise(t.comp, 1);
-    a.vis.join(t.clock);
-    a.vis.raise(t.comp, 1);
-  }
-
-  void check_in_flight_window(ActorState& a, int rank, WindowAddr at, long long bytes, const Access& acc);
-  void check_read_of_get(ActorState& a, int rank, WindowAddr at, long long bytes, const Access& acc);
-  void transfer_piece(TransferId id, long long offset, long long bytes);
-  void event_waited(ActorId a, TransferId id);
-  void tile_written(ActorId a, const std::byte* data, long long bytes, const Access& acc);
-};
-
-// A read of the destination of a get still in flight: whatever has landed, nothing orders it.
-void HappensBeforeImpl::check_read_of_get(ActorState& a, int rank, WindowAddr at, long long bytes,
-                                          const Access& acc) {
-  for (const InFlightWindow& f : in_flight_windows_) {
-    const TransferState& t = transfers_[static_cast<size_t>(f.transfer)];
-    if (t.t.is_put || f.rank != rank || f.at.segment != at.segment) continue;
-    long long begin = std::max(f.at.offset, at.offset), end = std::min(f.at.offset + f.bytes, at.offset + bytes);
-    if (begin >= end) continue;
-    report(report_unordered_read(side_of(a, acc), begin, end, acc.what, rank,
-                                 side_of(records_[static_cast<size_t>(t.record)]),
-                                 "its event is not waited before the read"));
-    return;
-  }
+  if (reader && reader->acq.covers(write)) return "no cacheinvalid after the wait";
+  return "no wait acquires it";
 }
 
-void HappensBeforeImpl::transfer_piece(TransferId id, long long offset, long long bytes) {
-  if (reported_ || id < 0 || static_cast<size_t>(id) >= transfers_.size()) return;
-  TransferState& t = transfers_[static_cast<size_t>(id)];
-  const Record& rec = records_[static_cast<size_t>(t.record)];
-  auto dma = [&] { return Side{rec.rank, "DMA of " + rec.who, rec.acc.span, rec.acc.op}; };
-  WindowAddr remote{t.t.remote.segment, t.t.remote.offset + offset};
-  bool local_window = t.t.local_window.segment >= 0;
-  WindowAddr local{t.t.local_window.segment, t.t.local_window.offset + offset};
-  ShadowWrite w{Epoch{t.comp, 1}, false, t.record};
-  if (t.t.is_put) {
-    if (local_window) check_read(nullptr, t.comp, t.clock, dma, t.rank, local, bytes, rec.acc.what);
-    check_write(t.comp, t.clock, false, dma, t.t.peer, remote, bytes, rec.acc.what);
-    if (!reported_) record_write(t.t.peer, remote, bytes, w);
-  } else {
-    check_read(nullptr, t.comp, t.clock, dma, t.t.peer, remote, bytes, rec.acc.what);
-    if (local_window) {
-      check_write(t.comp, t.clock, false, dma, t.rank, local, bytes, rec.acc.what);
-      if (!reported_) record_write(t.rank, local, bytes, w);
-    }
-  }
+bool HappensBeforeImpl::check_read(const Accessor& r, int owner, WindowAddr at, long long bytes,
+                                   const std::string& what) {
+  auto hit = shadow_.at(owner, at.segment).find_unordered(at.offset, at.offset + bytes, [&](const ShadowWrite& w) {
+    return r.own(w.epoch.comp) || r.clock->covers(w.epoch);
+  });
+  if (!hit) return false;
+  report(report_unordered_read(accessor_side(*this, r.record, r.dma), hit->begin, hit->end, what, owner,
+                               side_of(hit->value.record),
+                               missing_edge(r.actor, hit->value.epoch)));
+  return true;
 }
 
-void HappensBeforeImpl::event_waited(ActorId a, TransferId id) {
-  if (reported_ || id < 0 || static_cast<size_t>(id) >= transfers_.size()) return;
-  ActorState& s = actor(a);
-  const TransferState& done = transfers_[static_cast<size_t>(id)];
-  // The completion word is monotonic: an event's wait drains every earlier transfer of its session.
-  for (TransferState& t : transfers_) {
-    if (t.waited || t.t.session != done.t.session || t.t.seq > done.t.seq) continue;
-    t.waited = true;
-    acquire_transfer(s, t);
+// A write is checked against the last write (write/write race) and against the reads since then: a
+// read that ran first and is not ordered before this write saw the bytes too early.
+bool HappensBeforeImpl::check_write(const Accessor& w, bool atomic, int owner, WindowAddr at, long long bytes,
+                                    const std::string& what) {
+  ShadowSegment& seg = shadow_.at(owner, at.segment);
+  long long end = at.offset + bytes;
+  auto ww = seg.find_unordered(at.offset, end, [&](const ShadowWrite& x) {
+    return w.own(x.epoch.comp) || w.clock->covers(x.epoch) || (atomic && x.atomic);
+  });
+  if (ww) {
+    report(report_write_race(accessor_side(*this, w.record, w.dma), ww->begin, ww->end, what, owner,
+                             side_of(ww->value.record)));
+    return true;
   }
-  auto waited = [&](TransferId t) { return transfers_[static_cast<size_t>(t)].waited; };
-  std::erase_if(in_flight_, [&](const InFlight& f) { return waited(f.transfer); });
-  std::erase_if(in_flight_windows_, [&](const InFlightWindow& f) { return waited(f.transfer); });
+  auto ordered = [&](const ReadMark& m) { return w.own(m.epoch.comp) || w.clock->covers(m.epoch); };
+  auto wr = seg.reads.find_unordered(at.offset, end, [&](const ShadowReads& rs) {
+    for (const ReadMark& m : rs.marks)
+      if (!ordered(m)) return false;
+    return true;
+  });
+  if (!wr) return false;
+  for (const ReadMark& m : wr->value.marks) {
+    if (ordered(m)) continue;
+    const Record& read = records_[static_cast<size_t>(m.record)];
+    report(report_unordered_read(accessor_side(*this, m.record, transfer_of(m.epoch.comp)), wr->begin, wr->end,
+                                 read.acc.what, owner, side_of(w.record),
+                                 missing_edge(actor_of(m.epoch.comp), w.epoch)));
+    return true;
+  }
+  return false;
 }
 
-void HappensBeforeImpl::tile_written(ActorId a, const std::byte* data, long long bytes, const Access& acc) {
-  if (reported_ || in_flight_.empty()) return;
-  const std::byte* end = data + bytes;
-  for (const InFlight& f : in_flight_) {
-    if (f.end <= data || end <= f.begin) continue;
-    const TransferState& t = transfers_[static_cast<size_t>(f.transfer)];
-    const Record& rec = records_[static_cast<size_t>(t.record)];
-    int sync_id = t.t.session ? t.t.session->sync_id : 0;
-    auto it = sessions_.find(t.t.session.get());
-    SourceSpan session = f.scratch && it != sessions_.end() ? it->second : SourceSpan{};
-    report(report_inflight_overwrite(side_of(actor(a), acc),
-                                     f.scratch ? scratch_buffer(sync_id) : std::string("the staging tile"),
-                                     side_of(rec), session, sync_id));
-    return;
-  }
+void HappensBeforeImpl::record_read(const Accessor& r, int owner, WindowAddr at, long long bytes) {
+  shadow_.at(owner, at.segment).reads.update(at.offset, at.offset + bytes,
+                                             [&](ShadowReads& s) { s.add(ReadMark{r.epoch, r.record}); });
 }
 
-void HappensBeforeImpl::check_in_flight_window(ActorState& a, int rank, WindowAddr at, long long bytes,
-                                               const Access& acc) {
-  for (const InFlightWindow& f : in_flight_windows_) {
-    if (f.rank != rank || f.at.segment != at.segment) continue;
-    long long begin = std::max(f.at.offset, at.offset), end = std::min(f.at.offset + f.bytes, at.offset + bytes);
-    if (begin >= end) continue;
-    const TransferState& t = transfers_[static_cast<size_t>(f.transfer)];
-    const Record& rec = records_[static_cast<size_t>(t.record)];
-    report(report_inflight_overwrite(side_of(a, acc), window_buffer(t.t.is_put, begin, end, acc.what, rank),
-                                     side_of(rec), SourceSpan{}, 0));
-    return;
-  }
+void HappensBeforeImpl::record_write(const Accessor& w, bool atomic, int owner, WindowAddr at, long long bytes) {
+  ShadowSegment& seg = shadow_.at(owner, at.segment);
+  seg.record(at.offset, at.offset + bytes, ShadowWrite{w.epoch, atomic, w.record});
+  seg.reads.erase(at.offset, at.offset + bytes);
+  if (!atomic && !signals_.empty()) signals_.reset_range(owner, at.segment, at.offset, at.offset + bytes);
 }
+
+// ---- the public hooks: rounds, actors, windows, signals ----
 
 HappensBefore::HappensBefore(World& world) : impl_(std::make_unique<HappensBeforeImpl>(world)) {}
 HappensBefore::~HappensBefore() = default;
@@ -298,12 +166,11 @@ void HappensBefore::begin_round(int round, bool windows_zeroed) {
 }
 
 void HappensBefore::actor_started(ActorId a, ActorId parent, int rank, std::string name) {
-  HappensBeforeImpl& m = *impl_;
-  ActorState& p = m.actor(parent);
-  VectorClock inherited = p.acq;
-  inherited.raise(p.comp, p.now);
-  p.now++;  // the parent's later writes are not ordered before the child
-  ActorState& s = m.actor(a);
+  ActorState& p = impl_->actor(parent);
+  VectorClock inherited = p.full();
+  p.now++;  // the parent's later accesses are not ordered before the child
+  p.rnow++;
+  ActorState& s = impl_->actor(a);
   s.rank = rank;
   s.name = std::move(name);
   s.acq = inherited;
@@ -311,11 +178,8 @@ void HappensBefore::actor_started(ActorId a, ActorId parent, int rank, std::stri
 }
 
 void HappensBefore::actor_joined(ActorId joiner, ActorId finished) {
-  HappensBeforeImpl& m = *impl_;
-  ActorState& f = m.actor(finished);
-  VectorClock got = f.acq;
-  got.raise(f.comp, f.now);
-  ActorState& j = m.actor(joiner);
+  VectorClock got = impl_->actor(finished).full();
+  ActorState& j = impl_->actor(joiner);
   j.acq.join(got);
   j.vis.join(got);
 }
@@ -324,9 +188,10 @@ void HappensBefore::window_read(ActorId a, int rank, WindowAddr at, long long by
   HappensBeforeImpl& m = *impl_;
   if (m.reported_ || bytes <= 0) return;
   ActorState& s = m.actor(a);
-  if (!m.in_flight_windows_.empty()) m.check_read_of_get(s, rank, at, bytes, acc);
+  if (!m.in_flight_dests_.empty()) m.check_read_of_in_flight(s, rank, at, bytes, acc);
   if (m.reported_) return;
-  m.check_read(&s, s.comp, s.vis, [&] { return HappensBeforeImpl::side_of(s, acc); }, rank, at, bytes, acc.what);
+  Accessor r{&s, nullptr, &s.vis, Epoch{s.rcomp, s.rnow}, m.record(s.rcomp, s, acc)};
+  if (!m.check_read(r, rank, at, bytes, acc.what)) m.record_read(r, rank, at, bytes);
 }
 
 void HappensBefore::window_write(ActorId a, int rank, WindowAddr at, long long bytes, bool atomic,
@@ -336,10 +201,8 @@ void HappensBefore::window_write(ActorId a, int rank, WindowAddr at, long long b
   ActorState& s = m.actor(a);
   if (!m.in_flight_windows_.empty()) m.check_in_flight_window(s, rank, at, bytes, acc);
   if (m.reported_) return;
-  m.check_write(s.comp, s.acq, atomic, [&] { return HappensBeforeImpl::side_of(s, acc); }, rank, at, bytes,
-                acc.what);
-  if (m.reported_) return;
-  m.record_write(rank, at, bytes, ShadowWrite{Epoch{s.comp, s.now}, atomic, m.record(s, acc)});
+  Accessor w{&s, nullptr, &s.acq, Epoch{s.comp, s.now}, m.record(s.comp, s, acc)};
+  if (!m.check_write(w, atomic, rank, at, bytes, acc.what)) m.record_write(w, atomic, rank, at, bytes);
 }
 
 void HappensBefore::fence(ActorId a) {
@@ -361,19 +224,23 @@ void HappensBefore::notify(ActorId a, int peer, WindowAddr cell, int32_t value, 
   c.value = value;
   c.add = add;
   c.round = m.round_;
+  // Fenced writes, every read so far and everything acquired.
   c.release = s.acq;
   c.release.raise(s.comp, s.released);
+  c.release.raise(s.rcomp, s.rnow);
   c.rank = s.rank;
   c.who = s.name;
   c.span = acc.span;
   c.op = acc.op;
   s.notify_now = s.now;
   s.notify_released = s.released;
+  s.now++;
+  s.rnow++;
   m.signals_.notify(peer, cell.segment, cell.offset, std::move(c));
 }
 
-void HappensBefore::wait_satisfied(ActorId a, int rank, WindowAddr cell, int32_t seen, long long expected,
-                                   bool ge, const Access& acc) {
+void HappensBefore::wait_satisfied(ActorId a, int rank, WindowAddr cell, int32_t seen, long long expected, bool ge,
+                                   const Access& acc) {
   HappensBeforeImpl& m = *impl_;
   if (m.reported_) return;
   const SignalHistory::Cell* h = m.signals_.find(rank, cell.segment, cell.offset);
@@ -388,61 +255,6 @@ void HappensBefore::wait_satisfied(ActorId a, int rank, WindowAddr cell, int32_t
   }
   for (const Contribution& c : *h)
     if (c.round == m.round_) s.acq.join(c.release);
-}
-
-TransferId HappensBefore::transfer_issued(ActorId issuer, const DmaTransfer& t, const Access& acc) {
-  HappensBeforeImpl& m = *impl_;
-  ActorState& s = m.actor(issuer);
-  TransferState x;
-  x.comp = m.next_comp_++;
-  x.issuer = issuer;
-  x.rank = s.rank;
-  x.clock = s.acq;
-  x.clock.raise(s.comp, s.now);
-  x.t = t;
-  // A session's transfers run in issue order on its channel group: each is after the earlier ones.
-  for (const TransferState& earlier : m.transfers_)
-    if (t.session && earlier.t.session == t.session) x.clock.raise(earlier.comp, 1);
-  m.records_.push_back(Record{s.rank, s.name, acc});
-  x.record = static_cast<int>(m.records_.size()) - 1;
-  s.now++;  // the issuer's later writes are not ordered before the transfer
-  TransferId id = static_cast<TransferId>(m.transfers_.size());
-  m.transfers_.push_back(std::move(x));
-  if (t.local_window.segment < 0 && t.local) m.in_flight_.push_back(InFlight{t.local, t.local + t.bytes, id, false});
-  if (t.local_window.segment >= 0) m.in_flight_windows_.push_back(InFlightWindow{s.rank, t.local_window, t.bytes, id});
-  if (t.session && t.session->scratch.data) {
-    const TileValue& sc = t.session->scratch;
-    m.in_flight_.push_back(InFlight{sc.data, sc.data + sc.bytes(), id, true});
-  }
-  return id;
-}
-
-void HappensBefore::transfer_piece(TransferId t, long long offset, long long bytes) {
-  impl_->transfer_piece(t, offset, bytes);
-}
-
-void HappensBefore::transfer_completed(TransferId) {}
-
-void HappensBefore::event_waited(ActorId a, TransferId t) {
-  impl_->event_waited(a, t);
-}
-
-void HappensBefore::session_initialised(ActorId a, int rank, const AsyncSessionState& s, const Access& acc) {
-  HappensBeforeImpl& m = *impl_;
-  if (m.reported_) return;
-  for (const TransferState& t : m.transfers_) {
-    if (t.waited || t.rank != rank || !t.t.session || t.t.session.get() == &s) continue;
-    if (t.t.session->sync_id != s.sync_id) continue;
-    m.report(report_session_reinit(s.sync_id, acc.span, m.side_of(m.records_[static_cast<size_t>(t.record)])));
-    return;
-  }
-  // Building the session resets its completion word: an overwrite when another transfer uses it.
-  m.tile_written(a, s.scratch.data, std::min<long long>(4, s.scratch.bytes()), acc);
-  m.sessions_[&s] = acc.span;
-}
-
-void HappensBefore::tile_written(ActorId a, const std::byte* data, long long bytes, const Access& acc) {
-  impl_->tile_written(a, data, bytes, acc);
 }
 
 int HappensBefore::shadow_intervals(int rank, int segment) const {

@@ -1,0 +1,172 @@
+// Check mode's happens-before tracker, transfers: a transfer's clock and the pieces it lands, event
+// waits, sessions on channel groups, and the buffers a transfer keeps in flight (staging tile,
+// session scratch, window source or destination) until its event is waited.
+#include <algorithm>
+
+#include "happens_before_impl.h"
+
+namespace ptodist::runtime::check {
+
+void HappensBeforeImpl::acquire_transfer(ActorState& a, const TransferState& t) {
+  a.acq.join(t.clock);
+  a.acq.raise(t.comp, 1);
+  a.vis.join(t.clock);
+  a.vis.raise(t.comp, 1);
+}
+
+TransferId HappensBeforeImpl::transfer_issued(ActorId issuer, const DmaTransfer& t, const Access& acc) {
+  ActorState& s = actor(issuer);
+  TransferState x;
+  x.comp = next_comp_++;
+  x.issuer = issuer;
+  x.rank = s.rank;
+  x.clock = s.full();
+  x.t = t;
+  // A session's transfers run in issue order on its channel group: each is after the earlier ones.
+  for (const TransferState& earlier : transfers_)
+    if (t.session && earlier.t.session == t.session) x.clock.raise(earlier.comp, 1);
+  records_.push_back(Record{s.rank, s.name, acc});
+  x.record = static_cast<int>(records_.size()) - 1;
+  s.now++;  // the issuer's later accesses are not ordered before the transfer
+  s.rnow++;
+  TransferId id = static_cast<TransferId>(transfers_.size());
+  transfers_.push_back(std::move(x));
+  if (t.local_window.segment < 0 && t.local) in_flight_.push_back(InFlight{t.local, t.local + t.bytes, id, false});
+  if (t.local_window.segment >= 0) in_flight_windows_.push_back(InFlightWindow{s.rank, t.local_window, t.bytes, id});
+  if (t.is_put)
+    in_flight_dests_.push_back(InFlightWindow{t.peer, t.remote, t.bytes, id});
+  else if (t.local_window.segment >= 0)
+    in_flight_dests_.push_back(InFlightWindow{s.rank, t.local_window, t.bytes, id});
+  if (t.session && t.session->scratch.data) {
+    const TileValue& sc = t.session->scratch;
+    in_flight_.push_back(InFlight{sc.data, sc.data + sc.bytes(), id, true});
+  }
+  return id;
+}
+
+// The DMA reads its source and writes its destination with the transfer's clock; window sides only.
+void HappensBeforeImpl::transfer_piece(TransferId id, long long offset, long long bytes) {
+  if (reported_ || id < 0 || static_cast<size_t>(id) >= transfers_.size()) return;
+  TransferState& t = transfers_[static_cast<size_t>(id)];
+  const std::string& what = records_[static_cast<size_t>(t.record)].acc.what;
+  Accessor dma{nullptr, &t, &t.clock, Epoch{t.comp, 1}, t.record};
+  WindowAddr remote{t.t.remote.segment, t.t.remote.offset + offset};
+  bool local_window = t.t.local_window.segment >= 0;
+  WindowAddr local{t.t.local_window.segment, t.t.local_window.offset + offset};
+  auto read = [&](int owner, WindowAddr at) {
+    if (!check_read(dma, owner, at, bytes, what)) record_read(dma, owner, at, bytes);
+  };
+  auto write = [&](int owner, WindowAddr at) {
+    if (!check_write(dma, false, owner, at, bytes, what)) record_write(dma, false, owner, at, bytes);
+  };
+  if (t.t.is_put) {
+    if (local_window) read(t.rank, local);
+    if (!reported_) write(t.t.peer, remote);
+  } else {
+    read(t.t.peer, remote);
+    if (local_window && !reported_) write(t.rank, local);
+  }
+}
+
+void HappensBeforeImpl::event_waited(ActorId a, TransferId id) {
+  if (reported_ || id < 0 || static_cast<size_t>(id) >= transfers_.size()) return;
+  ActorState& s = actor(a);
+  const TransferState& done = transfers_[static_cast<size_t>(id)];
+  // The completion word is monotonic: an event's wait drains every earlier transfer of its session.
+  for (TransferState& t : transfers_) {
+    if (t.waited || t.t.session != done.t.session || t.t.seq > done.t.seq) continue;
+    t.waited = true;
+    acquire_transfer(s, t);
+  }
+  auto waited = [&](TransferId t) { return transfers_[static_cast<size_t>(t)].waited; };
+  std::erase_if(in_flight_, [&](const InFlight& f) { return waited(f.transfer); });
+  std::erase_if(in_flight_windows_, [&](const InFlightWindow& f) { return waited(f.transfer); });
+  std::erase_if(in_flight_dests_, [&](const InFlightWindow& f) { return waited(f.transfer); });
+}
+
+// A core writing window bytes an unwaited transfer of its rank reads (put source) or writes (get
+// destination).
+void HappensBeforeImpl::check_in_flight_window(ActorState& a, int rank, WindowAddr at, long long bytes,
+                                               const Access& acc) {
+  for (const InFlightWindow& f : in_flight_windows_) {
+    if (f.rank != rank || f.at.segment != at.segment) continue;
+    long long begin = std::max(f.at.offset, at.offset), end = std::min(f.at.offset + f.bytes, at.offset + bytes);
+    if (begin >= end) continue;
+    const TransferState& t = transfers_[static_cast<size_t>(f.transfer)];
+    report(report_inflight_overwrite(side_of(a, acc), window_buffer(t.t.is_put, begin, end, acc.what, rank),
+                                     side_of(t.record), SourceSpan{}, 0));
+    return;
+  }
+}
+
+// A read of window bytes an unwaited transfer writes: whether or not they have landed yet, nothing
+// orders them before the read (only the event's wait acquires a transfer). Found here at the read,
+// whatever the schedule, rather than only when a landed piece is read.
+void HappensBeforeImpl::check_read_of_in_flight(ActorState& a, int rank, WindowAddr at, long long bytes,
+                                                const Access& acc) {
+  for (const InFlightWindow& f : in_flight_dests_) {
+    if (f.rank != rank || f.at.segment != at.segment) continue;
+    long long begin = std::max(f.at.offset, at.offset), end = std::min(f.at.offset + f.bytes, at.offset + bytes);
+    if (begin >= end) continue;
+    const TransferState& t = transfers_[static_cast<size_t>(f.transfer)];
+    std::string missing =
+        t.t.is_put ? missing_edge(&a, Epoch{t.comp, 1}) : std::string("its event is not waited before the read");
+    report(report_unordered_read(side_of(a, acc), begin, end, acc.what, rank, side_of(t.record), missing));
+    return;
+  }
+}
+
+void HappensBeforeImpl::session_initialised(ActorId a, int rank, const AsyncSessionState& s, const Access& acc) {
+  if (reported_) return;
+  for (const TransferState& t : transfers_) {
+    if (t.waited || t.rank != rank || !t.t.session || t.t.session.get() == &s) continue;
+    if (t.t.session->sync_id != s.sync_id) continue;
+    report(report_session_reinit(s.sync_id, acc.span, side_of(t.record)));
+    return;
+  }
+  // Building the session resets its completion word: an overwrite when another transfer uses it.
+  tile_written(a, s.scratch.data, std::min<long long>(4, s.scratch.bytes()), acc);
+  sessions_[&s] = acc.span;
+}
+
+void HappensBeforeImpl::tile_written(ActorId a, const std::byte* data, long long bytes, const Access& acc) {
+  if (reported_ || in_flight_.empty()) return;
+  const std::byte* end = data + bytes;
+  for (const InFlight& f : in_flight_) {
+    if (f.end <= data || end <= f.begin) continue;
+    const TransferState& t = transfers_[static_cast<size_t>(f.transfer)];
+    int sync_id = t.t.session ? t.t.session->sync_id : 0;
+    auto it = sessions_.find(t.t.session.get());
+    SourceSpan session = f.scratch && it != sessions_.end() ? it->second : SourceSpan{};
+    report(report_inflight_overwrite(side_of(actor(a), acc),
+                                     f.scratch ? scratch_buffer(sync_id) : std::string("the staging tile"),
+                                     side_of(t.record), session, sync_id));
+    return;
+  }
+}
+
+// ---- the public hooks ----
+
+TransferId HappensBefore::transfer_issued(ActorId issuer, const DmaTransfer& t, const Access& acc) {
+  return impl_->transfer_issued(issuer, t, acc);
+}
+
+void HappensBefore::transfer_piece(TransferId t, long long offset, long long bytes) {
+  impl_->transfer_piece(t, offset, bytes);
+}
+
+void HappensBefore::transfer_completed(TransferId) {}
+
+void HappensBefore::event_waited(ActorId a, TransferId t) {
+  impl_->event_waited(a, t);
+}
+
+void HappensBefore::session_initialised(ActorId a, int rank, const AsyncSessionState& s, const Access& acc) {
+  impl_->session_initialised(a, rank, s, acc);
+}
+
+void HappensBefore::tile_written(ActorId a, const std::byte* data, long long bytes, const Access& acc) {
+  impl_->tile_written(a, data, bytes, acc);
+}
+
+}  // namespace ptodist::runtime::check
