@@ -152,13 +152,20 @@ class Heartbeat {
     cv_.notify_all();
     thread_.join();
   }
+  // Check mode with --runs: which seed is running.
+  void set_stage(std::string stage) {
+    std::lock_guard<std::mutex> lock(mu_);
+    stage_ = std::move(stage);
+  }
 
  private:
   void loop() {
     std::unique_lock<std::mutex> lock(mu_);
     for (int s = 2; !cv_.wait_for(lock, std::chrono::seconds(2), [&] { return stop_; }); s += 2)
-      std::cerr << "ptodist run: still running (" << s << " s)\n";
+      std::cerr << "ptodist run: still running (" << s << " s" << (stage_.empty() ? "" : ", " + stage_)
+                << ")\n";
   }
+  std::string stage_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
@@ -173,6 +180,8 @@ runtime::RoundResult run_seeds(const RunOptions& o, PreparedRun& run) {
   Heartbeat heartbeat;
   for (int k = 0; k < o.runs; ++k) {
     f.seed = o.flags.seed + static_cast<uint64_t>(k);
+    heartbeat.set_stage("seed " + std::to_string(f.seed) + ", run " + std::to_string(k + 1) + "/" +
+                        std::to_string(o.runs));
     if (k > 0) restart_run(run, f, f.seed);
     r = run.runtime->run(run.args);
     if (r.status != runtime::RoundResult::Status::Ok) fail_round(r, f);
