@@ -14,10 +14,15 @@
 // - an acquire becomes effective for window reads only at the next cacheinvalid (the consume-side
 //   invalidate), for the core's writes (write/write order) and its notifies at once; wait_async_event
 //   acquires its transfer directly (the invalidate is implied there);
-// - hazards checked: read after an unordered write, write/write (two atomic adds never race), a core
-//   writing a buffer its in-flight transfer uses (staging tile, session scratch, window source or
-//   destination), a session built over another's outstanding event, a stale signal. Not checked: a
-//   write after an unordered read by a core (the DMA's late read of a refilled source is hazard 3).
+// - a core's reads need no fence: a notify releases every read before it (a "slot free" signal
+//   orders the reader's reads before the refill that waits for it);
+// - hazards checked: a read and a write of the same window bytes in either order with nothing
+//   ordering them (reported as the read, hazard 1; a read of bytes an unwaited transfer writes is
+//   found at the read whatever landed), write/write (two atomic adds never race), a core writing a
+//   buffer an in-flight transfer uses (staging tile, session scratch, window source or
+//   destination), a session built over another's outstanding event, a stale signal.
+// - shadow memory keeps the last write and the reads since it per byte range: after several atomic
+//   adds only the last is remembered (a reader missing an earlier add goes unreported).
 // - a transfer is ordered after its issue and before the wait on its event; a session's transfers are
 //   ordered in issue order (one channel group), and waiting an event drains the earlier ones too;
 // - a region cacheinvalid counts as a whole-GM one (the acquisitions become visible everywhere);
