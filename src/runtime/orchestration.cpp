@@ -224,6 +224,9 @@ std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, const 
   task->span = span;
   task->deps = std::move(deps);
   check_budget(in, *task);
+  // Check mode: after an abort an orchestrator must spawn nothing (only the baton holder may touch
+  // the tracker), and it must throw before counting the blocks as live.
+  if (in.world().scheduler()) in.world().check_abort();
   task->remaining.store(task->cores);
   RunEnv* env = in.f.env;
   {

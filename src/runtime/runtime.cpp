@@ -253,7 +253,11 @@ void Runtime::run_ranks_checked(RunEnv& env) {
       auto t0 = std::chrono::steady_clock::now();
       try {
         sched.attach(env.rank_actor[r], nullptr);
-        for (auto& job : env.rank_jobs[r]) job();
+        // After an abort only the thread that held the baton may still touch shared check state.
+        for (auto& job : env.rank_jobs[r]) {
+          env.world->check_abort();
+          job();
+        }
       } catch (const RunAborted&) {
       }
       env.rank_seconds[r] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
