@@ -143,8 +143,11 @@ bool HappensBeforeImpl::check_write(const Accessor& w, bool atomic, int owner, W
 }
 
 void HappensBeforeImpl::record_read(const Accessor& r, int owner, WindowAddr at, long long bytes) {
-  shadow_.at(owner, at.segment).reads.update(at.offset, at.offset + bytes,
-                                             [&](ShadowReads& s) { s.add(ReadMark{r.epoch, r.record}); });
+  ReadMark mark{r.epoch, r.record};
+  auto& reads = shadow_.at(owner, at.segment).reads;
+  // A loop re-reading the same bytes between two synchronisations changes nothing.
+  if (reads.one_covers(at.offset, at.offset + bytes, [&](const ShadowReads& s) { return s.has(mark); })) return;
+  reads.update(at.offset, at.offset + bytes, [&](ShadowReads& s) { s.add(mark); });
 }
 
 void HappensBeforeImpl::record_write(const Accessor& w, bool atomic, int owner, WindowAddr at, long long bytes) {

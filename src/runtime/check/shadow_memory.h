@@ -40,6 +40,11 @@ struct ShadowReads {
     }
     marks.push_back(m);
   }
+  bool has(const ReadMark& m) const {
+    for (const ReadMark& x : marks)
+      if (x.epoch.comp == m.epoch.comp && x.epoch.time == m.epoch.time && x.record == m.record) return true;
+    return false;
+  }
   bool same(const ShadowReads& o) const {
     if (marks.size() != o.marks.size()) return false;
     for (size_t i = 0; i < marks.size(); ++i) {
@@ -84,6 +89,13 @@ class IntervalMap {
     if (end <= begin) return;
     erase(begin, end);
     merge_around(map_.emplace(begin, Entry{end, v}).first);
+  }
+  // True when one interval covers all of [begin, end) and its value satisfies `pred` (a cheap test
+  // that an update would change nothing).
+  template <class Pred>
+  bool one_covers(long long begin, long long end, Pred pred) const {
+    auto it = first_overlap(begin);
+    return it != map_.end() && it->first <= begin && it->second.end >= end && pred(it->second.value);
   }
   // Applies `f` to the value of every byte of [begin, end) (bytes with none start from T{}).
   template <class F>
