@@ -108,6 +108,11 @@ std::shared_ptr<TilePool> pool_for(RankExec& rx, bool cube, int id) {
   return list[id];
 }
 
+std::string block_name(const TaskState& task, int core, int block) {
+  return std::string(core_kind(task.cube)) + " core " + (core >= 0 ? std::to_string(core) : "?") +
+         " (block " + std::to_string(block) + "/" + std::to_string(task.cores) + " of " + task.kernel + ")";
+}
+
 // Check mode: the block waits for the baton; the scheduler started it only once its deps finished
 // (and gave it a core), so it acquires what each block of its deps did.
 void start_checked_block(const BlockJob& j, CoreState& core) {
@@ -141,8 +146,10 @@ void run_block_on_core(const BlockJob& j, CoreState& core) {
   if (id < 0)
     throw RunError{j.task->span, "pl.spmd_submit: no free " + std::string(core_kind(j.task->cube)) +
                                      " core for kernel '" + j.task->kernel + "'"};
-  core.name = std::string(core_kind(j.task->cube)) + " core " + std::to_string(id) + " (block " +
-              std::to_string(j.block) + "/" + std::to_string(j.task->cores) + " of " + j.task->kernel + ")";
+  core.name = block_name(*j.task, id, j.block);
+  // A block that waited for a core learns it only now.
+  if (auto* s = j.env->world->scheduler())
+    s->set_name(j.actor, "rank " + std::to_string(j.rank) + ", " + core.name);
   Frame frame;
   frame.env = j.env;
   frame.rank = j.rank;
@@ -182,11 +189,6 @@ void run_block(const BlockJob& j) {
   world.unregister_core(&core);
   finish_block(j);
   if (sched) sched->finish(j.actor);
-}
-
-std::string block_name(const TaskState& task, int core, int block) {
-  return std::string(core_kind(task.cube)) + " core " + (core >= 0 ? std::to_string(core) : "?") +
-         " (block " + std::to_string(block) + "/" + std::to_string(task.cores) + " of " + task.kernel + ")";
 }
 
 // Check mode: the running actor spawns the task's blocks in block order (so ids depend only on the

@@ -192,6 +192,12 @@ void Scheduler::set_name(ActorId a, std::string name) {
   impl_->actor(a).name = std::move(name);
 }
 
+std::string Scheduler::name_of(ActorId a) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  if (a < 0 || static_cast<size_t>(a) >= impl_->actors.size()) return "";
+  return impl_->actor(a).name;
+}
+
 void Scheduler::set_origin(ActorId a, const ir::FunctionNode* fn, const SourceSpan& submit) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->actor(a).fn = fn;

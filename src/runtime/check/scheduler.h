@@ -67,6 +67,9 @@ class Scheduler {
   int core_of(ActorId a);
   // Renames an actor (once its core is known); reports use the name.
   void set_name(ActorId a, std::string name);
+  // The actor's current name: a block spawned before a core was free is named "vector core ?" at
+  // spawn (actor_started) and gets its core's name when it starts; reports may ask here.
+  std::string name_of(ActorId a);
   // For reports: the function the actor runs (the wait-for cycle reads its statement order) and,
   // for a block, the pl.spmd_submit or kernel call that made it.
   void set_origin(ActorId a, const ir::FunctionNode* fn, const SourceSpan& submit);
