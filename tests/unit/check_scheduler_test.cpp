@@ -132,6 +132,38 @@ class Budget:
             self.chip(signal, device=r)
 )";
 
+// The second kernel depends on the first, which fills the chip: its blocks must not take a core
+// before their dependency is done, or the first kernel's last block would starve.
+const char* kDeps = R"(import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class Deps:
+    @pl.function(type=pl.FunctionType.AIV)
+    def first(self, signal: pld.DistributedTensor[[1, 1], pl.INT32]):
+        ctx = pld.get_comm_ctx(signal)
+        pld.system.notify(signal, peer=pld.rank(ctx), offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
+        pld.system.wait(signal, offsets=[0, 0], expected=2, cmp=pld.WaitCmp.Ge)
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def second(self, signal: pld.DistributedTensor[[1, 1], pl.INT32]):
+        pld.system.wait(signal, offsets=[0, 0], expected=2, cmp=pld.WaitCmp.Ge)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, signal: pld.DistributedTensor[[1, 1], pl.INT32]):
+        with pl.manual_scope():
+            s1, t1 = pl.spmd_submit(self.first, signal, core_num=2)
+            s2, t2 = pl.spmd_submit(self.second, signal, core_num=2, deps=[t1])
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 4], pl.FP32]):
+        signal_buf = pld.alloc_window_buffer([1, 1], dtype=pl.INT32)
+        for r in pl.range(pld.world_size()):
+            signal = pld.window(signal_buf, [1, 1], dtype=pl.INT32)
+            self.chip(signal, device=r)
+)";
+
 struct Compiled {
   SourceManager sources;
   DiagnosticEngine diags;
@@ -251,6 +283,18 @@ TEST(CheckScheduler, OverBudgetBlocksAreACoreBudgetDeadlock) {
         std::string::npos)
         << a.result.message;
     EXPECT_NE(a.result.message.find("waits in pld.system.wait on signal[0, 0]"), std::string::npos);
+  }
+}
+
+TEST(CheckScheduler, BlocksWithDepsTakeNoCoreBeforeTheirDepsFinish) {
+  auto c = compile(kDeps, 2, /*pipeline=*/false);
+  ASSERT_TRUE(c->program);
+  ChipProfile small;
+  small.vector_cores = 2;
+  EXPECT_EQ(run(c->program, 2, RunOptions::Mode::Fast, 0, small).result.status, RoundResult::Status::Ok);
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    Outcome a = run(c->program, 2, RunOptions::Mode::Check, seed, small);
+    EXPECT_EQ(a.result.status, RoundResult::Status::Ok) << "seed " << seed << ": " << a.result.message;
   }
 }
 
