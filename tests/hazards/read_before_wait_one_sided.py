@@ -1,6 +1,7 @@
 # Hazard 1 (unordered read), one-sided: rank 0 puts a row into rank 1's window and notifies; rank 1
-# reads the row before it waits. Over 20 seeds, check mode must find a schedule where the read comes
-# after the put and report it (pending/read_before_write_lands.py asks for the other schedules too).
+# reads the row before it waits. Reads are tracked as well as writes, so every seed reports it,
+# whether the put lands before the read or after it (read_before_write_lands.py pins a seed where the
+# read runs first).
 # RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 > %t
 # RUN: FileCheck %s < %t
 # RUN: FileCheck %s --check-prefix=LINE < %t

@@ -1,7 +1,7 @@
 # Hazard 1 (unordered read), the read runs first: as read_before_wait_one_sided.py, with a seed (2)
 # whose schedule runs rank 1's early read before rank 0's put lands in its window. The read saw stale
-# data all the same; the put that follows is unordered with it, so the report is due when the write
-# lands (a write checked against earlier reads, not only a read against earlier writes).
+# data all the same; the put that follows is unordered with it, so the report comes when the write
+# lands (a write is checked against earlier reads, as a read is against earlier writes).
 # RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 2 > %t
 # RUN: FileCheck %s < %t
 # RUN: FileCheck %s --check-prefix=LINE < %t
