@@ -113,7 +113,8 @@ Value op_Notify(Interp& in, const ir::OpCall& c) {
   if (hb) check_yield(in);
   in.world().transport().signal(peer, cell, static_cast<int32_t>(value), add);
   // Recorded with the signal, before any other core can run and see the new value.
-  if (hb) hb->notify(actor_of(in), peer, cell, static_cast<int32_t>(value), add, {c.span, c.op->spelling, t.name});
+  if (hb)
+    hb->notify(actor_of(in), peer, cell, static_cast<int32_t>(value), add, {c.span, c.op->spelling, t.name});
   in.world().wake(peer);
   return NoneValue{};
 }
@@ -136,8 +137,8 @@ Value op_Wait(Interp& in, const ir::OpCall& c) {
   // The scheduler returns with the baton: the value seen is still the one that satisfied the wait.
   if (check::HappensBefore* hb = in.world().hb()) {
     int32_t seen = std::atomic_ref<int32_t>(*cell).load(std::memory_order_acquire);
-    hb->wait_satisfied(actor_of(in), t.rank, WindowAddr{t.window.segment, t.window.offset + at}, seen, expected, ge,
-                       {c.span, c.op->spelling, describe_cell(t, offsets)});
+    hb->wait_satisfied(actor_of(in), t.rank, WindowAddr{t.window.segment, t.window.offset + at}, seen,
+                       expected, ge, {c.span, c.op->spelling, describe_cell(t, offsets)});
   }
   return NoneValue{};
 }
@@ -213,8 +214,8 @@ Value op_TensorRemoteStore(Interp& in, const ir::OpCall& c) {
   std::vector<std::byte> dense(src.numel() * ir::dtype_bytes(src.dtype));
   if (check::HappensBefore* hb = in.world().hb(); hb && src.is_window()) {
     check_yield(in);
-    check_region(in, *hb, Region{&src, std::vector<long long>(src.shape.size(), 0), src.shape}, src.rank, false,
-                 false, c);
+    check_region(in, *hb, Region{&src, std::vector<long long>(src.shape.size(), 0), src.shape}, src.rank,
+                 false, false, c);
   }
   copy_dense(src, dense.data());
   std::vector<long long> shape = src.shape;

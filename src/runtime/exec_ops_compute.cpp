@@ -50,8 +50,9 @@ long long checked_region(Interp& in, const ir::OpCall& c, const TensorView& t,
 
 // Check mode: a core's load or store of a window region (the rank's own window) is a switch point
 // and an access the happens-before tracker checks.
-void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, const std::vector<long long>& offsets,
-                         const std::vector<long long>& shape, bool write) {
+void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t,
+                         const std::vector<long long>& offsets, const std::vector<long long>& shape,
+                         bool write) {
   check::HappensBefore* hb = in.world().hb();
   if (!hb || !t.is_window()) return;
   check_yield(in);

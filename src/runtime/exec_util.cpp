@@ -79,7 +79,8 @@ static long long memory_capacity(const ChipProfile& p, ir::Memory m) {
 static void note_tile_written(Interp& in, const ir::OpCall& c, const TileValue& t) {
   check::HappensBefore* hb = in.world().hb();
   if (!hb || c.op->id == ir::OpId::CreateTile || c.op->id == ir::OpId::AsyncSession) return;
-  hb->tile_written(in.f.core ? in.f.core->actor : -1, t.data, t.bytes(), check::Access{c.span, c.op->spelling, ""});
+  hb->tile_written(in.f.core ? in.f.core->actor : -1, t.data, t.bytes(),
+                   check::Access{c.span, c.op->spelling, ""});
 }
 
 // A tile planned by plan-memory lives at its address in this core's buffer of that memory, so a

@@ -60,9 +60,10 @@ TEST_F(CheckHb, MissingFenceIsAnUnorderedRead) {
                           "(block 0/1 of k) reads bytes [0, 64) of 'dst' in rank 1's window"),
             std::string::npos)
       << report();
-  EXPECT_NE(report().find("k.py:2:5: note: written by rank 0, vector core 0 (block 0/1 of k) (pld.tile.put); "
-                          "nothing orders that write before the read: no fence between the write and the notify"),
-            std::string::npos)
+  EXPECT_NE(
+      report().find("k.py:2:5: note: written by rank 0, vector core 0 (block 0/1 of k) (pld.tile.put); "
+                    "nothing orders that write before the read: no fence between the write and the notify"),
+      std::string::npos)
       << report();
 }
 
@@ -154,10 +155,11 @@ TEST_F(CheckHb, SignalLeftFromAnEarlierRoundSatisfiesAWait) {
   hb_->actor_started(1, kDriver, 1, "vector core 0 (block 0/1 of k)");
   hb_->wait_satisfied(1, 1, kCell, 1, 1, true, at(4, "pld.system.wait", "signal[0, 0]"));
   ASSERT_TRUE(world_->hazard());
-  EXPECT_NE(report().find("k.py:4:5: error: check: wait satisfied by a signal value left from an earlier round: "
-                          "rank 1, vector core 0 (block 0/1 of k) sees 1 in 'signal' [0, 0] but this round's "
-                          "notifies add up to only 0"),
-            std::string::npos)
+  EXPECT_NE(
+      report().find("k.py:4:5: error: check: wait satisfied by a signal value left from an earlier round: "
+                    "rank 1, vector core 0 (block 0/1 of k) sees 1 in 'signal' [0, 0] but this round's "
+                    "notifies add up to only 0"),
+      std::string::npos)
       << report();
   EXPECT_NE(report().find("k.py:3:5: note: notified in round 0 by rank 0"), std::string::npos) << report();
 }
@@ -224,8 +226,9 @@ TEST_F(CheckHbTransfer, NotifyBeforeTheEventWaitIsAnUnorderedRead) {
   hb_->transfer_piece(t, 0, 64);
   consume(true, true);
   ASSERT_TRUE(world_->hazard());
-  EXPECT_NE(report().find("note: written by rank 0, vector core 0 (block 0/1 of k) (pld.tensor.put_async); nothing "
-                          "orders that write before the read: the transfer's event is not waited before the notify"),
+  EXPECT_NE(report().find(
+                "note: written by rank 0, vector core 0 (block 0/1 of k) (pld.tensor.put_async); nothing "
+                "orders that write before the read: the transfer's event is not waited before the notify"),
             std::string::npos)
       << report();
 }
@@ -237,7 +240,8 @@ TEST_F(CheckHbTransfer, ReadOfAnUnwaitedPutsDestinationBeforeItLands) {
   consume(true, true);  // nothing has landed: the read is reported all the same
   ASSERT_TRUE(world_->hazard());
   EXPECT_NE(report().find("reads bytes [0, 64) of 'dst' in rank 1's window"), std::string::npos) << report();
-  EXPECT_NE(report().find("the transfer's event is not waited before the notify"), std::string::npos) << report();
+  EXPECT_NE(report().find("the transfer's event is not waited before the notify"), std::string::npos)
+      << report();
 }
 
 TEST_F(CheckHbTransfer, TransferReadsTheIssuersEarlierWindowWrites) {
@@ -250,9 +254,10 @@ TEST_F(CheckHbTransfer, TransferReadsTheIssuersEarlierWindowWrites) {
   TransferId u = put_async(nullptr, WindowAddr{3, 0});
   hb_->transfer_piece(u, 0, 64);
   ASSERT_TRUE(world_->hazard());
-  EXPECT_NE(report().find("rank 0, DMA of vector core 0 (block 0/1 of k) reads bytes [0, 64) of 'dst' in rank 0's "
-                          "window"),
-            std::string::npos)
+  EXPECT_NE(
+      report().find("rank 0, DMA of vector core 0 (block 0/1 of k) reads bytes [0, 64) of 'dst' in rank 0's "
+                    "window"),
+      std::string::npos)
       << report();
 }
 
@@ -268,9 +273,10 @@ TEST_F(CheckHbTransfer, SourceWindowRefilledInFlight) {
   TransferId t = put_async(nullptr, WindowAddr{2, 0});
   hb_->window_write(0, 0, WindowAddr{2, 32}, 64, false, at(5, "pl.store", "src"));
   ASSERT_TRUE(world_->hazard());
-  EXPECT_NE(report().find("k.py:5:5: error: check: buffer of an in-flight transfer overwritten: rank 0, vector core "
-                          "0 (block 0/1 of k) writes the source bytes [32, 64) of 'src' in rank 0's window while "
-                          "the transfer issued here is in flight"),
+  EXPECT_NE(report().find(
+                "k.py:5:5: error: check: buffer of an in-flight transfer overwritten: rank 0, vector core "
+                "0 (block 0/1 of k) writes the source bytes [32, 64) of 'src' in rank 0's window while "
+                "the transfer issued here is in flight"),
             std::string::npos)
       << report();
   (void)t;
@@ -288,9 +294,10 @@ TEST_F(CheckHbTransfer, CompletionWordOverwrittenInFlight) {
   put_async(staging_.data(), WindowAddr{});
   hb_->tile_written(0, scratch_.data() + 64, 128, at(5, "pl.load", "t"));
   ASSERT_TRUE(world_->hazard());
-  EXPECT_NE(report().find("k.py:5:5: error: check: buffer of an in-flight transfer overwritten: rank 0, vector core "
-                          "0 (block 0/1 of k) writes the completion word (session scratch, sync_id=0) while the "
-                          "transfer issued here is in flight"),
+  EXPECT_NE(report().find(
+                "k.py:5:5: error: check: buffer of an in-flight transfer overwritten: rank 0, vector core "
+                "0 (block 0/1 of k) writes the completion word (session scratch, sync_id=0) while the "
+                "transfer issued here is in flight"),
             std::string::npos)
       << report();
   EXPECT_NE(report().find("k.py:2:5: note: the transfer is issued here"), std::string::npos) << report();
@@ -302,7 +309,8 @@ TEST_F(CheckHbTransfer, StagingTileOverwrittenInFlightButNotAfterTheWait) {
   EXPECT_FALSE(world_->hazard());
   hb_->tile_written(0, staging_.data() + 60, 8, at(5, "pl.add", "t"));
   ASSERT_TRUE(world_->hazard());
-  EXPECT_NE(report().find("writes the staging tile while the transfer issued here is in flight"), std::string::npos)
+  EXPECT_NE(report().find("writes the staging tile while the transfer issued here is in flight"),
+            std::string::npos)
       << report();
   (void)t;
 }
@@ -329,9 +337,10 @@ TEST_F(CheckHbTransfer, SessionReinitialisedWhileAnotherSessionsEventIsOutstandi
   s2.sync_id = 0;
   hb_->session_initialised(0, 0, s2, at(4, "pld.system.async_session", "sess2"));
   ASSERT_TRUE(world_->hazard());
-  EXPECT_NE(report().find("k.py:4:5: error: check: async session re-initialised on channel group 0 while another "
-                          "session's event is outstanding"),
-            std::string::npos)
+  EXPECT_NE(
+      report().find("k.py:4:5: error: check: async session re-initialised on channel group 0 while another "
+                    "session's event is outstanding"),
+      std::string::npos)
       << report();
   EXPECT_NE(report().find("k.py:2:5: note: outstanding event issued here"), std::string::npos) << report();
   (void)t;

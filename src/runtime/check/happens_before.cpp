@@ -87,7 +87,8 @@ std::string HappensBeforeImpl::missing_edge(const ActorState* reader, const Epoc
   if (const TransferState* t = transfer_of(write.comp)) {
     if (reader && reader->acq.covers(write)) return "no cacheinvalid after the wait";
     const ActorState& issuer = actors_[static_cast<size_t>(t->issuer + 1)];
-    if (issuer.notify_now > t->clock.get(issuer.comp)) return "the transfer's event is not waited before the notify";
+    if (issuer.notify_now > t->clock.get(issuer.comp))
+      return "the transfer's event is not waited before the notify";
     return "no wait acquires it";
   }
   if (const ActorState* w = actor_of(write.comp)) {
@@ -100,13 +101,13 @@ std::string HappensBeforeImpl::missing_edge(const ActorState* reader, const Epoc
 
 bool HappensBeforeImpl::check_read(const Accessor& r, int owner, WindowAddr at, long long bytes,
                                    const std::string& what) {
-  auto hit = shadow_.at(owner, at.segment).find_unordered(at.offset, at.offset + bytes, [&](const ShadowWrite& w) {
-    return r.own(w.epoch.comp) || r.clock->covers(w.epoch);
-  });
+  auto hit =
+      shadow_.at(owner, at.segment).find_unordered(at.offset, at.offset + bytes, [&](const ShadowWrite& w) {
+        return r.own(w.epoch.comp) || r.clock->covers(w.epoch);
+      });
   if (!hit) return false;
   report(report_unordered_read(accessor_side(*this, r.record, r.dma), hit->begin, hit->end, what, owner,
-                               side_of(hit->value.record),
-                               missing_edge(r.actor, hit->value.epoch)));
+                               side_of(hit->value.record), missing_edge(r.actor, hit->value.epoch)));
   return true;
 }
 
@@ -134,8 +135,8 @@ bool HappensBeforeImpl::check_write(const Accessor& w, bool atomic, int owner, W
   for (const ReadMark& m : wr->value.marks) {
     if (ordered(m)) continue;
     const Record& read = records_[static_cast<size_t>(m.record)];
-    report(report_unordered_read(accessor_side(*this, m.record, transfer_of(m.epoch.comp)), wr->begin, wr->end,
-                                 read.acc.what, owner, side_of(w.record),
+    report(report_unordered_read(accessor_side(*this, m.record, transfer_of(m.epoch.comp)), wr->begin,
+                                 wr->end, read.acc.what, owner, side_of(w.record),
                                  missing_edge(actor_of(m.epoch.comp), w.epoch)));
     return true;
   }
@@ -146,11 +147,13 @@ void HappensBeforeImpl::record_read(const Accessor& r, int owner, WindowAddr at,
   ReadMark mark{r.epoch, r.record};
   auto& reads = shadow_.at(owner, at.segment).reads;
   // A loop re-reading the same bytes between two synchronisations changes nothing.
-  if (reads.one_covers(at.offset, at.offset + bytes, [&](const ShadowReads& s) { return s.has(mark); })) return;
+  if (reads.one_covers(at.offset, at.offset + bytes, [&](const ShadowReads& s) { return s.has(mark); }))
+    return;
   reads.update(at.offset, at.offset + bytes, [&](ShadowReads& s) { s.add(mark); });
 }
 
-void HappensBeforeImpl::record_write(const Accessor& w, bool atomic, int owner, WindowAddr at, long long bytes) {
+void HappensBeforeImpl::record_write(const Accessor& w, bool atomic, int owner, WindowAddr at,
+                                     long long bytes) {
   ShadowSegment& seg = shadow_.at(owner, at.segment);
   seg.record(at.offset, at.offset + bytes, ShadowWrite{w.epoch, atomic, w.record});
   seg.reads.erase(at.offset, at.offset + bytes);
@@ -242,8 +245,8 @@ void HappensBefore::notify(ActorId a, int peer, WindowAddr cell, int32_t value, 
   m.signals_.notify(peer, cell.segment, cell.offset, std::move(c));
 }
 
-void HappensBefore::wait_satisfied(ActorId a, int rank, WindowAddr cell, int32_t seen, long long expected, bool ge,
-                                   const Access& acc) {
+void HappensBefore::wait_satisfied(ActorId a, int rank, WindowAddr cell, int32_t seen, long long expected,
+                                   bool ge, const Access& acc) {
   HappensBeforeImpl& m = *impl_;
   if (m.reported_) return;
   const SignalHistory::Cell* h = m.signals_.find(rank, cell.segment, cell.offset);

@@ -81,8 +81,8 @@ struct InFlightWindow {
 
 // Who performs an access being checked: an actor or a transfer's DMA, with the clock ordering it.
 struct Accessor {
-  const ActorState* actor = nullptr;     // null for a transfer
-  const TransferState* dma = nullptr;    // null for an actor
+  const ActorState* actor = nullptr;   // null for a transfer
+  const TransferState* dma = nullptr;  // null for an actor
   const VectorClock* clock = nullptr;
   Epoch epoch;  // the epoch the access is recorded with
   int record = -1;
@@ -114,7 +114,9 @@ class HappensBeforeImpl {
   void report(std::string text);
 
   Side side_of(int record) const;
-  static Side side_of(const ActorState& a, const Access& acc) { return Side{a.rank, a.name, acc.span, acc.op}; }
+  static Side side_of(const ActorState& a, const Access& acc) {
+    return Side{a.rank, a.name, acc.span, acc.op};
+  }
   const TransferState* transfer_of(int comp) const;
   const ActorState* actor_of(int comp) const;
   std::string missing_edge(const ActorState* reader, const Epoch& write) const;

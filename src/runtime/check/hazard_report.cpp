@@ -42,20 +42,19 @@ std::string side_name(const Side& s) {
 
 std::string report_unordered_read(const Side& reader, long long begin, long long end, const std::string& what,
                                   int owner, const Side& writer, const std::string& missing) {
-  return located(reader.span,
-                 "unordered read of window data: " + side_name(reader) + " reads " +
-                     region(begin, end, what, owner),
-                 {note(writer.span, "written by " + with_op(writer) +
-                                        "; nothing orders that write before the read" +
-                                        (missing.empty() ? "" : ": " + missing))});
+  return located(
+      reader.span,
+      "unordered read of window data: " + side_name(reader) + " reads " + region(begin, end, what, owner),
+      {note(writer.span, "written by " + with_op(writer) + "; nothing orders that write before the read" +
+                             (missing.empty() ? "" : ": " + missing))});
 }
 
 std::string report_write_race(const Side& writer, long long begin, long long end, const std::string& what,
                               int owner, const Side& other) {
-  return located(writer.span,
-                 "write/write race on window data: " + side_name(writer) + " writes " +
-                     region(begin, end, what, owner),
-                 {note(other.span, "also written by " + with_op(other) + ", unordered with this write")});
+  return located(
+      writer.span,
+      "write/write race on window data: " + side_name(writer) + " writes " + region(begin, end, what, owner),
+      {note(other.span, "also written by " + with_op(other) + ", unordered with this write")});
 }
 
 std::string scratch_buffer(int sync_id) {
@@ -68,8 +67,8 @@ std::string window_buffer(bool source, long long begin, long long end, const std
 
 std::string report_inflight_overwrite(const Side& core, const std::string& buffer, const Side& issue,
                                       const SourceSpan& session, int sync_id) {
-  std::vector<Diagnostic> notes{
-      note(issue.span, "the transfer is issued here (" + issue.op + "); its event is not waited before the write")};
+  std::vector<Diagnostic> notes{note(issue.span, "the transfer is issued here (" + issue.op +
+                                                     "); its event is not waited before the write")};
   if (session.valid())
     notes.push_back(note(session, "the session (sync_id=" + std::to_string(sync_id) +
                                       ") whose scratch holds the completion word"));
@@ -88,16 +87,16 @@ std::string report_session_reinit(int sync_id, const SourceSpan& span, const Sid
                                              std::to_string(sync_id))});
 }
 
-std::string report_stale_signal(const Side& waiter, int32_t seen, const std::string& cell, long long this_round,
-                                const Side& notifier, int notify_round) {
+std::string report_stale_signal(const Side& waiter, int32_t seen, const std::string& cell,
+                                long long this_round, const Side& notifier, int notify_round) {
   std::string name = cell, index;
   if (size_t b = cell.find('['); b != std::string::npos) {
     name = cell.substr(0, b);
     index = " " + cell.substr(b);
   }
   return located(waiter.span,
-                 "wait satisfied by a signal value left from an earlier round: " + side_name(waiter) + " sees " +
-                     std::to_string(seen) + " in '" + name + "'" + index +
+                 "wait satisfied by a signal value left from an earlier round: " + side_name(waiter) +
+                     " sees " + std::to_string(seen) + " in '" + name + "'" + index +
                      " but this round's notifies add up to only " + std::to_string(this_round),
                  {note(notifier.span, "notified in round " + std::to_string(notify_round) + " by " +
                                           with_op(notifier) + "; reset the signal before the next round")});

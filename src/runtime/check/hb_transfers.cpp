@@ -31,8 +31,10 @@ TransferId HappensBeforeImpl::transfer_issued(ActorId issuer, const DmaTransfer&
   s.rnow++;
   TransferId id = static_cast<TransferId>(transfers_.size());
   transfers_.push_back(std::move(x));
-  if (t.local_window.segment < 0 && t.local) in_flight_.push_back(InFlight{t.local, t.local + t.bytes, id, false});
-  if (t.local_window.segment >= 0) in_flight_windows_.push_back(InFlightWindow{s.rank, t.local_window, t.bytes, id});
+  if (t.local_window.segment < 0 && t.local)
+    in_flight_.push_back(InFlight{t.local, t.local + t.bytes, id, false});
+  if (t.local_window.segment >= 0)
+    in_flight_windows_.push_back(InFlightWindow{s.rank, t.local_window, t.bytes, id});
   if (t.is_put)
     in_flight_dests_.push_back(InFlightWindow{t.peer, t.remote, t.bytes, id});
   else if (t.local_window.segment >= 0)
@@ -90,7 +92,8 @@ void HappensBeforeImpl::check_in_flight_window(ActorState& a, int rank, WindowAd
                                                const Access& acc) {
   for (const InFlightWindow& f : in_flight_windows_) {
     if (f.rank != rank || f.at.segment != at.segment) continue;
-    long long begin = std::max(f.at.offset, at.offset), end = std::min(f.at.offset + f.bytes, at.offset + bytes);
+    long long begin = std::max(f.at.offset, at.offset),
+              end = std::min(f.at.offset + f.bytes, at.offset + bytes);
     if (begin >= end) continue;
     const TransferState& t = transfers_[static_cast<size_t>(f.transfer)];
     report(report_inflight_overwrite(side_of(a, acc), window_buffer(t.t.is_put, begin, end, acc.what, rank),
@@ -106,17 +109,19 @@ void HappensBeforeImpl::check_read_of_in_flight(ActorState& a, int rank, WindowA
                                                 const Access& acc) {
   for (const InFlightWindow& f : in_flight_dests_) {
     if (f.rank != rank || f.at.segment != at.segment) continue;
-    long long begin = std::max(f.at.offset, at.offset), end = std::min(f.at.offset + f.bytes, at.offset + bytes);
+    long long begin = std::max(f.at.offset, at.offset),
+              end = std::min(f.at.offset + f.bytes, at.offset + bytes);
     if (begin >= end) continue;
     const TransferState& t = transfers_[static_cast<size_t>(f.transfer)];
-    std::string missing =
-        t.t.is_put ? missing_edge(&a, Epoch{t.comp, 1}) : std::string("its event is not waited before the read");
+    std::string missing = t.t.is_put ? missing_edge(&a, Epoch{t.comp, 1})
+                                     : std::string("its event is not waited before the read");
     report(report_unordered_read(side_of(a, acc), begin, end, acc.what, rank, side_of(t.record), missing));
     return;
   }
 }
 
-void HappensBeforeImpl::session_initialised(ActorId a, int rank, const AsyncSessionState& s, const Access& acc) {
+void HappensBeforeImpl::session_initialised(ActorId a, int rank, const AsyncSessionState& s,
+                                            const Access& acc) {
   if (reported_) return;
   for (const TransferState& t : transfers_) {
     if (t.waited || t.rank != rank || !t.t.session || t.t.session.get() == &s) continue;

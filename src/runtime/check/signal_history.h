@@ -46,8 +46,8 @@ class SignalHistory {
 
 // What a satisfied wait learns from a cell's history.
 struct WaitVerdict {
-  long long this_round = 0;              // the value this round's notifies account for
-  const Contribution* stale = nullptr;   // the latest earlier-round contribution, when it was needed
+  long long this_round = 0;             // the value this round's notifies account for
+  const Contribution* stale = nullptr;  // the latest earlier-round contribution, when it was needed
 };
 
 // A value satisfied the wait (== or >= `expected`); would this round's contributions alone have?
