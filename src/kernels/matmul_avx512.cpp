@@ -36,8 +36,8 @@ thread_local Scratch widened_a_scratch;
 }  // namespace
 
 bool avx512_matmul_available() {
-  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                         __builtin_cpu_supports("avx512vl");
+  static const bool ok = (__builtin_cpu_init(), __builtin_cpu_supports("avx512f")) &&
+                         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
   return ok;
 }
 
