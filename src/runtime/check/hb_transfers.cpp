@@ -86,20 +86,32 @@ void HappensBeforeImpl::event_waited(ActorId a, TransferId id) {
   std::erase_if(in_flight_dests_, [&](const InFlightWindow& f) { return waited(f.transfer); });
 }
 
+namespace {
+
+// The first range of `list` overlapping bytes [at, at + bytes) of `rank`'s window, clipped to them.
+const InFlightWindow* first_overlap(const std::vector<InFlightWindow>& list, int rank, WindowAddr at,
+                                    long long bytes, long long& begin, long long& end) {
+  for (const InFlightWindow& f : list) {
+    if (f.rank != rank || f.at.segment != at.segment) continue;
+    begin = std::max(f.at.offset, at.offset);
+    end = std::min(f.at.offset + f.bytes, at.offset + bytes);
+    if (begin < end) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 // A core writing window bytes an unwaited transfer of its rank reads (put source) or writes (get
 // destination).
 void HappensBeforeImpl::check_in_flight_window(ActorState& a, int rank, WindowAddr at, long long bytes,
                                                const Access& acc) {
-  for (const InFlightWindow& f : in_flight_windows_) {
-    if (f.rank != rank || f.at.segment != at.segment) continue;
-    long long begin = std::max(f.at.offset, at.offset),
-              end = std::min(f.at.offset + f.bytes, at.offset + bytes);
-    if (begin >= end) continue;
-    const TransferState& t = transfers_[static_cast<size_t>(f.transfer)];
-    report(report_inflight_overwrite(side_of(a, acc), window_buffer(t.t.is_put, begin, end, acc.what, rank),
-                                     side_of(t.record), SourceSpan{}, 0));
-    return;
-  }
+  long long begin = 0, end = 0;
+  const InFlightWindow* f = first_overlap(in_flight_windows_, rank, at, bytes, begin, end);
+  if (!f) return;
+  const TransferState& t = transfers_[static_cast<size_t>(f->transfer)];
+  report(report_inflight_overwrite(side_of(a, acc), window_buffer(t.t.is_put, begin, end, acc.what, rank),
+                                   side_of(t.record), SourceSpan{}, 0));
 }
 
 // A read of window bytes an unwaited transfer writes: whether or not they have landed yet, nothing
@@ -107,17 +119,13 @@ void HappensBeforeImpl::check_in_flight_window(ActorState& a, int rank, WindowAd
 // whatever the schedule, rather than only when a landed piece is read.
 void HappensBeforeImpl::check_read_of_in_flight(ActorState& a, int rank, WindowAddr at, long long bytes,
                                                 const Access& acc) {
-  for (const InFlightWindow& f : in_flight_dests_) {
-    if (f.rank != rank || f.at.segment != at.segment) continue;
-    long long begin = std::max(f.at.offset, at.offset),
-              end = std::min(f.at.offset + f.bytes, at.offset + bytes);
-    if (begin >= end) continue;
-    const TransferState& t = transfers_[static_cast<size_t>(f.transfer)];
-    std::string missing = t.t.is_put ? missing_edge(&a, Epoch{t.comp, 1})
-                                     : std::string("its event is not waited before the read");
-    report(report_unordered_read(side_of(a, acc), begin, end, acc.what, rank, side_of(t.record), missing));
-    return;
-  }
+  long long begin = 0, end = 0;
+  const InFlightWindow* f = first_overlap(in_flight_dests_, rank, at, bytes, begin, end);
+  if (!f) return;
+  const TransferState& t = transfers_[static_cast<size_t>(f->transfer)];
+  std::string missing = t.t.is_put ? missing_edge(&a, Epoch{t.comp, 1})
+                                   : std::string("its event is not waited before the read");
+  report(report_unordered_read(side_of(a, acc), begin, end, acc.what, rank, side_of(t.record), missing));
 }
 
 void HappensBeforeImpl::session_initialised(ActorId a, int rank, const AsyncSessionState& s,
