@@ -268,6 +268,65 @@ double paired_ratio(const Timed& num, const Timed& den) {
   return median(r);
 }
 
+// Compares every rank's C with concat(shards) @ W computed in fp32 independently of the runtime (one
+// sgemm); prints PASS or FAIL and returns whether all match.
+bool check_outputs(const HostTensor& outputs, const std::vector<uint16_t>& a, const std::vector<uint16_t>& w,
+                   int ranks, long long m, long long k, long long n) {
+  std::vector<float> af(a.size()), wf(w.size()), ref(static_cast<size_t>(m * n));
+  ptodist::kernels::fp16_to_fp32_n(a.data(), af.data(), static_cast<long>(a.size()));
+  ptodist::kernels::fp16_to_fp32_n(w.data(), wf.data(), static_cast<long>(w.size()));
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, af.data(), k, wf.data(), n, 0.0f,
+              ref.data(), n);
+  const auto* out = reinterpret_cast<const float*>(outputs.data.data());
+  bool pass = true;
+  double max_diff = 0;
+  for (int r = 0; r < ranks; ++r) {
+    long long bad = 0;
+    for (long long i = 0; i < m * n; ++i) {
+      double o = out[r * m * n + i], e = ref[i], d = std::fabs(o - e);
+      max_diff = std::max(max_diff, d);
+      if (!(d <= 1e-2 + 1e-2 * std::fabs(e))) ++bad;
+    }
+    if (bad) std::printf("rank %d: %lld of %lld elements differ from the reference\n", r, bad, m * n);
+    pass = pass && bad == 0;
+  }
+  std::printf("%s: every rank's C allclose(rtol=atol=1e-2) to concat(shards) @ W in fp32 (max |diff| %.3g)\n",
+              pass ? "PASS" : "FAIL", max_diff);
+  return pass;
+}
+
+// Times per round, throughput, overlap and the ratios to both baselines.
+void print_report(const std::vector<Timed>& vs, const Config& c, long long m, long long k, long long n,
+                  int base_threads) {
+  const Timed &overlap = vs[0], &serial = vs[1], &comm = vs[2], &base = vs[3], &base_kernel = vs[4];
+  const double t_overlap = median(overlap.seconds), t_serial = median(serial.seconds),
+               t_comm = median(comm.seconds);
+  const double flops = 2.0 * m * n * k * c.ranks;  // every rank computes the whole C
+  std::printf("tile matmul: %s\n", ptodist::kernels::matmul_backend().c_str());
+  std::printf("time per round (median of %d, variants interleaved): %.2f ms overlapped\n", c.rounds,
+              t_overlap * 1e3);
+  std::printf("throughput: %.2f GFLOP/s (%d ranks x 2*M*N*K = %.3g GFLOP per round)\n",
+              flops / t_overlap / 1e9, c.ranks, flops / 1e9);
+  std::printf(
+      "overlap: serialized (comm, then GEMM) %.2f ms, overlapped %.2f ms, comm alone %.2f ms -> %.2fx, "
+      "%.0f%% of the comm time hidden\n",
+      t_serial * 1e3, t_overlap * 1e3, t_comm * 1e3, t_serial / t_overlap,
+      100.0 * std::clamp((t_serial - t_overlap) / t_comm, 0.0, 1.0));
+  std::printf(
+      "baseline (memcpy all-gather, then OpenBLAS GEMM; %d threads per rank, as many as GEMM cores): %.2f ms "
+      "-> overlapped is %.2fx the baseline time\n",
+      base_threads, median(base.seconds) * 1e3, paired_ratio(overlap, base));
+  std::printf(
+      "ratios to the OpenBLAS baseline (median of per-repetition ratios; target overlapped <= 1.0x):\n");
+  std::printf("  overlapped %.2fx, serialized %.2fx\n", paired_ratio(overlap, base),
+              paired_ratio(serial, base));
+  std::printf(
+      "ratios to the same-kernel baseline (memcpy all-gather, then the tile matmul kernel on whole matrices, "
+      "%.2f ms): overlapped %.2fx, serialized %.2fx\n",
+      median(base_kernel.seconds) * 1e3, paired_ratio(overlap, base_kernel),
+      paired_ratio(serial, base_kernel));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -332,55 +391,7 @@ int main(int argc, char** argv) {
       {"baseline same kernel", [&same_kernel] { return same_kernel.round(); }, {}},
   };
   if (!time_interleaved(vs, c)) return 1;
-  const Timed &overlap = vs[0], &serial = vs[1], &comm = vs[2], &base = vs[3], &base_kernel = vs[4];
-
-  // The reference: concat(shards) @ W in fp32, independently of the runtime (one sgemm).
-  std::vector<float> af(a.size()), wf(w.size()), ref(static_cast<size_t>(m * n));
-  ptodist::kernels::fp16_to_fp32_n(a.data(), af.data(), static_cast<long>(a.size()));
-  ptodist::kernels::fp16_to_fp32_n(w.data(), wf.data(), static_cast<long>(w.size()));
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, af.data(), k, wf.data(), n, 0.0f,
-              ref.data(), n);
-  const auto* out = reinterpret_cast<const float*>(args["outputs"].data.data());
-  bool pass = true;
-  double max_diff = 0;
-  for (int r = 0; r < c.ranks; ++r) {
-    long long bad = 0;
-    for (long long i = 0; i < m * n; ++i) {
-      double o = out[r * m * n + i], e = ref[i], d = std::fabs(o - e);
-      max_diff = std::max(max_diff, d);
-      if (!(d <= 1e-2 + 1e-2 * std::fabs(e))) ++bad;
-    }
-    if (bad) std::printf("rank %d: %lld of %lld elements differ from the reference\n", r, bad, m * n);
-    pass = pass && bad == 0;
-  }
-  std::printf("%s: every rank's C allclose(rtol=atol=1e-2) to concat(shards) @ W in fp32 (max |diff| %.3g)\n",
-              pass ? "PASS" : "FAIL", max_diff);
-
-  const double t_overlap = median(overlap.seconds), t_serial = median(serial.seconds),
-               t_comm = median(comm.seconds);
-  const double flops = 2.0 * m * n * k * c.ranks;  // every rank computes the whole C
-  std::printf("tile matmul: %s\n", ptodist::kernels::matmul_backend().c_str());
-  std::printf("time per round (median of %d, variants interleaved): %.2f ms overlapped\n", c.rounds,
-              t_overlap * 1e3);
-  std::printf("throughput: %.2f GFLOP/s (%d ranks x 2*M*N*K = %.3g GFLOP per round)\n",
-              flops / t_overlap / 1e9, c.ranks, flops / 1e9);
-  std::printf(
-      "overlap: serialized (comm, then GEMM) %.2f ms, overlapped %.2f ms, comm alone %.2f ms -> %.2fx, "
-      "%.0f%% of the comm time hidden\n",
-      t_serial * 1e3, t_overlap * 1e3, t_comm * 1e3, t_serial / t_overlap,
-      100.0 * std::clamp((t_serial - t_overlap) / t_comm, 0.0, 1.0));
-  std::printf(
-      "baseline (memcpy all-gather, then OpenBLAS GEMM; %d threads per rank, as many as GEMM cores): %.2f ms "
-      "-> overlapped is %.2fx the baseline time\n",
-      base_threads, median(base.seconds) * 1e3, paired_ratio(overlap, base));
-  std::printf(
-      "ratios to the OpenBLAS baseline (median of per-repetition ratios; target overlapped <= 1.0x):\n");
-  std::printf("  overlapped %.2fx, serialized %.2fx\n", paired_ratio(overlap, base),
-              paired_ratio(serial, base));
-  std::printf(
-      "ratios to the same-kernel baseline (memcpy all-gather, then the tile matmul kernel on whole matrices, "
-      "%.2f ms): overlapped %.2fx, serialized %.2fx\n",
-      median(base_kernel.seconds) * 1e3, paired_ratio(overlap, base_kernel),
-      paired_ratio(serial, base_kernel));
+  const bool pass = check_outputs(args["outputs"], a, w, c.ranks, m, k, n);
+  print_report(vs, c, m, k, n, base_threads);
   return pass ? 0 : 1;
 }
