@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# MPI backend benchmarks (docs/benchmarks.md, section "MPI backend"):
+# MPI backend benchmarks (docs/mpi.md, section "Performance"):
 #  1. the transport at np = 2: put / put_async bandwidth and notify latency against raw MPI loops
 #     (shared memory, then TCP only with osc pt2pt);
 #  2. all-gather + GEMM through `ptodist bench` at np = 2 and 4, MPI processes vs in-process ranks.
@@ -13,7 +13,7 @@ mpirun="mpirun --oversubscribe"
 for exe in "$build/ptodist" "$build/bench/mpi_transport"; do
   [ -x "$exe" ] || { echo "mpi_bench.sh: no $exe; build the ptodist and mpi_transport targets" >&2; exit 1; }
 done
-echo "machine: $(nproc) cores; $(mpirun --version | head -1)"
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); $(mpirun --version | head -1)"
 
 echo "== transport, shared memory (default components)"
 $mpirun -np 2 "$build/bench/mpi_transport"

@@ -52,7 +52,14 @@ void CommThread::call_ref(void (*run)(void*), void* fn) {
     return;
   }
   if (direct_) {
-    std::lock_guard<std::mutex> lock(mpi_mu_);
+    std::unique_lock<std::mutex> lock(mpi_mu_, std::try_to_lock);
+    if (!lock) {
+      // Tell the idle thread to stay out: it would otherwise take the lock again as soon as it
+      // releases it, before this thread has woken up (over TCP each idle step polls sockets).
+      contenders_.fetch_add(1, std::memory_order_relaxed);
+      lock.lock();
+      contenders_.fetch_sub(1, std::memory_order_relaxed);
+    }
     run(fn);
     return;
   }
@@ -109,6 +116,7 @@ void CommThread::serve(Request* r) {
 // Progress for components that move data only inside MPI calls (osc pt2pt): an Iprobe enters the
 // progress engine; the hook syncs the windows so polling cores see what arrived.
 void CommThread::idle_progress() {
+  if (contenders_.load(std::memory_order_relaxed) != 0) return;  // a caller waits for MPI
   std::unique_lock<std::mutex> lock(mpi_mu_, std::try_to_lock);
   if (!lock) return;  // a caller is inside MPI: it makes progress itself
   int flag = 0;

@@ -68,7 +68,8 @@ class CommThread {
   // of handing it over (no thread switch on the hot path); with FUNNELED only, or when
   // PTODIST_MPI_FUNNEL=1, every request goes through the queue to this thread.
   bool direct_ = false;
-  std::mutex mpi_mu_;  // held by whoever is inside MPI
+  std::mutex mpi_mu_;               // held by whoever is inside MPI
+  std::atomic<int> contenders_{0};  // callers blocked on mpi_mu_ (direct mode)
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Request*> queue_;
