@@ -128,6 +128,36 @@ TEST_F(CheckHb, AtomicAddsDoNotRaceButAPlainWriteDoes) {
       << report();
 }
 
+TEST_F(CheckHb, EveryAtomicAddMustBeOrderedBeforeTheRead) {
+  hb_->actor_started(2, kDriver, 0, "vector core 1 (block 0/1 of k2)");
+  // Core 2's add lands first and is never published; core 0's add is published, and is the last.
+  hb_->window_write(2, 1, WindowAddr{0, 0}, 64, true, at(3, "pld.tile.put", "dst"));
+  hb_->window_write(0, 1, WindowAddr{0, 0}, 64, true, at(2, "pld.tile.put", "dst"));
+  hb_->fence(0);
+  hb_->notify(0, 1, kCell, 1, true, at(3, "pld.system.notify", "signal"));
+  consume(true, true);
+  ASSERT_TRUE(world_->hazard());
+  EXPECT_NE(
+      report().find("k.py:3:5: note: written by rank 0, vector core 1 (block 0/1 of k2) (pld.tile.put)"),
+      std::string::npos)
+      << report();
+}
+
+TEST_F(CheckHb, PublishedAtomicAddsAreAllAcquired) {
+  hb_->actor_started(2, kDriver, 0, "vector core 1 (block 0/1 of k2)");
+  for (ActorId a : {2, 0}) {
+    hb_->window_write(a, 1, WindowAddr{0, 0}, 64, true, at(2, "pld.tile.put", "dst"));
+    hb_->fence(a);
+    hb_->notify(a, 1, kCell, 1, true, at(3, "pld.system.notify", "signal"));
+  }
+  hb_->wait_satisfied(1, 1, kCell, 2, 2, true, at(4, "pld.system.wait", "signal[0, 0]"));
+  hb_->invalidate(1);
+  hb_->window_read(1, 1, WindowAddr{0, 0}, 64, at(5, "pl.load", "dst"));
+  // A plain write after both adds, ordered after them, starts the bytes afresh.
+  hb_->window_write(1, 1, WindowAddr{0, 0}, 64, false, at(5, "pl.store", "dst"));
+  EXPECT_FALSE(world_->hazard()) << report();
+}
+
 TEST_F(CheckHb, WriteAfterAnAcquiringWaitDoesNotRace) {
   publish(true);
   hb_->wait_satisfied(1, 1, kCell, 1, 1, true, at(4, "pld.system.wait", "signal[0, 0]"));

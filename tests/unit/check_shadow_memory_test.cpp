@@ -9,7 +9,7 @@ namespace ptodist::runtime::check {
 namespace {
 
 ShadowWrite by(int comp, uint32_t time, int record = 0, bool atomic = false) {
-  return ShadowWrite{Epoch{comp, time}, atomic, record};
+  return ShadowWrite{Epoch{comp, time}, atomic, record, {}};
 }
 
 TEST(CheckShadowMemory, WriteSplitsTheIntervalsItCovers) {

@@ -101,13 +101,15 @@ std::string HappensBeforeImpl::missing_edge(const ActorState* reader, const Epoc
 
 bool HappensBeforeImpl::check_read(const Accessor& r, int owner, WindowAddr at, long long bytes,
                                    const std::string& what) {
+  auto covered = [&](const Epoch& e) { return r.own(e.comp) || r.clock->covers(e); };
   auto hit =
       shadow_.at(owner, at.segment).find_unordered(at.offset, at.offset + bytes, [&](const ShadowWrite& w) {
-        return r.own(w.epoch.comp) || r.clock->covers(w.epoch);
+        return !w.first_unordered(covered);
       });
   if (!hit) return false;
+  WriteMark w = *hit->value.first_unordered(covered);
   report(report_unordered_read(accessor_side(*this, r.record, r.dma), hit->begin, hit->end, what, owner,
-                               side_of(hit->value.record), missing_edge(r.actor, hit->value.epoch)));
+                               side_of(w.record), missing_edge(r.actor, w.epoch)));
   return true;
 }
 
@@ -117,12 +119,14 @@ bool HappensBeforeImpl::check_write(const Accessor& w, bool atomic, int owner, W
                                     const std::string& what) {
   ShadowSegment& seg = shadow_.at(owner, at.segment);
   long long end = at.offset + bytes;
+  auto covered = [&](const Epoch& e) { return w.own(e.comp) || w.clock->covers(e); };
+  // Atomic adds never race with each other (and earlier adds are kept only behind an atomic last).
   auto ww = seg.find_unordered(at.offset, end, [&](const ShadowWrite& x) {
-    return w.own(x.epoch.comp) || w.clock->covers(x.epoch) || (atomic && x.atomic);
+    return (atomic && x.atomic) || !x.first_unordered(covered);
   });
   if (ww) {
     report(report_write_race(accessor_side(*this, w.record, w.dma), ww->begin, ww->end, what, owner,
-                             side_of(ww->value.record)));
+                             side_of(ww->value.first_unordered(covered)->record)));
     return true;
   }
   auto ordered = [&](const ReadMark& m) { return w.own(m.epoch.comp) || w.clock->covers(m.epoch); };
@@ -155,7 +159,12 @@ void HappensBeforeImpl::record_read(const Accessor& r, int owner, WindowAddr at,
 void HappensBeforeImpl::record_write(const Accessor& w, bool atomic, int owner, WindowAddr at,
                                      long long bytes) {
   ShadowSegment& seg = shadow_.at(owner, at.segment);
-  seg.record(at.offset, at.offset + bytes, ShadowWrite{w.epoch, atomic, w.record});
+  if (atomic)
+    seg.update(at.offset, at.offset + bytes, [&](ShadowWrite& x) {
+      x.add_atomic(WriteMark{w.epoch, w.record});
+    });
+  else
+    seg.record(at.offset, at.offset + bytes, ShadowWrite{w.epoch, false, w.record, {}});
   seg.reads.erase(at.offset, at.offset + bytes);
   if (!atomic && !signals_.empty()) signals_.reset_range(owner, at.segment, at.offset, at.offset + bytes);
 }

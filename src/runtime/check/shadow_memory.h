@@ -12,15 +12,56 @@
 
 namespace ptodist::runtime::check {
 
-// The last write of some bytes: when (epoch), whether it was an atomic add, and what it was (an
-// index into the tracker's table of access records, for reports).
+// One write: when (epoch) and what it was (an index into the tracker's table of access records).
+struct WriteMark {
+  Epoch epoch;
+  int record = -1;
+  bool same(const WriteMark& o) const {
+    return epoch.comp == o.epoch.comp && epoch.time == o.epoch.time && record == o.record;
+  }
+};
+
+// The last write of some bytes: when (epoch), whether it was an atomic add, and what it was. After
+// atomic adds, `adds` keeps the earlier adds since the last plain write (the latest per component),
+// since a reader must be ordered after every one of them.
 struct ShadowWrite {
   Epoch epoch;
   bool atomic = false;
   int record = -1;
+  std::vector<WriteMark> adds;
+
   bool same(const ShadowWrite& o) const {
-    return epoch.comp == o.epoch.comp && epoch.time == o.epoch.time && atomic == o.atomic &&
-           record == o.record;
+    if (epoch.comp != o.epoch.comp || epoch.time != o.epoch.time || atomic != o.atomic ||
+        record != o.record || adds.size() != o.adds.size())
+      return false;
+    for (size_t i = 0; i < adds.size(); ++i)
+      if (!adds[i].same(o.adds[i])) return false;
+    return true;
+  }
+  // An atomic add over these bytes: the current last write joins `adds` when it is an add too.
+  void add_atomic(const WriteMark& m) {
+    if (record >= 0 && atomic) {
+      WriteMark last{epoch, record};
+      auto it = std::find_if(adds.begin(), adds.end(),
+                             [&](const WriteMark& a) { return a.epoch.comp == last.epoch.comp; });
+      if (it != adds.end())
+        *it = last;
+      else
+        adds.push_back(last);
+    } else {
+      adds.clear();
+    }
+    epoch = m.epoch;
+    atomic = true;
+    record = m.record;
+  }
+  // The first of the writes (last, then earlier adds) that `covered` rejects.
+  template <class Covered>
+  std::optional<WriteMark> first_unordered(Covered covered) const {
+    if (record >= 0 && !covered(epoch)) return WriteMark{epoch, record};
+    for (const WriteMark& a : adds)
+      if (!covered(a.epoch)) return a;
+    return std::nullopt;
   }
 };
 
