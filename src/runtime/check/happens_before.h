@@ -16,11 +16,17 @@
 //   acquires its transfer directly (the invalidate is implied there);
 // - a core's reads need no fence: a notify releases every read before it (a "slot free" signal
 //   orders the reader's reads before the refill that waits for it);
+// - a transfer is ordered after its issue and before the wait on its event; a session's transfers are
+//   ordered in issue order (one channel group), and waiting an event drains the earlier ones too;
+// - a region cacheinvalid counts as a whole-GM one (the acquisitions become visible everywhere);
+// - a signal cell's plain store (pl.write/pl.store over it) starts its notify history afresh;
+// - a task's start is after its submit; a join (deps, end of a manual scope, kernel call) acquires
+//   every block of the joined task; rounds are ordered one after the other;
 // - hazards checked: a read and a write of the same window bytes in either order with nothing
 //   ordering them (reported as the read, hazard 1; a read of bytes an unwaited transfer writes is
 //   found at the read whatever landed), write/write (two atomic adds never race), a core writing a
 //   buffer an in-flight transfer uses (staging tile, session scratch, window source or
-//   destination), a session built over another's outstanding event, a stale signal.
+//   destination), a session built over another's outstanding event, a stale signal;
 // - shadow memory keeps, per byte range, the last write, the atomic adds since the last plain write
 //   (the latest per core or transfer: a reader must be ordered after every one of them) and the reads
 //   since the last write.
