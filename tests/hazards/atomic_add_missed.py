@@ -1,7 +1,7 @@
 # Hazard 1 (unordered read), atomic adds: ranks 1 and 2 add their rows into rank 0's row and each
 # raises the signal; rank 0 waits for the signal to reach 1 instead of 2 and reads the sum. One add is
-# not ordered before the read. Over 20 seeds check mode must report it (pending/
-# atomic_add_missed_earlier.py asks for a seed where the unordered add is not the last one).
+# not ordered before the read when the wait sees 1. In seeds where both notifies come before the wait
+# (it sees 2 and acquires both) that run has no race; over 20 seeds check mode must find one that has.
 # RUN: %expect-exit 3 ptodist run %s --ranks 3 --mode check --seed 1 --runs 20 > %t
 # RUN: FileCheck %s < %t
 # RUN: FileCheck %s --check-prefix=LINE < %t
