@@ -3,14 +3,15 @@
 # prints each figure's ratio against its baseline measured in the same run (docs/benchmarks.md).
 #   bash bench/run.sh [BUILD] [extra Google Benchmark flags, e.g. --benchmark_filter=Matmul]
 # BENCH_REPS (default 5): repetitions of each Google Benchmark, randomly interleaved; ratios use the
-# median of each. BENCH_ROUNDS (default 15): interleaved rounds of the comparison programs.
+# median of each. BENCH_ROUNDS (default 41): interleaved rounds of the comparison programs (a
+# round takes milliseconds; on a busy machine fewer rounds leave the ratios noisy).
 # Google Benchmark JSON results are kept as BUILD/bench/<name>.json.
 set -euo pipefail
 
 build=${1:-build}
 shift || true
 reps=${BENCH_REPS:-5}
-rounds=${BENCH_ROUNDS:-15}
+rounds=${BENCH_ROUNDS:-41}
 here=$(cd "$(dirname "$0")" && pwd)
 if [ ! -d "$build/bench" ]; then
   echo "run.sh: no $build/bench; build first (make build)" >&2
