@@ -46,7 +46,8 @@ class CommThread {
   bool direct() const { return direct_; }
   // Makes the thread run its idle step (the idle hook) soon, waking it if it sleeps.
   void kick();
-  // Called on the thread whenever it is idle (MPI_Win_sync of every window, progress).
+  // Called with MPI held whenever the thread is idle, and by polling cores (window sync, async
+  // transfers).
   void set_idle_hook(std::function<void()> hook);
   // Run on the thread just before MPI_Finalize.
   void set_exit_hook(std::function<void()> hook);
