@@ -129,6 +129,31 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(path_name(std::get<0>(info.param))) + "_" + std::to_string(info.index);
     });
 
+// Random shapes around the AVX-512 kernel's blocking (6-row micro-tiles, 64-column panels, 128-deep K
+// blocks), every operand type mix, strided views and both accumulate modes.
+TEST(KernelsMatmulAvx512, RandomShapesMatchReference) {
+  const PathGuard guard(MatmulPath::Avx512);
+  if (!guard.ok) GTEST_SKIP() << "this CPU has no AVX-512";
+  const ElemType types[] = {ElemType::F16, ElemType::BF16, ElemType::F32};
+  std::mt19937 rng(2026);
+  std::uniform_int_distribution<int> dim(1, 200), pad(0, 9), type(0, 2);
+  for (int trial = 0; trial < 25; ++trial) {
+    const int m = dim(rng), k = dim(rng), n = dim(rng), p = pad(rng);
+    SCOPED_TRACE(::testing::Message()
+                 << "trial " << trial << ": m " << m << " k " << k << " n " << n << " pad " << p);
+    Matrix a(types[type(rng)], m, k, p, rng), b(types[type(rng)], k, n, p, rng);
+    Matrix c(ElemType::F32, m, n, p, rng);
+    const std::vector<double> init = c.values;
+    if (trial % 2 == 0) {
+      matmul(a.view(), b.view(), c.view());
+      expect_product(a, b, c, {});
+    } else {
+      matmul_acc(a.view(), b.view(), c.view());
+      expect_product(a, b, c, init);
+    }
+  }
+}
+
 TEST(KernelsMatmulSupport, Types) {
   EXPECT_TRUE(matmul_supported(ElemType::F16, ElemType::BF16, ElemType::F32));
   EXPECT_FALSE(matmul_supported(ElemType::F16, ElemType::F16, ElemType::F16));
