@@ -28,6 +28,8 @@ test-asan: deps
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j $(JOBS) -L 'unit|golden'
 
+# Every benchmark with its ratio to a baseline timed in the same run (docs/benchmarks.md); Release.
+# BENCH_REPS / BENCH_ROUNDS set the repetitions (see bench/run.sh).
 bench: build
 	bash bench/run.sh $(BUILD)
 

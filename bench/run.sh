@@ -18,6 +18,11 @@ if [ ! -d "$build/bench" ]; then
   exit 1
 fi
 
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
+if [ "$build_type" != "Release" ]; then
+  echo "run.sh: warning: $build is a '${build_type:-unknown}' build; figures are only comparable from Release" >&2
+fi
+
 # Programs with their own main that time a baseline themselves (not Google Benchmark).
 comparison="executor_overhead_bench"
 
