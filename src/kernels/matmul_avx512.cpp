@@ -113,8 +113,10 @@ Rows widen_a(const TileView& a) {
 
 // c[rows, cols of the masks] (+)= a[rows, kc] @ panel[kc, kNR]. Rows past `rows` read row rows - 1
 // again (valid memory) and are never stored, so one unrolled body serves the M tail.
+template <int MR>
 void micro_kernel(const float* a, long lda, const float* panel, int kc, float* c, long ldc, int rows,
                   const __mmask16* masks, bool accumulate) {
+  constexpr int kMR = MR;
   const float* ar[kMR];
   for (int i = 0; i < kMR; ++i) ar[i] = a + (i < rows ? i : rows - 1) * lda;
   __m512 acc[kMR][kNV];
@@ -165,9 +167,20 @@ void matmul_avx512(const TileView& a, const TileView& b, const TileView& c, bool
       __mmask16 masks[kNV];
       for (int v = 0; v < kNV; ++v) masks[v] = low_lanes(n - col0 - 16 * v);
       const float* panel = packed + static_cast<long>(p) * kc * kNR;
-      for (int r0 = 0; r0 < m; r0 += kMR) {
-        micro_kernel(ra.data + r0 * ra.ld + k0, ra.ld, panel, kc, out + r0 * c.row_stride + col0,
-                     c.row_stride, m - r0 < kMR ? m - r0 : kMR, masks, acc);
+      for (int r0 = 0; r0 < m;) {
+        // 6-row micro-tiles, and 4-row ones where they waste fewer rows at the end (128 = 20 x 6 +
+        // 2 x 4); a short tile computes its missing rows only to drop them.
+        const int left = m - r0;
+        const int step = left <= 4 || left == 7 || left == 8 ? 4 : kMR;
+        const float* arows = ra.data + r0 * ra.ld + k0;
+        float* crows = out + r0 * c.row_stride + col0;
+        const int rows = left < step ? left : step;
+        if (step == kMR) {
+          micro_kernel<kMR>(arows, ra.ld, panel, kc, crows, c.row_stride, rows, masks, acc);
+        } else {
+          micro_kernel<4>(arows, ra.ld, panel, kc, crows, c.row_stride, rows, masks, acc);
+        }
+        r0 += rows;
       }
     }
   }
