@@ -95,9 +95,11 @@ ptodist::ir::Program compile(const Config& c, long long m_local, Shape& shape) {
   }
   const ptodist::ir::Program source = module->programs[0];
   std::map<std::string, long long> defines = {{"world_size", 1}, {"gemm_cores", 1}, {"m_local", m_local}};
-  ptodist::transforms::PassContext cx{.diags = diags};
-  cx.bindings = defines;
-  cx.module = module;
+  ptodist::transforms::PassContext cx{.diags = diags,
+                                      .profile = ptodist::ChipProfile{},
+                                      .bindings = defines,
+                                      .disabled = {},
+                                      .module = module};
   ptodist::ir::Program program = ptodist::transforms::run_pipeline(source, cx);
   if (!program || diags.has_errors()) {
     diags.print(std::cerr);
@@ -195,17 +197,15 @@ void print_overhead(const char* what, const std::vector<double>& exec, const std
       (median(ratio) - 1) * 100, (min_of(exec) / min_of(direct) - 1) * 100);
 }
 
-// One shape: interleaved executor rounds and direct sequences; false when the run failed.
-bool measure(const Config& c, long long m_local) {
-  Shape s{};
-  ptodist::ir::Program program = compile(c, m_local, s);
-  if (!program) return false;
+// Random fp16 A and W (kept in `a`, `w` for the direct calls) and the host arguments of one rank.
+std::map<std::string, HostTensor> make_inputs(const Shape& s, std::vector<uint16_t>& a,
+                                              std::vector<uint16_t>& w) {
   std::mt19937 gen(7);
   std::normal_distribution<float> dist(0.0f, 0.1f);
-  std::vector<uint16_t> a(s.m * s.k), w(s.k * s.n);
+  a.resize(s.m * s.k);
+  w.resize(s.k * s.n);
   for (auto& h : a) h = ptodist::kernels::fp32_to_fp16(dist(gen));
   for (auto& h : w) h = ptodist::kernels::fp32_to_fp16(dist(gen));
-  std::map<std::string, HostTensor> args;
   auto fp16_tensor = [](const std::vector<uint16_t>& v, std::vector<long long> shape) {
     HostTensor t;
     t.dtype = ptodist::ir::DType::FP16;
@@ -214,9 +214,20 @@ bool measure(const Config& c, long long m_local) {
     std::memcpy(t.data.data(), v.data(), t.data.size());
     return t;
   };
+  std::map<std::string, HostTensor> args;
   args["inputs"] = fp16_tensor(a, {1, s.m, s.k});
   args["weight"] = fp16_tensor(w, {s.k, s.n});
   args["outputs"] = HostTensor::zeros(ptodist::ir::DType::FP32, {1, s.m, s.n});
+  return args;
+}
+
+// One shape: interleaved executor rounds and direct sequences; false when the run failed.
+bool measure(const Config& c, long long m_local) {
+  Shape s{};
+  ptodist::ir::Program program = compile(c, m_local, s);
+  if (!program) return false;
+  std::vector<uint16_t> a, w;
+  std::map<std::string, HostTensor> args = make_inputs(s, a, w);
   std::vector<float> direct_out(s.m * s.n);
 
   ptodist::runtime::RunOptions opts;
@@ -253,9 +264,8 @@ bool measure(const Config& c, long long m_local) {
   const bool same = std::memcmp(direct_out.data(), args["outputs"].data.data(), direct_out.size() * 4) == 0;
   const long long matmuls = (s.m / s.m_tile) * (s.n / s.n_tile) * (s.k / s.k_tile);
   std::printf(
-      "GEMM kernel, 1 rank, 1 cube core, A [%lld, %lld] @ W [%lld, %lld] fp16 (%lld tile matmuls, tile M "
-      "%lld "
-      "K %lld N %lld), %d interleaved rounds; outputs bit-identical: %s\n",
+      "GEMM kernel, 1 rank, 1 cube core, A [%lld, %lld] @ W [%lld, %lld] fp16 (%lld tile matmuls, "
+      "tile M %lld K %lld N %lld), %d interleaved rounds; outputs bit-identical: %s\n",
       s.m, s.k, s.k, s.n, matmuls, s.m_tile, s.k_tile, s.n_tile, c.rounds, same ? "yes" : "NO");
   print_overhead("wall time (whole round)", exec_wall, direct_wall);
   print_overhead("CPU time (all threads)", exec_cpu, direct_cpu);

@@ -355,9 +355,11 @@ int main(int argc, char** argv) {
   ptodist::ir::Program source = module->programs[0];
   std::map<std::string, long long> bindings = c.defines;
   bindings["world_size"] = c.ranks;
-  ptodist::transforms::PassContext cx{.diags = diags};
-  cx.bindings = bindings;
-  cx.module = module;
+  ptodist::transforms::PassContext cx{.diags = diags,
+                                      .profile = ptodist::ChipProfile{},
+                                      .bindings = bindings,
+                                      .disabled = {},
+                                      .module = module};
   ptodist::ir::Program program = ptodist::transforms::run_pipeline(source, cx);
   if (!program || diags.has_errors()) {
     diags.print(std::cerr);
