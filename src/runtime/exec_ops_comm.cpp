@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "exec.h"
+#include "ptodist/ir/functor.h"
 #include "remote_io.h"
 
 namespace ptodist::runtime {
@@ -119,6 +120,36 @@ Value op_Notify(Interp& in, const ir::OpCall& c) {
   return NoneValue{};
 }
 
+// Every pld.system.notify in `fn`, for the deadlock report's wait-for edges.
+static std::vector<const ir::OpCall*> notifies_in(const ir::FunctionNode& fn) {
+  struct Finder : ir::Walker {
+    std::vector<const ir::OpCall*> found;
+    void visit_expr(const ir::Expr& e) override {
+      if (!e) return;
+      if (const auto* call = e->as<ir::OpCall>(); call && call->arg("peer") && call->op->has(ir::kNotify))
+        found.push_back(call);
+      ir::Walker::visit_expr(e);
+    }
+  } finder;
+  for (const ir::Stmt& s : fn.body) finder.visit_stmt(s);
+  return finder.found;
+}
+
+// Whether the core running `in` (blocked, so its frame is stable) has a notify whose peer evaluates
+// to `rank` in its current frame. A peer that cannot be evaluated yet (it uses a name defined later)
+// may be any rank. Called only by the scheduler's baton holder when it writes a deadlock report.
+static bool may_notify_rank(Interp& in, int rank) {
+  if (!in.f.fn) return true;
+  for (const ir::OpCall* call : notifies_in(*in.f.fn)) {
+    try {
+      if (in.eval_int(call->arg("peer")) == rank) return true;
+    } catch (const RunError&) {
+      return true;
+    }
+  }
+  return false;
+}
+
 Value op_Wait(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = window_arg(in, c, "signal", h);
@@ -130,6 +161,7 @@ Value op_Wait(Interp& in, const ir::OpCall& c) {
   auto* cell = reinterpret_cast<int32_t*>(t.data + at);
   BlockInfo info{"pld.system.wait", c.span,   describe_cell(t, offsets), cell,
                  nullptr,           expected, ge ? ">=" : "=="};
+  if (in.world().scheduler()) info.may_notify = [&in](int rank) { return may_notify_rank(in, rank); };
   in.world().block_until(in.f.rank, in.f.core, info, [cell, expected, ge] {
     int32_t v = std::atomic_ref<int32_t>(*cell).load(std::memory_order_acquire);
     return ge ? v >= expected : v == expected;

@@ -80,6 +80,9 @@ struct BlockInfo {
   const uint32_t* watch_u = nullptr;  // a completion word
   long long expected = 0;
   std::string cmp;  // "==" or ">="
+  // Check mode's deadlock report: whether the blocked core could later notify `rank` (its notifies'
+  // peers evaluated in its frame; true when one cannot be evaluated). Unset: assume it could.
+  std::function<bool(int rank)> may_notify;
 };
 
 // A running core (or an orchestrator thread): progress counter and what it blocks on, if anything.

@@ -124,7 +124,8 @@ std::string short_name(const std::string& name) {
 // The wait-for graph is an approximation from the IR, not from cell values: an edge W -> V means V is
 // blocked on a signal and V's function has a notify after V's blocking statement (in statement order,
 // or anywhere in a loop around it), so V might send W's signal, but only after its own wait returns.
-// Which cell a notify targets is not resolved (peer and offsets are run-time values); an actor whose
+// The notify's peer is evaluated in V's frame (BlockInfo::may_notify), so V -> W needs a notify of V
+// that targets W's rank (or one whose peer is not known yet); the cell is not resolved. An actor whose
 // function is unknown, or whose wait is in a called helper, counts as one that notifies after.
 bool notifies_after(const ir::FunctionNode& fn, const SourceSpan& at) {
   return search(fn.body, at) != 0;
@@ -163,7 +164,9 @@ std::string SchedulerImpl::deadlock_report() {
   for (const Actor* w : signal_waiters) {
     auto& out = edges[w];
     for (const Actor* v : signal_waiters)
-      if (v != w && (!v->fn || notifies_after(*v->fn, v->info.span))) out.push_back(v);
+      if (v != w && (!v->fn || notifies_after(*v->fn, v->info.span)) &&
+          (!v->info.may_notify || v->info.may_notify(w->rank)))
+        out.push_back(v);
   }
   std::vector<const Actor*> cycle = find_cycle(signal_waiters, edges);
   const Actor* head = !cycle.empty() ? cycle.front() : (!blocked.empty() ? blocked.front() : nullptr);
