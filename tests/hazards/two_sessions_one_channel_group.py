@@ -5,7 +5,7 @@
 # RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 > %t
 # RUN: FileCheck %s < %t
 # RUN: FileCheck %s --check-prefix=LINE < %t
-# CHECK: error: check: async session re-initialised on channel group 0 while another session's event is outstanding
+# CHECK: error: check: async session re-initialised on channel group 0 while another session's event is outstanding: rank 0, vector core 1 (block 0/1 of send_cols) builds a session on rank 0's sync_id=0
 # CHECK: note: outstanding event issued here by rank 0, vector core 0 (block 0/1 of send_rows) (pld.tile.put_async); wait for it before building another session on sync_id=0
 import pypto.language as pl
 import pypto.language.distributed as pld

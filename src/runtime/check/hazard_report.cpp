@@ -78,10 +78,12 @@ std::string report_inflight_overwrite(const Side& core, const std::string& buffe
                  std::move(notes));
 }
 
-std::string report_session_reinit(int sync_id, const SourceSpan& span, const Side& outstanding) {
-  return located(span,
+std::string report_session_reinit(int sync_id, const Side& builder, const Side& outstanding) {
+  return located(builder.span,
                  "async session re-initialised on channel group " + std::to_string(sync_id) +
-                     " while another session's event is outstanding",
+                     " while another session's event is outstanding: " + side_name(builder) +
+                     " builds a session on rank " + std::to_string(builder.rank) + "'s sync_id=" +
+                     std::to_string(sync_id),
                  {note(outstanding.span, "outstanding event issued here by " + with_op(outstanding) +
                                              "; wait for it before building another session on sync_id=" +
                                              std::to_string(sync_id))});

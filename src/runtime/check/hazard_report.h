@@ -37,7 +37,7 @@ std::string report_inflight_overwrite(const Side& core, const std::string& buffe
 std::string scratch_buffer(int sync_id);
 std::string window_buffer(bool source, long long begin, long long end, const std::string& what, int owner);
 // 4: a session built on a channel group where another session's event is outstanding.
-std::string report_session_reinit(int sync_id, const SourceSpan& span, const Side& outstanding);
+std::string report_session_reinit(int sync_id, const Side& builder, const Side& outstanding);
 // 5: a wait satisfied only thanks to an earlier round's notifies. `cell` is "signal[0, 0]".
 std::string report_stale_signal(const Side& waiter, int32_t seen, const std::string& cell,
                                 long long this_round, const Side& notifier, int notify_round);

@@ -134,7 +134,7 @@ void HappensBeforeImpl::session_initialised(ActorId a, int rank, const AsyncSess
   for (const TransferState& t : transfers_) {
     if (t.waited || t.rank != rank || !t.t.session || t.t.session.get() == &s) continue;
     if (t.t.session->sync_id != s.sync_id) continue;
-    report(report_session_reinit(s.sync_id, acc.span, side_of(t.record)));
+    report(report_session_reinit(s.sync_id, side_of(actor(a), acc), side_of(t.record)));
     return;
   }
   // Building the session resets its completion word: an overwrite when another transfer uses it.
