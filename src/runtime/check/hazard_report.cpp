@@ -82,8 +82,8 @@ std::string report_session_reinit(int sync_id, const Side& builder, const Side& 
   return located(builder.span,
                  "async session re-initialised on channel group " + std::to_string(sync_id) +
                      " while another session's event is outstanding: " + side_name(builder) +
-                     " builds a session on rank " + std::to_string(builder.rank) + "'s sync_id=" +
-                     std::to_string(sync_id),
+                     " builds a session on rank " + std::to_string(builder.rank) +
+                     "'s sync_id=" + std::to_string(sync_id),
                  {note(outstanding.span, "outstanding event issued here by " + with_op(outstanding) +
                                              "; wait for it before building another session on sync_id=" +
                                              std::to_string(sync_id))});
