@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "../examples/orchestration_rewrite.h"
 #include "ptodist/frontend/parser.h"
 #include "ptodist/kernels/convert.h"
 #include "ptodist/kernels/copy.h"
@@ -51,31 +52,8 @@ long long factory_value(const ptodist::ir::ProgramNode& p, const std::map<std::s
 
 // Drops every submission but the GEMM kernel's from chip orchestration's manual scope.
 ptodist::ir::Program gemm_only(const ptodist::ir::Program& p) {
-  using namespace ptodist::ir;
-  auto prog = std::make_shared<ProgramNode>(*p);
-  for (Function& fn : prog->functions) {
-    if (fn->kind != FunctionKind::Orchestration) continue;
-    auto copy = std::make_shared<FunctionNode>(*fn);
-    Block body;
-    for (const Stmt& s : fn->body) {
-      const auto* scope = s->as<ManualScope>();
-      if (!scope) {
-        body.push_back(s);
-        continue;
-      }
-      for (const Stmt& inner : scope->body) {
-        const auto* a = inner->as<Assign>();
-        const OpCall* call = a ? a->value->as<OpCall>() : nullptr;
-        const FuncRef* k =
-            call && !call->args.empty() && call->args[0] ? call->args[0]->as<FuncRef>() : nullptr;
-        if (k && k->callee.find("gemm") == std::string::npos) continue;
-        body.push_back(inner);
-      }
-    }
-    copy->body = std::move(body);
-    fn = copy;
-  }
-  return prog;
+  return ptodist::examples::flatten_manual_scope(
+      p, [](const std::string& kernel) { return kernel.find("gemm") != std::string::npos; });
 }
 
 // The tile-level GEMM-only program for one rank and one cube core, or null after printing why not.

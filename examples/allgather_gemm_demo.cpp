@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "orchestration_rewrite.h"
 #include "ptodist/frontend/parser.h"
 #include "ptodist/kernels/convert.h"
 #include "ptodist/kernels/matmul.h"
@@ -45,32 +46,10 @@ enum class Variant { Overlapped, Serialized, CommOnly };
 // Rewrites chip_orch: a manual scope becomes a plain sequence (submissions then run in order), and
 // CommOnly also drops the GEMM submission. The kernels are unchanged.
 ptodist::ir::Program make_variant(const ptodist::ir::Program& p, Variant v) {
-  using namespace ptodist::ir;
   if (v == Variant::Overlapped) return p;
-  auto prog = std::make_shared<ProgramNode>(*p);
-  for (Function& fn : prog->functions) {
-    if (fn->kind != FunctionKind::Orchestration) continue;
-    auto copy = std::make_shared<FunctionNode>(*fn);
-    Block body;
-    for (const Stmt& s : fn->body) {
-      const auto* scope = s->as<ManualScope>();
-      if (!scope) {
-        body.push_back(s);
-        continue;
-      }
-      for (const Stmt& inner : scope->body) {
-        const auto* a = inner->as<Assign>();
-        const OpCall* call = a ? a->value->as<OpCall>() : nullptr;
-        const FuncRef* k =
-            call && !call->args.empty() && call->args[0] ? call->args[0]->as<FuncRef>() : nullptr;
-        if (v == Variant::CommOnly && k && k->callee.find("gemm") != std::string::npos) continue;
-        body.push_back(inner);
-      }
-    }
-    copy->body = std::move(body);
-    fn = copy;
-  }
-  return prog;
+  return ptodist::examples::flatten_manual_scope(p, [v](const std::string& kernel) {
+    return v != Variant::CommOnly || kernel.find("gemm") == std::string::npos;
+  });
 }
 
 bool parse_args(int argc, char** argv, Config& c) {
