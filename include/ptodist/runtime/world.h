@@ -82,7 +82,7 @@ struct BlockInfo {
   std::string cmp;  // "==" or ">="
   // Check mode's deadlock report: whether the blocked core could later notify `rank` (its notifies'
   // peers evaluated in its frame; true when one cannot be evaluated). Unset: assume it could.
-  std::function<bool(int rank)> may_notify;
+  std::function<bool(int rank)> may_notify = nullptr;
 };
 
 // A running core (or an orchestrator thread): progress counter and what it blocks on, if anything.
