@@ -15,16 +15,16 @@ namespace ptodist::transforms {
 
 struct PassContext {
   DiagnosticEngine& diags;
-  ChipProfile profile;
+  ChipProfile profile{};
   // Factory parameter bindings: from `-D name=value` and the rank count (`world_size`).
-  std::map<std::string, long long> bindings;
+  std::map<std::string, long long> bindings{};
   bool verify_each = true;                  // run the verifier after every pass (debug builds and tests)
   std::ostream* print_after_all = nullptr;  // when set, dump the program after each pass
-  std::set<std::string> disabled;           // `--no-pass NAME`
+  std::set<std::string> disabled{};         // `--no-pass NAME`
   // Where printing passes (print-async-events) write their facts; std::cout when null.
   std::ostream* analysis_out = nullptr;
   // The file's module, so specialize can fold module-level constants a program refers to; may be null.
-  ir::Module module;
+  ir::Module module{};
 };
 
 // A pass returns the rewritten program, or null after reporting errors.

@@ -18,11 +18,11 @@ struct Contribution {
   int32_t value = 0;
   bool add = true;  // AtomicAdd; false: Set
   int round = 0;
-  VectorClock release;  // the notifier's release clock (cleared once its round is over)
-  int rank = 0;         // the notifier, for reports (kept across rounds)
-  std::string who;
-  SourceSpan span;
-  std::string op;
+  VectorClock release{};  // the notifier's release clock (cleared once its round is over)
+  int rank = 0;           // the notifier, for reports (kept across rounds)
+  std::string who{};
+  SourceSpan span{};
+  std::string op{};
 };
 
 // The cells of every rank, by (rank, segment, byte offset).
