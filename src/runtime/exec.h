@@ -165,6 +165,10 @@ Value call_function(Interp& in, const ir::FuncCall& call);
 void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span,
                 const char* what);
 
+// Check mode: the running core's actor (check::ActorId), -1 for the host orchestrator and in fast mode.
+inline int actor_of(const Interp& in) {
+  return in.f.core ? in.f.core->actor : -1;
+}
 // Check mode: a switch point of the running core (other cores may run first, transfers may land);
 // nothing in fast mode. Throws RunAborted when the run is torn down.
 void check_switch_point(Interp& in);

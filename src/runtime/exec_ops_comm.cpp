@@ -111,7 +111,7 @@ Value op_Notify(Interp& in, const ir::OpCall& c) {
   bool add = !op || op->value != "Set";
   WindowAddr cell{t.window.segment, t.window.offset + at};
   check::HappensBefore* hb = in.world().hb();
-  if (hb) check_yield(in);
+  if (hb) check_switch_point(in);
   in.world().transport().signal(peer, cell, static_cast<int32_t>(value), add);
   // Recorded with the signal, before any other core can run and see the new value.
   if (hb)
@@ -200,7 +200,7 @@ Value op_RemoteLoad(Interp& in, const ir::OpCall& c) {
   TileValue tile = in.new_tile(c, shape, t.dtype, ir::Memory::Vec);
   Region r{&t, offsets, shape};
   if (check::HappensBefore* hb = in.world().hb()) {
-    check_yield(in);
+    check_switch_point(in);
     check_region(in, *hb, r, peer, false, false, c);
   }
   for (long long row = 0; row < r.rows(); ++row)
@@ -217,7 +217,7 @@ static void store_tile_remote(Interp& in, const ir::OpCall& c, const std::byte* 
   bool add = atomic && atomic->value == "Add";
   Region r{&t, offsets, shape};
   if (check::HappensBefore* hb = in.world().hb()) {
-    check_yield(in);
+    check_switch_point(in);
     check_region(in, *hb, r, peer, true, add, c);
   }
   for (long long row = 0; row < r.rows(); ++row)
@@ -245,7 +245,7 @@ Value op_TensorRemoteStore(Interp& in, const ir::OpCall& c) {
   std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
   std::vector<std::byte> dense(src.numel() * ir::dtype_bytes(src.dtype));
   if (check::HappensBefore* hb = in.world().hb(); hb && src.is_window()) {
-    check_yield(in);
+    check_switch_point(in);
     check_region(in, *hb, Region{&src, std::vector<long long>(src.shape.size(), 0), src.shape}, src.rank,
                  false, false, c);
   }

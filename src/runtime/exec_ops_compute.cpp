@@ -55,7 +55,7 @@ void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t,
                          bool write) {
   check::HappensBefore* hb = in.world().hb();
   if (!hb || !t.is_window()) return;
-  check_yield(in);
+  check_switch_point(in);
   check_region(in, *hb, Region{&t, offsets, shape}, t.rank, write, false, c);
 }
 

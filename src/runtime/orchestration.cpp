@@ -312,7 +312,7 @@ void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, cons
 
 void check_switch_point(Interp& in) {
   check::Scheduler* s = in.world().scheduler();
-  if (s && in.f.core && in.f.core->actor >= 0) s->yield(in.f.core->actor);
+  if (s && actor_of(in) >= 0) s->yield(actor_of(in));
 }
 
 Value call_function(Interp& in, const ir::FuncCall& call) {

@@ -45,10 +45,6 @@ void write_row(Interp& in, const Region& r, int peer, long long row, long long c
     tr.put(peer, r.row_addr(row, col), src, ncols * ir::dtype_bytes(r.t->dtype));
 }
 
-void check_yield(Interp& in) {
-  if (check::Scheduler* s = in.world().scheduler()) s->yield(actor_of(in));
-}
-
 void check_region(Interp& in, check::HappensBefore& hb, const Region& r, int rank, bool write, bool atomic,
                   const ir::OpCall& c) {
   check::Access acc{c.span, c.op->spelling, r.t->name};
@@ -143,7 +139,7 @@ void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileVal
   const ir::EnumImm* atomic = enum_arg(c, "atomic");
   bool add = is_put && atomic && atomic->value == "Add";
   if (check::HappensBefore* hb = in.world().hb()) {
-    check_yield(in);
+    check_switch_point(in);
     // The source is read and the destination written as a whole, under the scheduler's baton.
     if (x.src->is_window()) check_region(in, *hb, rs, is_put ? in.f.rank : peer, false, false, c);
     if (x.dst->is_window()) check_region(in, *hb, rd, is_put ? peer : in.f.rank, true, add, c);

@@ -30,13 +30,8 @@ void write_row(Interp& in, const Region& r, int peer, long long row, long long c
                const std::byte* src, bool atomic_add);
 // Copies a (possibly strided) view into dense row-major bytes.
 void copy_dense(const TensorView& v, std::byte* dst);
-// Check mode (null tracker: fast mode, nothing to do). The running core's actor; a scheduler switch
-// point before a communication op; the window bytes of region `r` in `rank`'s copy reported to the
-// happens-before tracker as read or written (one call per run of contiguous rows).
-inline check::ActorId actor_of(const Interp& in) {
-  return in.f.core ? in.f.core->actor : -1;
-}
-void check_yield(Interp& in);
+// Check mode: the window bytes of region `r` in `rank`'s copy reported to the happens-before tracker
+// as read or written (one call per run of contiguous rows).
 void check_region(Interp& in, check::HappensBefore& hb, const Region& r, int rank, bool write, bool atomic,
                   const ir::OpCall& c);
 

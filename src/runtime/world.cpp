@@ -115,24 +115,20 @@ void World::fail(const RunError& error) {
 }
 
 void World::abort_for_hang(std::string report) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!has_error_ && !hung_) {
-      hung_ = true;
-      hang_report_ = std::move(report);
-    }
-  }
-  aborted_.store(true);
-  wake_all();
-  if (scheduler_) scheduler_->abort();
+  end_with_report(std::move(report), false);
 }
 
 void World::report_hazard(std::string report) {
+  end_with_report(std::move(report), true);
+}
+
+// A hang and a check-mode hazard end the run alike (exit code 3); the first report wins.
+void World::end_with_report(std::string report, bool hazard) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!has_error_ && !hung_) {
       hung_ = true;
-      hazard_ = true;
+      hazard_ = hazard;
       hang_report_ = std::move(report);
     }
   }

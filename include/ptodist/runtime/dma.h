@@ -27,8 +27,8 @@ struct DmaTransfer {
   long long bytes = 0;
   std::shared_ptr<AsyncSessionState> session;
   uint32_t seq = 0;
-  WindowAddr local_window;  // where `local` is window memory of the issuing rank; segment -1 otherwise
-  int check_id = -1;        // check mode: the transfer's check::TransferId
+  WindowAddr local_window{};  // where `local` is window memory of the issuing rank; segment -1 otherwise
+  int check_id = -1;          // check mode: the transfer's check::TransferId
 };
 
 // Implemented by a transport that runs the engine's transfers itself, in issue order, and writes the

@@ -169,6 +169,8 @@ class World {
   void note_progress() { misc_progress_.fetch_add(1, std::memory_order_relaxed); }
 
  private:
+  void end_with_report(std::string report, bool hazard);
+
   int ranks_;
   ChipProfile profile_;
   std::unique_ptr<Transport> transport_;

@@ -84,6 +84,8 @@ class SchedulerImpl {
   void wait_for_baton(ActorId a, std::unique_lock<std::mutex>& lk);
   Choice choose(std::unique_lock<std::mutex>& lk);
   bool startable(Actor& a);
+  std::vector<bool>& held_cores(const Actor& a);  // the busy flags of a's rank and core kind
+  int free_core(const Actor& a);                  // the lowest free core of a's kind, or -1
   bool takes_core(Actor& a);  // reserves the lowest free core of its kind; false when none is free
   void release_core(Actor& a);
   bool all_finished() const;

@@ -16,30 +16,34 @@ bool SchedulerImpl::all_finished() const {
   return true;
 }
 
+std::vector<bool>& SchedulerImpl::held_cores(const Actor& a) {
+  return (a.cube ? cube_held : vector_held)[static_cast<size_t>(a.rank)];
+}
+
+int SchedulerImpl::free_core(const Actor& a) {
+  const std::vector<bool>& held = held_cores(a);
+  for (size_t i = 0; i < held.size(); ++i)
+    if (!held[i]) return static_cast<int>(i);
+  return -1;
+}
+
 bool SchedulerImpl::takes_core(Actor& a) {
-  auto& held = (a.cube ? cube_held : vector_held)[static_cast<size_t>(a.rank)];
-  for (size_t i = 0; i < held.size(); ++i) {
-    if (held[i]) continue;
-    held[i] = true;
-    a.core_id = static_cast<int>(i);
-    return true;
-  }
-  return false;
+  int id = free_core(a);
+  if (id < 0) return false;
+  held_cores(a)[static_cast<size_t>(id)] = true;
+  a.core_id = id;
+  return true;
 }
 
 void SchedulerImpl::release_core(Actor& a) {
   if (a.core_id < 0) return;
-  (a.cube ? cube_held : vector_held)[static_cast<size_t>(a.rank)][static_cast<size_t>(a.core_id)] = false;
+  held_cores(a)[static_cast<size_t>(a.core_id)] = false;
   a.core_id = -1;
 }
 
 bool SchedulerImpl::startable(Actor& a) {
   if (a.start_when && !a.start_when()) return false;
-  if (!a.needs_core || a.core_id >= 0) return true;
-  const auto& held = (a.cube ? cube_held : vector_held)[static_cast<size_t>(a.rank)];
-  for (bool h : held)
-    if (!h) return true;
-  return false;
+  return !a.needs_core || a.core_id >= 0 || free_core(a) >= 0;
 }
 
 // Candidates in a fixed order (actors by id, then transfers by issue), so the seed alone decides.
