@@ -32,11 +32,12 @@ class TilePool : public std::enable_shared_from_this<TilePool> {
   std::map<long long, std::vector<void*>> free_;
 };
 
-// A pool of core threads of one rank: blocks run on them; a thread is made when none is idle.
-class CorePool {
+// A pool of threads that run jobs (a rank's core threads; the runtime's rank threads): a thread is
+// made when none is idle and kept, so a round does not pay for creating threads.
+class WorkerPool {
  public:
-  CorePool();
-  ~CorePool();
+  WorkerPool();
+  ~WorkerPool();
   void run(std::function<void()> job);
 
  private:
@@ -69,7 +70,7 @@ struct CoreBuffers {
 // Per rank and kept across rounds: the core thread pool, which cores are busy, and their buffers.
 struct RankExec {
   int rank = 0;
-  CorePool pool;
+  WorkerPool pool;
   std::mutex mu;
   std::vector<bool> vector_busy, cube_busy;
   std::vector<std::unique_ptr<CoreBuffers>> vector_buffers, cube_buffers;
@@ -85,6 +86,7 @@ struct RunEnv {
   std::map<std::string, long long> dyn;  // pl.dynamic dims bound from host shapes
   std::vector<RankExec*> ranks;
   std::vector<double> rank_seconds;
+  int live_ranks = 0;  // fast mode: rank orchestrations still running on other threads (live_mu)
   // Chip orchestrations queued by the host's `device=` calls, run one thread per rank afterwards.
   std::vector<std::vector<std::function<void()>>> rank_jobs;
   std::vector<std::vector<const ir::FunctionNode*>> rank_job_fns;  // what each queued job runs

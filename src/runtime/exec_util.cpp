@@ -156,18 +156,18 @@ Value dispatch_op(Interp& in, const ir::OpCall& c) {
   in.fail(c.span, "unknown op");
 }
 
-// ---- core threads ----
+// ---- worker threads ----
 
-struct CorePool::Worker {
+struct WorkerPool::Worker {
   std::thread thread;
   std::function<void()> job;
   bool busy = false;
   std::condition_variable cv;
 };
 
-CorePool::CorePool() = default;
+WorkerPool::WorkerPool() = default;
 
-CorePool::~CorePool() {
+WorkerPool::~WorkerPool() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
@@ -176,7 +176,7 @@ CorePool::~CorePool() {
   for (auto& w : workers_) w->thread.join();
 }
 
-void CorePool::run(std::function<void()> job) {
+void WorkerPool::run(std::function<void()> job) {
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& w : workers_) {
     if (!w->busy) {
@@ -194,7 +194,7 @@ void CorePool::run(std::function<void()> job) {
   raw->thread = std::thread([this, raw] { loop(raw); });
 }
 
-void CorePool::loop(Worker* w) {
+void WorkerPool::loop(Worker* w) {
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
     w->cv.wait(lock, [&] { return stop_ || w->job; });

@@ -215,9 +215,12 @@ void spawn_blocks(Interp& in, const ir::FunctionNode& fn, TaskState& task) {
   }
 }
 
+// `joined_now`: the submitter waits for the task at once. Then, in fast mode, it runs the last block
+// itself instead of sleeping while a core thread does: one hand-off fewer per kernel call. In check
+// mode every block stays an actor on its own thread.
 std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, const std::vector<Value>& args,
                                   long long cores, std::vector<std::shared_ptr<TaskState>> deps,
-                                  const SourceSpan& span) {
+                                  const SourceSpan& span, bool joined_now) {
   if (cores < 1) in.fail(span, "pl.spmd_submit: core_num must be at least 1, got " + std::to_string(cores));
   auto task = std::make_shared<TaskState>();
   task->kernel = fn.name;
@@ -237,10 +240,13 @@ std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, const 
   }
   RankExec& rx = *env->ranks[in.f.rank];
   if (in.world().scheduler()) spawn_blocks(in, fn, *task);
-  for (int b = 0; b < task->cores; ++b) {
+  const bool run_last_here = joined_now && !in.world().scheduler();
+  const int pooled = run_last_here ? task->cores - 1 : task->cores;
+  for (int b = 0; b < pooled; ++b) {
     int actor = task->block_actors.empty() ? -1 : task->block_actors[static_cast<size_t>(b)];
     rx.pool.run([job = BlockJob{env, in.f.rank, &fn, task, args, b, actor}] { run_block(job); });
   }
+  if (run_last_here) run_block(BlockJob{env, in.f.rank, &fn, task, args, task->cores - 1, -1});
   check_switch_point(in);  // a task boundary: the new blocks may run before the submitter goes on
   return task;
 }
@@ -327,7 +333,7 @@ Value call_function(Interp& in, const ir::FuncCall& call) {
   if (in.f.rank < 0) in.fail(call.span, "a call from the host orchestrator needs device=<rank>");
   // A kernel called from orchestration runs as one block and is waited for; anything else runs inline.
   if (ir::is_kernel(fn.kind) && !ir::is_kernel(in.f.fn->kind)) {
-    std::vector<std::shared_ptr<TaskState>> one{launch(in, fn, args, 1, {}, call.span)};
+    std::vector<std::shared_ptr<TaskState>> one{launch(in, fn, args, 1, {}, call.span, true)};
     auto task = one[0];
     join_tasks(in, one, call.span, "kernel call");
     std::vector<Value>& r = task->results;
@@ -375,7 +381,7 @@ Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
       }
     }
   }
-  auto task = launch(in, fn, args, cores, std::move(deps), c.span);
+  auto task = launch(in, fn, args, cores, std::move(deps), c.span, !in.f.scope_tasks);
   auto out = std::make_shared<TupleValue>();
   if (in.f.scope_tasks) {
     in.f.scope_tasks->push_back(task);

@@ -91,6 +91,8 @@ Runtime::Runtime(ir::Program program, RunOptions options)
     rx->cube_pools.resize(options_.profile.cube_cores);
     ranks_.push_back(std::move(rx));
   }
+  rank_threads_ = std::make_unique<WorkerPool>();
+  watchdog_ = std::make_unique<Watchdog>(*world_, options_.watchdog_seconds);
 }
 
 Runtime::~Runtime() = default;
@@ -209,22 +211,35 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   return result;
 }
 
-// One thread per rank runs the chip orchestrations the host queued for it, in order.
+// The chip orchestrations the host queued for `rank`, in order, timed.
+void Runtime::run_rank(RunEnv& env, int rank) {
+  auto t0 = std::chrono::steady_clock::now();
+  for (auto& job : env.rank_jobs[rank]) job();
+  env.rank_seconds[rank] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Every rank runs on its own thread: the last on the calling thread, which would only wait, the
+// others on threads kept across rounds. Then the round waits for every block still running.
 void Runtime::run_ranks(RunEnv& env) {
-  Watchdog watchdog(*world_, options_.watchdog_seconds);
-  std::vector<std::thread> threads;
+  std::vector<int> mine;
   int local = world_->transport().local_rank();  // an MPI process runs only its own rank
-  for (int r = 0; r < options_.ranks; ++r) {
-    if (local >= 0 && r != local) continue;
-    threads.emplace_back([&env, r] {
-      auto t0 = std::chrono::steady_clock::now();
-      for (auto& job : env.rank_jobs[r]) job();
-      env.rank_seconds[r] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (int r = 0; r < options_.ranks; ++r)
+    if (local < 0 || r == local) mine.push_back(r);
+  watchdog_->arm();
+  env.live_ranks = static_cast<int>(mine.size()) - 1;
+  for (size_t i = 0; i + 1 < mine.size(); ++i) {
+    rank_threads_->run([this, &env, r = mine[i]] {
+      run_rank(env, r);
+      std::lock_guard<std::mutex> lock(env.live_mu);
+      if (--env.live_ranks == 0) env.live_cv.notify_all();
     });
   }
-  for (auto& t : threads) t.join();
-  std::unique_lock<std::mutex> lock(env.live_mu);
-  env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
+  if (!mine.empty()) run_rank(env, mine.back());
+  {
+    std::unique_lock<std::mutex> lock(env.live_mu);
+    env.live_cv.wait(lock, [&] { return env.live_ranks == 0 && env.live_blocks == 0; });
+  }
+  watchdog_->disarm();
 }
 
 }  // namespace ptodist::runtime
@@ -235,7 +250,7 @@ namespace ptodist::runtime {
 // baton, which the driver hands out, and the round ends when every actor has finished.
 void Runtime::run_ranks_checked(RunEnv& env) {
   check::Scheduler& sched = *world_->scheduler();
-  Watchdog watchdog(*world_, options_.watchdog_seconds);
+  watchdog_->arm();
   env.rank_actor.assign(options_.ranks, -1);
   for (int r = 0; r < options_.ranks; ++r) {
     if (env.rank_jobs[r].empty()) continue;
@@ -266,8 +281,11 @@ void Runtime::run_ranks_checked(RunEnv& env) {
   }
   sched.run_round();
   for (auto& t : threads) t.join();
-  std::unique_lock<std::mutex> lock(env.live_mu);
-  env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
+  {
+    std::unique_lock<std::mutex> lock(env.live_mu);
+    env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
+  }
+  watchdog_->disarm();
 }
 
 }  // namespace ptodist::runtime

@@ -56,6 +56,8 @@ struct RoundResult {
 class World;
 struct RankExec;
 struct RunEnv;
+class Watchdog;
+class WorkerPool;
 
 class Runtime {
  public:
@@ -74,11 +76,14 @@ class Runtime {
  private:
   void run_ranks(RunEnv& env);
   void run_ranks_checked(RunEnv& env);
+  void run_rank(RunEnv& env, int rank);
 
   ir::Program program_;
   RunOptions options_;
   std::unique_ptr<World> world_;
   std::vector<std::unique_ptr<RankExec>> ranks_;  // core pools and buffers, kept across rounds
+  std::unique_ptr<WorkerPool> rank_threads_;      // fast mode: every rank's orchestration but one
+  std::unique_ptr<Watchdog> watchdog_;            // after world_: it is stopped first
   bool first_round_ = true;
   int round_ = 0;
 };

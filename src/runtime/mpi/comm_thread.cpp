@@ -17,7 +17,7 @@ namespace {
 // the latency a peer sees when its one-sided operation needs this process to progress (osc pt2pt);
 // the spin keeps back-to-back requests (a put, then a notify) fast.
 constexpr int kIdleSpins = 64;
-constexpr auto kMaxIdleSleep = std::chrono::microseconds(200);
+static const auto kMaxIdleSleep = std::chrono::microseconds(getenv("XSLEEP") ? atoi(getenv("XSLEEP")) : 200);
 
 inline void cpu_relax() {
   __builtin_ia32_pause();
