@@ -7,8 +7,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "ptodist/runtime/dma.h"
@@ -20,7 +22,32 @@ namespace {
 using namespace ptodist::runtime;
 using Clock = std::chrono::steady_clock;
 
-constexpr int kTrials = 15;
+// Options (mpi_transport [--trials N] [--ping-pongs N] [--only bandwidth|notify]).
+struct Options {
+  int trials = 21;         // alternating trials per figure (ours, raw, ours, raw, ...)
+  int ping_pongs = 10000;  // round trips per notify trial: ~10 ms, several scheduler ticks
+  bool bandwidth = true, notify = true;
+};
+Options opts;
+
+bool parse(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
+    if (a == "--trials" && v) {
+      opts.trials = std::max(1, std::atoi(v));
+    } else if (a == "--ping-pongs" && v) {
+      opts.ping_pongs = std::max(1, std::atoi(v));
+    } else if (a == "--only" && v && (std::string(v) == "bandwidth" || std::string(v) == "notify")) {
+      opts.bandwidth = std::string(v) == "bandwidth";
+      opts.notify = !opts.bandwidth;
+    } else {
+      return false;
+    }
+    ++i;
+  }
+  return true;
+}
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -28,19 +55,24 @@ double seconds_since(Clock::time_point t0) {
 
 struct Pair {
   double ours = 0, raw = 0;  // seconds per iteration, medians over the trials
+  double ratio = 0;          // median over the trials of raw / ours (each trial pairs neighbours)
+  double ratio_lo = 0, ratio_hi = 0;  // its quartiles
 };
 
-double median(std::vector<double> v) {
+double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  return v[static_cast<size_t>(q * (v.size() - 1) + 0.5)];
+}
+double median(const std::vector<double>& v) {
+  return quantile(v, 0.5);
 }
 
 // Times `ours` (on this thread, as a core would run it) and `raw` (on the communication thread, the
 // one that may call MPI) in alternating trials, so load from other jobs hits both alike; medians.
 Pair compare(MpiBackend& mpi, int iters, const std::function<void()>& ours,
              const std::function<void()>& raw) {
-  std::vector<double> a, b;
-  for (int k = 0; k < kTrials; ++k) {
+  std::vector<double> a, b, r;
+  for (int k = 0; k < opts.trials; ++k) {
     mpi.barrier();
     auto t0 = Clock::now();
     for (int i = 0; i < iters; ++i) ours();
@@ -53,8 +85,9 @@ Pair compare(MpiBackend& mpi, int iters, const std::function<void()>& ours,
       s = seconds_since(t1) / std::max(iters, 1);
     });
     b.push_back(s);
+    r.push_back(b.back() / a.back());
   }
-  return Pair{median(a), median(b)};
+  return Pair{median(a), median(b), median(r), quantile(r, 0.25), quantile(r, 0.75)};
 }
 
 int iters_for(long long bytes) {
@@ -62,8 +95,9 @@ int iters_for(long long bytes) {
 }
 
 void report(const char* what, long long bytes, Pair p) {
-  std::printf("%-10s %8lld KiB   ptodist %8.2f GB/s   raw MPI %8.2f GB/s   ratio %5.1f%%\n", what,
-              bytes >> 10, bytes / p.ours / 1e9, bytes / p.raw / 1e9, 100 * p.raw / p.ours);
+  std::printf("%-10s %8lld KiB   ptodist %8.2f GB/s   raw MPI %8.2f GB/s   ratio %5.1f%%  [%3.0f-%3.0f%%]\n",
+              what, bytes >> 10, bytes / p.ours / 1e9, bytes / p.raw / 1e9, 100 * p.raw / p.ours,
+              100 * p.ratio_lo, 100 * p.ratio_hi);
 }
 
 struct RawWindow {
@@ -141,7 +175,7 @@ void bandwidth(MpiBackend& mpi, World& world, long long bytes) {
 // Ping-pong on one INT32 cell per rank; the figure is half a round trip.
 void latency(MpiBackend& mpi, World& world) {
   int rank = mpi.rank(), peer = 1 - rank;
-  constexpr int kIters = 2000;
+  const int n = opts.ping_pongs;
   WindowBufferValue seg = world.alloc_window(64, "signal");
   auto* cell = reinterpret_cast<int32_t*>(world.transport().window_ptr(rank, {seg.segment, 0}));
   RawWindow raw = raw_window(mpi, 64);
@@ -156,30 +190,84 @@ void latency(MpiBackend& mpi, World& world) {
   auto raw_await = [&](int32_t v) {
     while (std::atomic_ref<int32_t>(*raw_cell).load(std::memory_order_acquire) < v) MPI_Win_sync(raw.win);
   };
-  Pair p = compare(
-      mpi, 1,
-      [&] {
-        for (int i = 0; i < kIters; ++i) {
-          ++round;
-          if (rank == 1) await(round);
-          world.transport().signal(peer, {seg.segment, 0}, 1, true);
-          if (rank == 0) await(round);
-        }
-      },
-      [&] {
-        int32_t one = 1;
-        for (int i = 0; i < kIters; ++i) {
-          ++raw_round;
-          if (rank == 1) raw_await(raw_round);
-          MPI_Accumulate(&one, 1, MPI_INT32_T, peer, 0, 1, MPI_INT32_T, MPI_SUM, raw.win);
-          MPI_Win_flush(peer, raw.win);
-          if (rank == 0) raw_await(raw_round);
-        }
-      });
+  auto ping_pongs = [&] {
+    for (int i = 0; i < n; ++i) {
+      ++round;
+      if (rank == 1) await(round);
+      world.transport().signal(peer, {seg.segment, 0}, 1, true);
+      if (rank == 0) await(round);
+    }
+  };
+  // The raw signal: MPI_Accumulate + MPI_Win_flush; `publish` adds the MPI_Win_sync that ptodist's
+  // notify makes first (it publishes the rank's local stores into its windows, which the plain raw
+  // loop does not promise).
+  auto raw_ping_pongs = [&](bool publish) {
+    int32_t one = 1;
+    for (int i = 0; i < n; ++i) {
+      ++raw_round;
+      if (rank == 1) raw_await(raw_round);
+      if (publish) MPI_Win_sync(raw.win);
+      MPI_Accumulate(&one, 1, MPI_INT32_T, peer, 0, 1, MPI_INT32_T, MPI_SUM, raw.win);
+      MPI_Win_flush(peer, raw.win);
+      if (rank == 0) raw_await(raw_round);
+    }
+  };
+  Pair p = compare(mpi, 1, ping_pongs, [&] { raw_ping_pongs(false); });
+  Pair ps = compare(mpi, 1, ping_pongs, [&] { raw_ping_pongs(true); });
   if (rank == 0) {
-    std::printf("%-10s %8s       ptodist %8.2f us     raw MPI %8.2f us     ratio %5.1f%%\n", "notify", "4 B",
-                p.ours / kIters / 2 * 1e6, p.raw / kIters / 2 * 1e6, 100 * p.raw / p.ours);
+    for (auto [what, q] : {std::pair{"notify", p}, std::pair{"notify/s", ps}})
+      std::printf("%-10s %8s       ptodist %8.3f us     raw MPI %8.3f us     ratio %5.1f%%  [%3.0f-%3.0f%%]\n",
+                  what, "4 B", q.ours / n / 2 * 1e6, q.raw / n / 2 * 1e6, 100 * q.raw / q.ours, 100 * q.ratio_lo,
+                  100 * q.ratio_hi);
+    std::printf("(notify/s: the raw loop also calls MPI_Win_sync before each MPI_Accumulate, as ptodist does)\n");
   }
+  mpi.run([&] {
+    MPI_Win_unlock_all(raw.win);
+    MPI_Win_free(&raw.win);
+  });
+}
+
+// What one notify costs on its own, piece by piece (rank 0 signals itself; no peer involved): the
+// MPI-lock hand-off of an empty call, one MPI_Win_sync, a whole Transport::signal, and the raw
+// MPI_Accumulate + MPI_Win_flush pair it adds those to. Nanoseconds per call, medians of the trials.
+void pieces(MpiBackend& mpi, World& world) {
+  constexpr int kCalls = 20000;
+  WindowBufferValue seg = world.alloc_window(64, "self");
+  RawWindow raw = raw_window(mpi, 64);
+  int rank = mpi.rank();
+  auto per_call = [&](const std::function<void()>& body) {
+    std::vector<double> t;
+    for (int k = 0; k < opts.trials; ++k) {
+      auto t0 = Clock::now();
+      body();
+      t.push_back(seconds_since(t0) / kCalls * 1e9);
+    }
+    return median(t);
+  };
+  double lock = per_call([&] {
+    for (int i = 0; i < kCalls; ++i) mpi.run([] {});
+  });
+  double sync = per_call([&] {
+    mpi.run([&] {
+      for (int i = 0; i < kCalls; ++i) MPI_Win_sync(raw.win);
+    });
+  });
+  double signal = per_call([&] {
+    for (int i = 0; i < kCalls; ++i) world.transport().signal(rank, {seg.segment, 0}, 1, true);
+  });
+  double acc = per_call([&] {
+    mpi.run([&] {
+      int32_t one = 1;
+      for (int i = 0; i < kCalls; ++i) {
+        MPI_Accumulate(&one, 1, MPI_INT32_T, rank, 0, 1, MPI_INT32_T, MPI_SUM, raw.win);
+        MPI_Win_flush(rank, raw.win);
+      }
+    });
+  });
+  if (rank == 0)
+    std::printf("notify to self: Transport::signal %.0f ns = MPI_Accumulate + MPI_Win_flush %.0f ns + MPI lock "
+                "(empty call) %.0f ns + MPI_Win_sync %.0f ns + %.0f ns\n",
+                signal, acc, lock, sync, signal - acc - lock - sync);
   mpi.run([&] {
     MPI_Win_unlock_all(raw.win);
     MPI_Win_free(&raw.win);
@@ -188,7 +276,11 @@ void latency(MpiBackend& mpi, World& world) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (!parse(argc, argv)) {
+    std::fprintf(stderr, "usage: mpirun -np 2 mpi_transport [--trials N] [--ping-pongs N] [--only bandwidth|notify]\n");
+    return 2;
+  }
   std::string error;
   MpiBackend* mpi = MpiBackend::start(&error);
   if (!mpi) {
@@ -205,9 +297,15 @@ int main() {
     o.make_transport = [mpi] { return mpi->make_transport(); };
     World world(o);
     if (mpi->rank() == 0)
-      std::printf("MPI transport, rank 0 -> rank 1 (median of %d interleaved trials)\n", kTrials);
-    for (long long bytes : {64LL << 10, 1LL << 20, 8LL << 20}) bandwidth(*mpi, world, bytes);
-    latency(*mpi, world);
+      std::printf("MPI transport, rank 0 -> rank 1 (medians of %d interleaved trials; [quartiles of the "
+                  "trial pairs' ratios])\n", opts.trials);
+    if (opts.bandwidth)
+      for (long long bytes : {64LL << 10, 1LL << 20, 8LL << 20}) bandwidth(*mpi, world, bytes);
+    if (opts.notify) {
+      latency(*mpi, world);
+      mpi->barrier();
+      pieces(*mpi, world);
+    }
     mpi->barrier();
   }
   return 0;

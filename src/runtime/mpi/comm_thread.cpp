@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <thread>
 
 namespace ptodist::runtime {
 namespace {
@@ -17,13 +18,33 @@ namespace {
 // the latency a peer sees when its one-sided operation needs this process to progress (osc pt2pt);
 // the spin keeps back-to-back requests (a put, then a notify) fast.
 constexpr int kIdleSpins = 64;
-static const auto kMaxIdleSleep = std::chrono::microseconds(getenv("XSLEEP") ? atoi(getenv("XSLEEP")) : 200);
+constexpr auto kMaxIdleSleep = std::chrono::microseconds(200);
 
 inline void cpu_relax() {
   __builtin_ia32_pause();
 }
 
+// A held MPI lock is usually released within microseconds (one MPI call), but a collective (a
+// barrier, the end of a round) holds it as long as the slowest rank takes: spin, yield, then sleep,
+// the sleep capped so that a waiter notices the release soon.
+constexpr int kLockSpins = 128;
+constexpr int kLockYields = 64;
+constexpr auto kMaxLockSleep = std::chrono::microseconds(20);
+
 }  // namespace
+
+void MpiLock::lock() {
+  for (int i = 0; !try_lock(); ++i) {
+    if (i < kLockSpins) {
+      cpu_relax();
+    } else if (i < kLockSpins + kLockYields) {
+      std::this_thread::yield();
+    } else {
+      auto us = std::chrono::microseconds(i - kLockSpins - kLockYields + 1);
+      std::this_thread::sleep_for(std::min<std::chrono::microseconds>(us, kMaxLockSleep));
+    }
+  }
+}
 
 struct CommThread::Request {
   void (*run)(void*);
@@ -52,7 +73,7 @@ void CommThread::call_ref(void (*run)(void*), void* fn) {
     return;
   }
   if (direct_) {
-    std::unique_lock<std::mutex> lock(mpi_mu_, std::try_to_lock);
+    std::unique_lock<MpiLock> lock(mpi_mu_, std::try_to_lock);
     if (!lock) {
       // Tell the idle thread to stay out: it would otherwise take the lock again as soon as it
       // releases it, before this thread has woken up (over TCP each idle step polls sockets).
@@ -80,7 +101,7 @@ void CommThread::call_ref(void (*run)(void*), void* fn) {
 }
 
 bool CommThread::try_call_ref(void (*run)(void*), void* fn) {
-  std::unique_lock<std::mutex> lock(mpi_mu_, std::try_to_lock);
+  std::unique_lock<MpiLock> lock(mpi_mu_, std::try_to_lock);
   if (!lock) return false;
   run(fn);
   return true;
@@ -104,7 +125,7 @@ void CommThread::set_exit_hook(std::function<void()> hook) {
 
 void CommThread::serve(Request* r) {
   try {
-    std::lock_guard<std::mutex> lock(mpi_mu_);
+    std::lock_guard<MpiLock> lock(mpi_mu_);
     r->run(r->fn);
   } catch (...) {
     r->error = std::current_exception();
@@ -117,7 +138,7 @@ void CommThread::serve(Request* r) {
 // progress engine; the hook syncs the windows so polling cores see what arrived.
 void CommThread::idle_progress() {
   if (contenders_.load(std::memory_order_relaxed) != 0) return;  // a caller waits for MPI
-  std::unique_lock<std::mutex> lock(mpi_mu_, std::try_to_lock);
+  std::unique_lock<MpiLock> lock(mpi_mu_, std::try_to_lock);
   if (!lock) return;  // a caller is inside MPI: it makes progress itself
   int flag = 0;
   MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);

@@ -15,6 +15,23 @@
 
 namespace ptodist::runtime {
 
+// The MPI lock: one atomic exchange to take it and a plain release store to give it back, where a
+// std::mutex pays a second atomic read-modify-write in unlock (so that it can wake sleepers). Each
+// synchronous MPI call of a core (a notify: a few hundred nanoseconds) takes it once, so that RMW is
+// several percent of the call. The price: a thread that finds it held polls (spins, then yields, then
+// sleeps up to kMaxLockSleep) instead of being woken.
+class MpiLock {
+ public:
+  bool try_lock() {
+    return !held_.load(std::memory_order_relaxed) && !held_.exchange(true, std::memory_order_acquire);
+  }
+  void lock();
+  void unlock() { held_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> held_{false};
+};
+
 class CommThread {
  public:
   // Starts the thread; it calls MPI_Init_thread before serving requests.
@@ -69,7 +86,7 @@ class CommThread {
   // of handing it over (no thread switch on the hot path); with FUNNELED only, or when
   // PTODIST_MPI_FUNNEL=1, every request goes through the queue to this thread.
   bool direct_ = false;
-  std::mutex mpi_mu_;               // held by whoever is inside MPI
+  MpiLock mpi_mu_;                  // held by whoever is inside MPI
   std::atomic<int> contenders_{0};  // callers blocked on mpi_mu_ (direct mode)
   std::mutex mu_;
   std::condition_variable cv_;

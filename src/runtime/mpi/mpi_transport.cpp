@@ -132,7 +132,7 @@ class MpiTransport final : public Transport, public DmaOffload {
         MPI_Put(src + at, n, MPI_BYTE, peer, dst.offset + at, n, MPI_BYTE, w.win);
       });
       MPI_Win_flush_local(peer, w.win);
-      w.dirty = true;
+      mark_dirty(w);
     });
   }
 
@@ -162,21 +162,16 @@ class MpiTransport final : public Transport, public DmaOffload {
         }
         MPI_Win_flush_local(peer, w.win);
       }
-      w.dirty = true;
+      mark_dirty(w);
     });
   }
 
   // Publishes first: every earlier write of this rank (to any peer, in any window) is complete at its
   // target, and local stores into our own windows are synced, before the signal can be seen.
   void signal(int peer, WindowAddr cell, int32_t value, bool add) override {
-    static int xs = getenv("XSIG") ? atoi(getenv("XSIG")) : 0;
-    if (xs & 4) { Window& w = windows_.at(cell.segment);
-      MPI_Accumulate(&value, 1, MPI_INT32_T, peer, cell.offset, 1, MPI_INT32_T, add ? MPI_SUM : MPI_REPLACE,
-                     w.win);
-      MPI_Win_flush(peer, w.win); return; }
     comm_.call([&] {
-      if (!(xs & 1)) for (Window& w : windows_) flush_if_dirty(w);
-      if (!(xs & 2)) sync_windows();  // local stores into our windows are visible before the signal
+      flush_dirty_windows();
+      sync_windows();  // local stores into our windows are visible before the signal
       Window& w = windows_.at(cell.segment);
       MPI_Accumulate(&value, 1, MPI_INT32_T, peer, cell.offset, 1, MPI_INT32_T, add ? MPI_SUM : MPI_REPLACE,
                      w.win);
@@ -195,7 +190,7 @@ class MpiTransport final : public Transport, public DmaOffload {
   // per-rank times: each process knows only its own.
   void end_round(std::vector<double>& rank_seconds) override {
     comm_.call([&] {
-      for (Window& w : windows_) flush_if_dirty(w);
+      flush_dirty_windows();
       MPI_Allreduce(MPI_IN_PLACE, rank_seconds.data(), static_cast<int>(rank_seconds.size()), MPI_DOUBLE,
                     MPI_MAX, MPI_COMM_WORLD);
       for (Window& w : windows_) MPI_Win_sync(w.win);
@@ -203,6 +198,18 @@ class MpiTransport final : public Transport, public DmaOffload {
   }
 
  private:
+  void mark_dirty(Window& w) {
+    w.dirty = true;
+    any_dirty_ = true;
+  }
+  // A notify with nothing written since the last one (a ping-pong, a barrier made of signals) skips
+  // the walk over every window. Puts by the DMA engine are flushed where they complete.
+  void flush_dirty_windows() {
+    if (!any_dirty_) return;
+    for (Window& w : windows_) flush_if_dirty(w);
+    any_dirty_ = false;
+  }
+
   // Every window here normally has the unified memory model (checked at allocation), where
   // MPI_Win_sync is a memory barrier, so one call orders them all; a separate-model window is
   // synced itself.
@@ -243,6 +250,7 @@ class MpiTransport final : public Transport, public DmaOffload {
   std::vector<Window> windows_;
   // Touched only with MPI held (and window_ptr reads).
   bool any_separate_ = false;  // a window with the separate memory model needs its own MPI_Win_sync
+  bool any_dirty_ = false;     // some Window::dirty may be set (flush_if_dirty elsewhere may clear it)
   AsyncTransfers async_;
 };
 
