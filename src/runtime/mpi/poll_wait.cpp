@@ -2,7 +2,6 @@
 // own cell, spinning for a bounded time, then yielding, then sleeping with a growing, capped
 // backoff, so a long wait costs little CPU and the watchdog still sees it blocked.
 #include <sched.h>
-#include <cstdlib>
 
 #include <algorithm>
 #include <chrono>
@@ -20,8 +19,7 @@ using Clock = std::chrono::steady_clock;
 // the spin, the wait yields, then sleeps: a long wait must not hold a core that oversubscribed
 // ranks need.
 constexpr auto kSpinTime = std::chrono::microseconds(20);
-static int kPollEvery = getenv("XPOLL") ? atoi(getenv("XPOLL")) : 4;
-static int kPauses = getenv("XPAUSE") ? atoi(getenv("XPAUSE")) : 1;  // progress costs about as much as a few checks of the cell
+constexpr int kPollEvery = 4;  // progress costs about as much as a few checks of the cell
 constexpr int kYields = 64;
 constexpr auto kMaxSleep = std::chrono::microseconds(200);
 
@@ -51,7 +49,7 @@ void World::poll_until(int rank, CoreState* core, const BlockInfo& info, const s
       if (i == 15) spin_end = now + kSpinTime;
       if (now >= spin_end) break;
     }
-    for (int p = 0; p < kPauses; ++p) __builtin_ia32_pause();
+    __builtin_ia32_pause();
   }
   for (int i = 0; !done; ++i) {
     check_abort();
