@@ -103,9 +103,7 @@ TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir
     }
     size_t index = static_cast<size_t>(memory);
     PTODIST_INTERNAL_ASSERT(index < std::size(f.buffers->memory), "new_tile: memory out of range");
-    std::vector<std::byte>& buf = f.buffers->memory[index];
-    if (buf.size() < static_cast<size_t>(cap)) buf.resize(cap);
-    t.data = buf.data() + addr;
+    t.data = f.buffers->memory[index].reserve(cap) + addr;
     note_tile_written(*this, c, t);
     return t;
   }
@@ -113,6 +111,17 @@ TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir
   t.storage = f.tiles->take(bytes);
   t.data = static_cast<std::byte*>(t.storage.get());
   return t;
+}
+
+std::byte* CoreBuffer::reserve(long long bytes) {
+  if (bytes <= size_) return base_;
+  std::vector<std::byte> grown(static_cast<size_t>(bytes) + 63);
+  auto* base = reinterpret_cast<std::byte*>((reinterpret_cast<uintptr_t>(grown.data()) + 63) & ~uintptr_t{63});
+  if (size_ > 0) std::memcpy(base, base_, static_cast<size_t>(size_));
+  storage_ = std::move(grown);
+  base_ = base;
+  size_ = bytes;
+  return base_;
 }
 
 constexpr std::align_val_t kTileAlign{64};

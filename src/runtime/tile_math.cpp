@@ -8,6 +8,7 @@
 
 #include "ptodist/kernels/cast.h"
 #include "ptodist/kernels/convert.h"
+#include "ptodist/kernels/copy.h"
 
 namespace ptodist::runtime {
 
@@ -65,43 +66,115 @@ void convert_elements(const std::byte* src, ir::DType st, std::byte* dst, ir::DT
   kernels::cast(kernels::TileView::contiguous(dst, 1, static_cast<int>(n), elem_type(dt)), src_view);
 }
 
-void copy_region(const std::byte* src, ir::DType st, const std::vector<long long>& src_strides,
-                 std::byte* dst, ir::DType dt, const std::vector<long long>& dst_strides,
-                 const std::vector<long long>& shape) {
-  size_t rank = shape.size();
-  if (rank == 0) {
-    convert_elements(src, st, dst, dt, 1);
-    return;
+namespace {
+
+constexpr size_t kMaxRegionDims = 8;
+
+// A region with its unit dims dropped and each pair of dims that is contiguous on both sides merged:
+// most loads and stores become one run or a 2-D copy of rows.
+struct CollapsedRegion {
+  size_t rank = 0;
+  long long shape[kMaxRegionDims], src[kMaxRegionDims], dst[kMaxRegionDims];
+};
+
+void collapse(const std::vector<long long>& shape, const std::vector<long long>& src_strides,
+              const std::vector<long long>& dst_strides, CollapsedRegion& r) {
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 1) continue;
+    if (r.rank > 0) {
+      size_t k = r.rank - 1;
+      if (r.src[k] == src_strides[i] * shape[i] && r.dst[k] == dst_strides[i] * shape[i]) {
+        r.shape[k] *= shape[i];
+        r.src[k] = src_strides[i];
+        r.dst[k] = dst_strides[i];
+        continue;
+      }
+    }
+    r.shape[r.rank] = shape[i];
+    r.src[r.rank] = src_strides[i];
+    r.dst[r.rank] = dst_strides[i];
+    ++r.rank;
   }
-  for (long long d : shape)
-    if (d <= 0) return;
-  int sb = ir::dtype_bytes(st), db = ir::dtype_bytes(dt);
-  long long inner = shape[rank - 1];
-  bool inner_dense = src_strides[rank - 1] == 1 && dst_strides[rank - 1] == 1;
-  // Odometer over the outer dims; the innermost dim is one contiguous run when both sides are dense.
+}
+
+// Calls f(src_offset, dst_offset) (in elements) for every index of the region's first `outer` dims.
+template <typename F>
+void for_each_outer(const CollapsedRegion& r, size_t outer, F&& f) {
+  long long idx[kMaxRegionDims] = {};
+  long long so = 0, doff = 0;
+  while (true) {
+    f(so, doff);
+    size_t i = outer;
+    while (true) {
+      if (i == 0) return;
+      --i;
+      so += r.src[i];
+      doff += r.dst[i];
+      if (++idx[i] < r.shape[i]) break;
+      so -= r.src[i] * r.shape[i];
+      doff -= r.dst[i] * r.shape[i];
+      idx[i] = 0;
+    }
+  }
+}
+
+// The general odometer, for regions of more dims than CollapsedRegion holds.
+void copy_region_any_rank(const std::byte* src, ir::DType st, const std::vector<long long>& src_strides,
+                          std::byte* dst, ir::DType dt, const std::vector<long long>& dst_strides,
+                          const std::vector<long long>& shape) {
+  const size_t rank = shape.size();
+  const int sb = ir::dtype_bytes(st), db = ir::dtype_bytes(dt);
   std::vector<long long> idx(rank, 0);
   while (true) {
     long long so = 0, doff = 0;
-    for (size_t i = 0; i + 1 < rank; ++i) {
+    for (size_t i = 0; i < rank; ++i) {
       so += idx[i] * src_strides[i];
       doff += idx[i] * dst_strides[i];
     }
-    if (inner_dense) {
-      convert_elements(src + so * sb, st, dst + doff * db, dt, inner);
-    } else {
-      for (long long j = 0; j < inner; ++j)
-        convert_elements(src + (so + j * src_strides[rank - 1]) * sb, st,
-                         dst + (doff + j * dst_strides[rank - 1]) * db, dt, 1);
-    }
-    size_t i = rank - 1;
-    while (i > 0) {
+    convert_elements(src + so * sb, st, dst + doff * db, dt, 1);
+    size_t i = rank;
+    while (true) {
+      if (i == 0) return;
       --i;
       if (++idx[i] < shape[i]) break;
       idx[i] = 0;
-      if (i == 0) return;
     }
-    if (rank == 1) return;
   }
+}
+
+}  // namespace
+
+void copy_region(const std::byte* src, ir::DType st, const std::vector<long long>& src_strides,
+                 std::byte* dst, ir::DType dt, const std::vector<long long>& dst_strides,
+                 const std::vector<long long>& shape) {
+  for (long long d : shape)
+    if (d <= 0) return;
+  if (shape.size() > kMaxRegionDims) return copy_region_any_rank(src, st, src_strides, dst, dt, dst_strides, shape);
+  CollapsedRegion r;
+  collapse(shape, src_strides, dst_strides, r);
+  if (r.rank == 0) return convert_elements(src, st, dst, dt, 1);
+  const int sb = ir::dtype_bytes(st), db = ir::dtype_bytes(dt);
+  const size_t last = r.rank - 1;
+  const bool rows_dense = r.src[last] == 1 && r.dst[last] == 1;
+  if (rows_dense && st == dt && r.rank >= 2) {
+    // Same type, dense rows: the last two dims are one 2-D copy (a single memmove when both sides
+    // are dense), as kernels::copy does for tiles.
+    const long long rows = r.shape[last - 1];
+    for_each_outer(r, last - 1, [&](long long so, long long doff) {
+      kernels::copy_2d(dst + doff * db, r.dst[last - 1] * db, src + so * sb, r.src[last - 1] * sb,
+                       static_cast<int>(rows), r.shape[last] * sb);
+    });
+    return;
+  }
+  if (rows_dense) {
+    for_each_outer(r, last, [&](long long so, long long doff) {
+      convert_elements(src + so * sb, st, dst + doff * db, dt, r.shape[last]);
+    });
+    return;
+  }
+  for_each_outer(r, r.rank, [&](long long so, long long doff) {
+    convert_elements(src + so * sb, st, dst + doff * db, dt, 1);
+  });
 }
 
 template <typename Bits, typename F>
