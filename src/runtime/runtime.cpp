@@ -91,6 +91,7 @@ Runtime::Runtime(ir::Program program, RunOptions options)
     rx->cube_pools.resize(options_.profile.cube_cores);
     ranks_.push_back(std::move(rx));
   }
+  if (const ir::FunctionNode* host = host_function()) sliced_params_ = rank_sliced_params(*host);
   rank_threads_ = std::make_unique<WorkerPool>();
   watchdog_ = std::make_unique<Watchdog>(*world_, options_.watchdog_seconds);
 }
@@ -108,7 +109,7 @@ std::string Runtime::check_args(const std::map<std::string, HostTensor>& args) c
   if (!host) return "program '" + program_->name + "' has no host orchestrator (level=pl.Level.HOST)";
   if (options_.mode == RunOptions::Mode::Check && options_.make_transport)
     return "check mode runs every rank in one process; it cannot use another transport (the MPI backend)";
-  std::set<std::string> sliced = rank_sliced_params(*host);
+  const std::set<std::string>& sliced = sliced_params_;
   std::map<std::string, long long> dyn;
   for (const ir::Param& p : host->params) {
     const std::string& name = p.var->name;
