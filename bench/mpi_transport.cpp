@@ -252,6 +252,12 @@ void pieces(MpiBackend& mpi, World& world) {
       for (int i = 0; i < kCalls; ++i) MPI_Win_sync(raw.win);
     });
   });
+  double iprobe = per_call([&] {
+    mpi.run([&] {
+      int flag = 0;
+      for (int i = 0; i < kCalls; ++i) MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    });
+  });
   double signal = per_call([&] {
     for (int i = 0; i < kCalls; ++i) world.transport().signal(rank, {seg.segment, 0}, 1, true);
   });
@@ -268,6 +274,7 @@ void pieces(MpiBackend& mpi, World& world) {
     std::printf("notify to self: Transport::signal %.0f ns = MPI_Accumulate + MPI_Win_flush %.0f ns + MPI lock "
                 "(empty call) %.0f ns + MPI_Win_sync %.0f ns + %.0f ns\n",
                 signal, acc, lock, sync, signal - acc - lock - sync);
+  if (rank == 0) std::printf("(a polling wait's MPI_Iprobe: %.0f ns)\n", iprobe);
   mpi.run([&] {
     MPI_Win_unlock_all(raw.win);
     MPI_Win_free(&raw.win);

@@ -82,7 +82,9 @@ class MpiTransport final : public Transport, public DmaOffload {
   // which osc pt2pt needs and which costs several syncs): a signal that lands meanwhile is seen late.
   void poll() override {
     if (!comm_.direct()) return comm_.poll();  // queue-only: keeps the communication thread polling
-    if (async_.busy()) return comm_.call([this] { async_.progress_locked(); });
+    // Only if MPI is free: whoever holds it (the communication thread running a large transfer) is
+    // completing transfers already, and this core keeps checking its completion word meanwhile.
+    if (async_.busy()) return (void)comm_.try_call([this] { async_.progress_locked(); });
     thread_local unsigned polls = 0;
     if (++polls % kFullPollEvery == 0) return comm_.poll();
     comm_.try_call([this] { sync_windows(); });
