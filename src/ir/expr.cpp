@@ -8,10 +8,11 @@
 
 namespace ptodist::ir {
 
-Expr OpCall::arg(std::string_view name) const {
-  if (!op) return nullptr;
+const Expr& OpCall::arg(std::string_view name) const {
+  static const Expr kNone;
+  if (!op) return kNone;
   int i = op->param_index(name);
-  if (i < 0 || i >= static_cast<int>(args.size())) return nullptr;
+  if (i < 0 || i >= static_cast<int>(args.size())) return kNone;
   return args[i];
 }
 

@@ -149,8 +149,9 @@ struct OpCall : ExprBase<ExprKind::OpCall> {
   const OpInfo* op = nullptr;
   std::vector<Expr> args;
   std::vector<Expr> varargs;
-  // The argument in the slot named `name`, or null.
-  Expr arg(std::string_view name) const;
+  // The argument in the slot named `name`, or null. A reference: the executor looks operands up on
+  // every op it runs, and a copy would cost two atomic reference-count updates each time.
+  const Expr& arg(std::string_view name) const;
 };
 
 struct KeywordArg {
