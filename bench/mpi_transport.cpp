@@ -25,7 +25,7 @@ using Clock = std::chrono::steady_clock;
 // Options (mpi_transport [--trials N] [--ping-pongs N] [--only bandwidth|notify]).
 struct Options {
   int trials = 21;         // alternating trials per figure (ours, raw, ours, raw, ...)
-  int ping_pongs = 10000;  // round trips per notify trial: ~10 ms, several scheduler ticks
+  int ping_pongs = 0;  // round trips per notify trial; 0: as many as take about 10 ms (see latency)
   bool bandwidth = true, notify = true;
 };
 Options opts;
@@ -37,7 +37,7 @@ bool parse(int argc, char** argv) {
     if (a == "--trials" && v) {
       opts.trials = std::max(1, std::atoi(v));
     } else if (a == "--ping-pongs" && v) {
-      opts.ping_pongs = std::max(1, std::atoi(v));
+      opts.ping_pongs = std::max(0, std::atoi(v));
     } else if (a == "--only" && v && (std::string(v) == "bandwidth" || std::string(v) == "notify")) {
       opts.bandwidth = std::string(v) == "bandwidth";
       opts.notify = !opts.bandwidth;
@@ -175,7 +175,7 @@ void bandwidth(MpiBackend& mpi, World& world, long long bytes) {
 // Ping-pong on one INT32 cell per rank; the figure is half a round trip.
 void latency(MpiBackend& mpi, World& world) {
   int rank = mpi.rank(), peer = 1 - rank;
-  const int n = opts.ping_pongs;
+  int n = opts.ping_pongs;
   WindowBufferValue seg = world.alloc_window(64, "signal");
   auto* cell = reinterpret_cast<int32_t*>(world.transport().window_ptr(rank, {seg.segment, 0}));
   RawWindow raw = raw_window(mpi, 64);
@@ -190,6 +190,24 @@ void latency(MpiBackend& mpi, World& world) {
   auto raw_await = [&](int32_t v) {
     while (std::atomic_ref<int32_t>(*raw_cell).load(std::memory_order_acquire) < v) MPI_Win_sync(raw.win);
   };
+  // A trial of about 10 ms (several scheduler ticks, so one preemption does not decide it): 10000
+  // round trips over shared memory, a few hundred over TCP. Rank 0 times 200 raw ones and tells rank 1.
+  if (n == 0) {
+    mpi.run([&] {
+      MPI_Barrier(MPI_COMM_WORLD);
+      auto t0 = Clock::now();
+      for (int i = 0; i < 200; ++i) {
+        int32_t one = 1;
+        ++raw_round;
+        if (rank == 1) raw_await(raw_round);
+        MPI_Accumulate(&one, 1, MPI_INT32_T, peer, 0, 1, MPI_INT32_T, MPI_SUM, raw.win);
+        MPI_Win_flush(peer, raw.win);
+        if (rank == 0) raw_await(raw_round);
+      }
+      n = static_cast<int>(std::clamp(10e-3 / (seconds_since(t0) / 200), 200.0, 10000.0));
+      MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    });
+  }
   auto ping_pongs = [&] {
     for (int i = 0; i < n; ++i) {
       ++round;
@@ -219,7 +237,8 @@ void latency(MpiBackend& mpi, World& world) {
       std::printf("%-10s %8s       ptodist %8.3f us     raw MPI %8.3f us     ratio %5.1f%%  [%3.0f-%3.0f%%]\n",
                   what, "4 B", q.ours / n / 2 * 1e6, q.raw / n / 2 * 1e6, 100 * q.raw / q.ours, 100 * q.ratio_lo,
                   100 * q.ratio_hi);
-    std::printf("(notify/s: the raw loop also calls MPI_Win_sync before each MPI_Accumulate, as ptodist does)\n");
+    std::printf("(%d round trips per trial; notify/s: the raw loop also calls MPI_Win_sync before each "
+                "MPI_Accumulate, as ptodist does)\n", n);
   }
   mpi.run([&] {
     MPI_Win_unlock_all(raw.win);
