@@ -3,30 +3,6 @@
 
 namespace ptodist::kernels {
 
-int elem_bytes(ElemType t) {
-  switch (t) {
-    case ElemType::F32:
-      return 4;
-    case ElemType::F16:
-      return 2;
-    case ElemType::BF16:
-      return 2;
-    case ElemType::I32:
-      return 4;
-    case ElemType::I16:
-      return 2;
-    case ElemType::I8:
-      return 1;
-    case ElemType::U8:
-      return 1;
-    case ElemType::I64:
-      return 8;
-    case ElemType::Bool:
-      return 1;
-  }
-  return 1;
-}
-
 bool elem_is_float(ElemType t) {
   return t == ElemType::F32 || t == ElemType::F16 || t == ElemType::BF16;
 }

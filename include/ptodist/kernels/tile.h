@@ -11,7 +11,25 @@ namespace ptodist::kernels {
 // onto this enum one to one (FP32 -> F32, ..., BOOL -> Bool). Bool is one byte holding 0 or 1.
 enum class ElemType { F32, F16, BF16, I32, I16, I8, U8, I64, Bool };
 
-int elem_bytes(ElemType t);
+// Inline: row addressing calls it once per row in the matmul's packing loops.
+constexpr int elem_bytes(ElemType t) {
+  switch (t) {
+    case ElemType::F32:
+    case ElemType::I32:
+      return 4;
+    case ElemType::F16:
+    case ElemType::BF16:
+    case ElemType::I16:
+      return 2;
+    case ElemType::I64:
+      return 8;
+    case ElemType::I8:
+    case ElemType::U8:
+    case ElemType::Bool:
+      return 1;
+  }
+  return 1;
+}
 bool elem_is_float(ElemType t);          // F32, F16, BF16
 std::string_view elem_name(ElemType t);  // "f32", "bf16", ...
 
