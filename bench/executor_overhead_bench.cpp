@@ -38,8 +38,8 @@ struct AlignedAllocator {
   AlignedAllocator() = default;
   template <typename U>
   AlignedAllocator(const AlignedAllocator<U>&) {}
-  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
-  void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t{64}); }
+  T* allocate(size_t n) { return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{64})); }
+  void deallocate(T* p, size_t) { ::operator delete (p, std::align_val_t{64}); }
   bool operator==(const AlignedAllocator&) const { return true; }
 };
 
@@ -272,7 +272,8 @@ bool measure(const Config& c, long long m_local) {
   std::printf(" executor, windows kept between rounds (bench --persistent):\n");
   print_overhead("wall time (whole round)", wall[kKept], wall[kDirect]);
   print_overhead("CPU time (all threads)", cpu[kKept], cpu[kDirect]);
-  std::printf(" executor, windows re-zeroed each round (bench's default; adds a memset of the window heap):\n");
+  std::printf(
+      " executor, windows re-zeroed each round (bench's default; adds a memset of the window heap):\n");
   print_overhead("wall time (whole round)", wall[kZeroed], wall[kDirect]);
   std::printf("  target: executor overhead < 5%% of tile-kernel time (windows kept)\n");
   return same;

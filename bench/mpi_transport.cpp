@@ -24,7 +24,7 @@ using Clock = std::chrono::steady_clock;
 
 // Options (mpi_transport [--trials N] [--ping-pongs N] [--only bandwidth|notify]).
 struct Options {
-  int trials = 21;         // alternating trials per figure (ours, raw, ours, raw, ...)
+  int trials = 21;     // alternating trials per figure (ours, raw, ours, raw, ...)
   int ping_pongs = 0;  // round trips per notify trial; 0: as many as take about 10 ms (see latency)
   bool bandwidth = true, notify = true;
 };
@@ -54,8 +54,8 @@ double seconds_since(Clock::time_point t0) {
 }
 
 struct Pair {
-  double ours = 0, raw = 0;  // seconds per iteration, medians over the trials
-  double ratio = 0;          // median over the trials of raw / ours (each trial pairs neighbours)
+  double ours = 0, raw = 0;           // seconds per iteration, medians over the trials
+  double ratio = 0;                   // median over the trials of raw / ours (each trial pairs neighbours)
   double ratio_lo = 0, ratio_hi = 0;  // its quartiles
 };
 
@@ -234,11 +234,14 @@ void latency(MpiBackend& mpi, World& world) {
   Pair ps = compare(mpi, 1, ping_pongs, [&] { raw_ping_pongs(true); });
   if (rank == 0) {
     for (auto [what, q] : {std::pair{"notify", p}, std::pair{"notify/s", ps}})
-      std::printf("%-10s %8s       ptodist %8.3f us     raw MPI %8.3f us     ratio %5.1f%%  [%3.0f-%3.0f%%]\n",
-                  what, "4 B", q.ours / n / 2 * 1e6, q.raw / n / 2 * 1e6, 100 * q.raw / q.ours, 100 * q.ratio_lo,
-                  100 * q.ratio_hi);
-    std::printf("(%d round trips per trial; notify/s: the raw loop also calls MPI_Win_sync before each "
-                "MPI_Accumulate, as ptodist does)\n", n);
+      std::printf(
+          "%-10s %8s       ptodist %8.3f us     raw MPI %8.3f us     ratio %5.1f%%  [%3.0f-%3.0f%%]\n", what,
+          "4 B", q.ours / n / 2 * 1e6, q.raw / n / 2 * 1e6, 100 * q.raw / q.ours, 100 * q.ratio_lo,
+          100 * q.ratio_hi);
+    std::printf(
+        "(%d round trips per trial; notify/s: the raw loop also calls MPI_Win_sync before each "
+        "MPI_Accumulate, as ptodist does)\n",
+        n);
   }
   mpi.run([&] {
     MPI_Win_unlock_all(raw.win);
@@ -274,7 +277,8 @@ void pieces(MpiBackend& mpi, World& world) {
   double iprobe = per_call([&] {
     mpi.run([&] {
       int flag = 0;
-      for (int i = 0; i < kCalls; ++i) MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+      for (int i = 0; i < kCalls; ++i)
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
     });
   });
   double signal = per_call([&] {
@@ -290,9 +294,10 @@ void pieces(MpiBackend& mpi, World& world) {
     });
   });
   if (rank == 0)
-    std::printf("notify to self: Transport::signal %.0f ns = MPI_Accumulate + MPI_Win_flush %.0f ns + MPI lock "
-                "(empty call) %.0f ns + MPI_Win_sync %.0f ns + %.0f ns\n",
-                signal, acc, lock, sync, signal - acc - lock - sync);
+    std::printf(
+        "notify to self: Transport::signal %.0f ns = MPI_Accumulate + MPI_Win_flush %.0f ns + MPI lock "
+        "(empty call) %.0f ns + MPI_Win_sync %.0f ns + %.0f ns\n",
+        signal, acc, lock, sync, signal - acc - lock - sync);
   if (rank == 0) std::printf("(a polling wait's MPI_Iprobe: %.0f ns)\n", iprobe);
   mpi.run([&] {
     MPI_Win_unlock_all(raw.win);
@@ -304,7 +309,9 @@ void pieces(MpiBackend& mpi, World& world) {
 
 int main(int argc, char** argv) {
   if (!parse(argc, argv)) {
-    std::fprintf(stderr, "usage: mpirun -np 2 mpi_transport [--trials N] [--ping-pongs N] [--only bandwidth|notify]\n");
+    std::fprintf(
+        stderr,
+        "usage: mpirun -np 2 mpi_transport [--trials N] [--ping-pongs N] [--only bandwidth|notify]\n");
     return 2;
   }
   std::string error;
@@ -323,8 +330,10 @@ int main(int argc, char** argv) {
     o.make_transport = [mpi] { return mpi->make_transport(); };
     World world(o);
     if (mpi->rank() == 0)
-      std::printf("MPI transport, rank 0 -> rank 1 (medians of %d interleaved trials; [quartiles of the "
-                  "trial pairs' ratios])\n", opts.trials);
+      std::printf(
+          "MPI transport, rank 0 -> rank 1 (medians of %d interleaved trials; [quartiles of the "
+          "trial pairs' ratios])\n",
+          opts.trials);
     if (opts.bandwidth)
       for (long long bytes : {64LL << 10, 1LL << 20, 8LL << 20}) bandwidth(*mpi, world, bytes);
     if (opts.notify) {

@@ -149,7 +149,8 @@ void copy_region(const std::byte* src, ir::DType st, const std::vector<long long
                  const std::vector<long long>& shape) {
   for (long long d : shape)
     if (d <= 0) return;
-  if (shape.size() > kMaxRegionDims) return copy_region_any_rank(src, st, src_strides, dst, dt, dst_strides, shape);
+  if (shape.size() > kMaxRegionDims)
+    return copy_region_any_rank(src, st, src_strides, dst, dt, dst_strides, shape);
   CollapsedRegion r;
   collapse(shape, src_strides, dst_strides, r);
   if (r.rank == 0) return convert_elements(src, st, dst, dt, 1);

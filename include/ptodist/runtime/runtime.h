@@ -85,7 +85,7 @@ class Runtime {
   std::vector<std::unique_ptr<RankExec>> ranks_;  // core pools and buffers, kept across rounds
   std::unique_ptr<WorkerPool> rank_threads_;      // fast mode: every rank's orchestration but one
   std::unique_ptr<Watchdog> watchdog_;            // after world_: it is stopped first
-  std::set<std::string> sliced_params_;  // host parameters indexed by the rank loop (found once)
+  std::set<std::string> sliced_params_;           // host parameters indexed by the rank loop (found once)
   bool first_round_ = true;
   int round_ = 0;
 };
