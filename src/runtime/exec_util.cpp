@@ -155,7 +155,7 @@ std::shared_ptr<void> TilePool::take(long long bytes) {
 
 // ---- dispatch ----
 
-Value dispatch_op(Interp& in, const ir::OpCall& c) {
+static Value run_op(Interp& in, const ir::OpCall& c) {
   switch (c.op->id) {
 #define PTODIST_OP(Id, spelling, signature, effects, where) \
   case ir::OpId::Id:                                        \
@@ -164,6 +164,21 @@ Value dispatch_op(Interp& in, const ir::OpCall& c) {
 #undef PTODIST_OP
   }
   in.fail(c.span, "unknown op");
+}
+
+// The transport learns when an op that may write this rank's windows through a pointer runs, so a
+// notify can publish those stores (MPI) and skip that step when there were none.
+Value dispatch_op(Interp& in, const ir::OpCall& c) {
+  constexpr uint32_t kMayStoreLocally = ir::kWritesGM | ir::kReadsRemote | ir::kWritesRemote;
+  if ((c.op->effects & kMayStoreLocally) == 0) return run_op(in, c);
+  Transport& transport = in.world().transport();
+  struct Running {
+    Transport& t;
+    ~Running() { t.end_local_stores(); }
+  };
+  transport.begin_local_stores();
+  Running running{transport};
+  return run_op(in, c);
 }
 
 // ---- worker threads ----

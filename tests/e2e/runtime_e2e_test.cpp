@@ -4,6 +4,7 @@
 #include <cblas.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -13,6 +14,7 @@
 #include "ptodist/kernels/convert.h"
 #include "ptodist/runtime/host_io.h"
 #include "ptodist/runtime/runtime.h"
+#include "ptodist/runtime/world.h"
 #include "ptodist/transforms/pass.h"
 
 namespace ptodist::runtime {
@@ -181,6 +183,92 @@ TEST(CoreBudget, ConcurrentKernelsOverTheChipAreAnErrorNamingBoth) {
   EXPECT_NE(r.message.find("'producer' (3) and 'consumer' (3)"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("need 6 vector cores together, but chip 'cpu' has 4"), std::string::npos)
       << r.message;
+}
+
+// The in-process transport with a record of the local-store brackets the executor reports and of
+// what had been reported when each signal was sent (what lets the MPI transport skip MPI_Win_sync).
+class RecordingTransport final : public Transport {
+ public:
+  explicit RecordingTransport(int ranks) : inner_(make_inproc_transport(ranks)) {}
+  int world_size() const override { return inner_->world_size(); }
+  int alloc_segment(long long bytes) override { return inner_->alloc_segment(bytes); }
+  void zero_segments() override { inner_->zero_segments(); }
+  std::byte* window_ptr(int rank, WindowAddr addr) override { return inner_->window_ptr(rank, addr); }
+  void put(int peer, WindowAddr dst, const std::byte* src, long long bytes) override {
+    inner_->put(peer, dst, src, bytes);
+  }
+  void get(int peer, WindowAddr src, std::byte* dst, long long bytes) override {
+    inner_->get(peer, src, dst, bytes);
+  }
+  void accumulate(int peer, WindowAddr dst, const std::byte* src, long long count, ir::DType t) override {
+    inner_->accumulate(peer, dst, src, count, t);
+  }
+  void signal(int peer, WindowAddr cell, int32_t value, bool add) override {
+    if (ended_.load() == 0 && running_.load() == 0) signals_after_no_store_.fetch_add(1);
+    signals_.fetch_add(1);
+    inner_->signal(peer, cell, value, add);
+  }
+  void begin_local_stores() override {
+    begun_.fetch_add(1);
+    running_.fetch_add(1);
+  }
+  void end_local_stores() override {
+    ended_.fetch_add(1);
+    running_.fetch_sub(1);
+  }
+
+  std::atomic<int> begun_{0}, ended_{0}, running_{0}, signals_{0}, signals_after_no_store_{0};
+
+ private:
+  std::unique_ptr<Transport> inner_;
+};
+
+// One round of `path` on a RecordingTransport; the transport lives as long as the runtime.
+struct RecordedRun {
+  std::unique_ptr<Compiled> compiled;
+  std::unique_ptr<Runtime> runtime;
+  RecordingTransport* transport = nullptr;
+};
+
+RecordedRun run_recorded(const std::string& path, int ranks, std::map<std::string, HostTensor>& args) {
+  RecordedRun run;
+  run.compiled = compile(path, "", ranks);
+  RunOptions o;
+  o.ranks = ranks;
+  o.make_transport = [&run, ranks] {
+    auto t = std::make_unique<RecordingTransport>(ranks);
+    run.transport = t.get();
+    return t;
+  };
+  run.runtime = std::make_unique<Runtime>(run.compiled->program, o);
+  EXPECT_EQ(prepare_host_args(*run.runtime->host_function(), ranks, {}, args), "");
+  RoundResult r = run.runtime->run(args);
+  EXPECT_EQ(r.status, RoundResult::Status::Ok) << r.message;
+  return run;
+}
+
+TEST(LocalStores, EveryOpThatMayStoreIsBracketedAndPrecedesItsNotify) {
+  std::map<std::string, HostTensor> args{{"x", ring_input(4)}};
+  RecordedRun run = run_recorded(kRoot + "/examples/ring_shuffle_put.py", 4, args);
+  RecordingTransport* t = run.transport;
+  ASSERT_NE(t, nullptr);
+  expect_ring(args["y"], 4);
+  // Per rank: the store into src, the put, the store of y (at least); notify and wait are not.
+  EXPECT_GE(t->begun_.load(), 3 * 4);
+  EXPECT_EQ(t->begun_.load(), t->ended_.load());
+  EXPECT_EQ(t->signals_.load(), 4);
+  // Each rank stores and puts before it notifies, so no signal went out with nothing reported.
+  EXPECT_EQ(t->signals_after_no_store_.load(), 0);
+}
+
+TEST(LocalStores, SignalsAloneReportNoStores) {
+  std::map<std::string, HostTensor> args{{"x", HostTensor::zeros(ir::DType::FP32, {3, 1, 4})}};
+  RecordedRun run = run_recorded(kRoot + "/tests/e2e/programs/signal_ring.py", 3, args);
+  RecordingTransport* t = run.transport;
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->begun_.load(), 0);
+  EXPECT_EQ(t->signals_.load(), 3);
+  EXPECT_EQ(t->signals_after_no_store_.load(), 3);
 }
 
 TEST(HostArgs, ARankCountThatContradictsHostShapesIsOneLine) {

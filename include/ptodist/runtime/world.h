@@ -63,6 +63,11 @@ class Transport {
   }
   // Completes every put_async/get_async issued so far: the data is in the peer's window (or here).
   virtual void complete_async() {}
+  // An op that may store into this rank's windows through a pointer (or have data land there) runs
+  // between these two calls. A transport whose signal must publish such stores (MPI: MPI_Win_sync)
+  // may skip that step when no such op ran since the last signal and none is running.
+  virtual void begin_local_stores() {}
+  virtual void end_local_stores() {}
   // Round boundaries: every rank's windows are ready before any rank starts; every transfer has
   // landed before outputs are read. `rank_seconds` comes back with every rank's figure.
   virtual void begin_round() {}

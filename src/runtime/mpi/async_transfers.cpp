@@ -51,7 +51,10 @@ void AsyncTransfers::submit(const DmaTransfer& t) {
 
 void AsyncTransfers::start_locked(const DmaTransfer& t) {
   Window& w = windows_.at(t.remote.segment);
-  if (!t.is_put) flush_if_dirty(w);  // our earlier puts must land before we read the window
+  if (!t.is_put) {
+    flush_if_dirty(w);  // our earlier puts must land before we read the window
+    gets_started_ = true;
+  }
   long long piece = std::clamp<long long>(t.session->block_bytes, 1, kMaxPiece);
   for (long long done = 0; done < t.bytes; done += piece) {
     int n = static_cast<int>(std::min(piece, t.bytes - done));
@@ -76,6 +79,8 @@ void AsyncTransfers::complete_locked() {
   else
     MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   for (auto [segment, peer] : targets_) MPI_Win_flush(peer, windows_[segment].win);
+  landed_ = landed_ || gets_started_;
+  gets_started_ = false;
   for (const Started& s : started_)
     std::atomic_ref<uint32_t>(*s.session->completion_word()).store(s.seq, std::memory_order_release);
   long long n = static_cast<long long>(started_.size());

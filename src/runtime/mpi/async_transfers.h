@@ -36,6 +36,8 @@ class AsyncTransfers {
   void drain();
   void drop_queued();
   uint64_t completed() const { return completed_.load(std::memory_order_relaxed); }
+  // With MPI held: whether a get landed here since the last call (a notify must publish it).
+  bool take_local_landings() { return std::exchange(landed_, false); }
 
  private:
   struct Started {
@@ -56,6 +58,8 @@ class AsyncTransfers {
   std::vector<std::pair<int, int>> targets_;  // (segment, peer) of started puts, each once
   std::vector<Started> started_;              // in issue order
   std::atomic<long long> outstanding_{0};     // submitted, not completed
+  bool gets_started_ = false;                 // with MPI held: a get among the started transfers
+  bool landed_ = false;                       // with MPI held: a get completed since take_local_landings
   std::atomic<uint64_t> completed_{0};
 };
 

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstring>
 #include <utility>
@@ -147,6 +148,7 @@ class MpiTransport final : public Transport, public DmaOffload {
       });
       MPI_Win_flush(peer, w.win);
     });
+    local_stores_.store(true);  // `dst` may be in our window
   }
 
   void accumulate(int peer, WindowAddr dst, const std::byte* src, long long count, ir::DType dtype) override {
@@ -168,12 +170,18 @@ class MpiTransport final : public Transport, public DmaOffload {
     });
   }
 
+  void begin_local_stores() override { stores_running_.fetch_add(1); }
+  void end_local_stores() override {
+    local_stores_.store(true);
+    stores_running_.fetch_sub(1);
+  }
+
   // Publishes first: every earlier write of this rank (to any peer, in any window) is complete at its
   // target, and local stores into our own windows are synced, before the signal can be seen.
   void signal(int peer, WindowAddr cell, int32_t value, bool add) override {
     comm_.call([&] {
       flush_dirty_windows();
-      sync_windows();  // local stores into our windows are visible before the signal
+      if (local_stores_to_publish()) sync_windows();  // our local stores are visible before the signal
       Window& w = windows_.at(cell.segment);
       MPI_Accumulate(&value, 1, MPI_INT32_T, peer, cell.offset, 1, MPI_INT32_T, add ? MPI_SUM : MPI_REPLACE,
                      w.win);
@@ -200,6 +208,19 @@ class MpiTransport final : public Transport, public DmaOffload {
   }
 
  private:
+  // Whether a store into our windows may have happened since the last signal that synced: an op that
+  // stores finished since then (it sets local_stores_ after its stores), one is running now (a
+  // collective that stores, then signals, or a store on another core), or a get landed. The flag is
+  // taken before the count is read, so a store that happens-before this signal is always seen (the
+  // seq_cst pair: a store op ends with flag then count, this reads flag then count). The flag is
+  // only exchanged when set: a read-modify-write is a tenth of a signal's extra cost.
+  bool local_stores_to_publish() {
+    bool stored = local_stores_.load() && local_stores_.exchange(false);
+    bool running = stores_running_.load() != 0;
+    bool landed = async_.take_local_landings();
+    return stored || running || landed;
+  }
+
   void mark_dirty(Window& w) {
     w.dirty = true;
     any_dirty_ = true;
@@ -253,6 +274,8 @@ class MpiTransport final : public Transport, public DmaOffload {
   // Touched only with MPI held (and window_ptr reads).
   bool any_separate_ = false;  // a window with the separate memory model needs its own MPI_Win_sync
   bool any_dirty_ = false;     // some Window::dirty may be set (flush_if_dirty elsewhere may clear it)
+  std::atomic<bool> local_stores_{true};  // see local_stores_to_publish
+  std::atomic<int> stores_running_{0};
   AsyncTransfers async_;
 };
 
