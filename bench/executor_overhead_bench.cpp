@@ -104,11 +104,7 @@ ptodist::ir::Program compile(const Config& c, long long m_local, Shape& shape) {
 
 // A tile buffer at a 64-byte-aligned address, as the executor's core buffers are.
 template <typename T>
-struct AlignedTile {
-  std::vector<T, AlignedAllocator<T>> v;
-  explicit AlignedTile(long long n) : v(static_cast<size_t>(n)) {}
-  T* data() { return v.data(); }
-};
+using AlignedTile = std::vector<T, AlignedAllocator<T>>;
 
 // What the GEMM kernel does for its local chunks, as direct kernel calls into tile buffers of the
 // sizes plan-memory gave it: per (chunk, N block) task and K tile, load A and W tiles (Mat), move

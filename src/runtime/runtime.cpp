@@ -195,11 +195,8 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
     world.fail(RunError{host->span, std::string("internal error in the host orchestrator: ") + e.what()});
   }
   world.transport().begin_round();
+  // Both return once every block has finished (the host orchestrator itself launches none).
   if (!world.aborted()) world.scheduler() ? run_ranks_checked(env) : run_ranks(env);
-  {
-    std::unique_lock<std::mutex> lock(env.live_mu);
-    env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
-  }
   for (int r = 0; r < options_.ranks; ++r) world.dma(r).wait_idle();
   if (auto* s = world.scheduler()) {
     s->end_round();
