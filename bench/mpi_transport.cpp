@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../src/runtime/mpi/comm_thread.h"
 #include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/mpi.h"
 #include "ptodist/runtime/world.h"
@@ -334,6 +335,9 @@ int main(int argc, char** argv) {
           "MPI transport, rank 0 -> rank 1 (medians of %d interleaved trials; [quartiles of the "
           "trial pairs' ratios])\n",
           opts.trials);
+    if (mpi->rank() == 0)
+      std::printf("MPI thread mode: %s (%s)\n", thread_mode_name(mpi->comm().mode()),
+                  mpi->comm().mode_reason().c_str());
     if (opts.bandwidth)
       for (long long bytes : {64LL << 10, 1LL << 20, 8LL << 20}) bandwidth(*mpi, world, bytes);
     if (opts.notify) {

@@ -79,7 +79,9 @@ void AsyncTransfers::complete_locked() {
   else
     MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   for (auto [segment, peer] : targets_) MPI_Win_flush(peer, windows_[segment].win);
-  landed_ = landed_ || gets_started_;
+  // Counted before the completion words are published: a core that sees its get complete and then
+  // notifies also sees that there is something to publish.
+  if (gets_started_) local_writes_.fetch_add(1);
   gets_started_ = false;
   for (const Started& s : started_)
     std::atomic_ref<uint32_t>(*s.session->completion_word()).store(s.seq, std::memory_order_release);

@@ -24,7 +24,10 @@ namespace ptodist::runtime {
 
 class AsyncTransfers {
  public:
-  AsyncTransfers(CommThread& comm, std::vector<Window>& windows) : comm_(comm), windows_(windows) {}
+  // `local_writes` counts writes into this rank's windows that a notify must publish: a get landing
+  // here adds one (MpiTransport::publish_local_stores).
+  AsyncTransfers(CommThread& comm, std::vector<Window>& windows, std::atomic<uint64_t>& local_writes)
+      : comm_(comm), windows_(windows), local_writes_(local_writes) {}
 
   // From any thread: starts `t` now or queues it for the communication thread.
   void submit(const DmaTransfer& t);
@@ -36,8 +39,6 @@ class AsyncTransfers {
   void drain();
   void drop_queued();
   uint64_t completed() const { return completed_.load(std::memory_order_relaxed); }
-  // With MPI held: whether a get landed here since the last call (a notify must publish it).
-  bool take_local_landings() { return std::exchange(landed_, false); }
 
  private:
   struct Started {
@@ -49,6 +50,7 @@ class AsyncTransfers {
 
   CommThread& comm_;
   std::vector<Window>& windows_;
+  std::atomic<uint64_t>& local_writes_;
   std::mutex queue_mu_;
   std::vector<DmaTransfer> queued_;         // not started yet, under queue_mu_
   std::atomic<long long> queued_count_{0};  // queued_.size(), readable without the lock
@@ -59,7 +61,6 @@ class AsyncTransfers {
   std::vector<Started> started_;              // in issue order
   std::atomic<long long> outstanding_{0};     // submitted, not completed
   bool gets_started_ = false;                 // with MPI held: a get among the started transfers
-  bool landed_ = false;                       // with MPI held: a get completed since take_local_landings
   std::atomic<uint64_t> completed_{0};
 };
 

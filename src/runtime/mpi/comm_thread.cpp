@@ -152,22 +152,30 @@ void CommThread::poll() {
     pokes_.fetch_add(1, std::memory_order_relaxed);
 }
 
+// The level comes from choose_thread_mode: MULTIPLE only where the one-sided component accepts it
+// (osc pt2pt, the TCP path, refuses to create windows under it), else SERIALIZED (callers enter MPI
+// themselves, one at a time), or FUNNELED for the queue alone.
 void CommThread::start_mpi() {
+  ThreadModeChoice choice = choose_thread_mode([](const char* name) { return std::getenv(name); });
   int provided = MPI_THREAD_SINGLE;
-  // SERIALIZED lets callers enter MPI themselves, one at a time; never MULTIPLE, which makes osc
-  // pt2pt (the TCP path) refuse to create windows. FUNNELED is enough for the queue alone.
-  const char* funnel = std::getenv("PTODIST_MPI_FUNNEL");
-  bool queue_only = funnel && std::string(funnel) == "1";
-  int rc =
-      MPI_Init_thread(nullptr, nullptr, queue_only ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED, &provided);
-  if (rc != MPI_SUCCESS) {
+  if (!choice.error.empty()) {
+    error_ = choice.error;
+  } else if (MPI_Init_thread(nullptr, nullptr, mpi_thread_level(choice.mode), &provided) != MPI_SUCCESS) {
     error_ = "MPI_Init_thread failed";
   } else if (provided < MPI_THREAD_FUNNELED) {
     error_ = "the MPI library provides only MPI_THREAD_SINGLE; the mpi backend needs MPI_THREAD_FUNNELED";
   } else {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
-    direct_ = !queue_only && provided >= MPI_THREAD_SERIALIZED;
+    // A library that grants less than asked falls back to the next mode down.
+    mode_ = choice.mode;
+    if (mode_ == MpiThreadMode::Multiple && provided < MPI_THREAD_MULTIPLE) mode_ = MpiThreadMode::Serialized;
+    if (mode_ == MpiThreadMode::Serialized && provided < MPI_THREAD_SERIALIZED)
+      mode_ = MpiThreadMode::Funneled;
+    mode_reason_ = choice.why;
+    if (mode_ != choice.mode) mode_reason_ += "; the library provides less";
+    direct_ = mode_ != MpiThreadMode::Funneled;
+    multiple_ = mode_ == MpiThreadMode::Multiple;
   }
   std::lock_guard<std::mutex> lock(init_mu_);
   started_ = true;

@@ -13,6 +13,8 @@
 #include <thread>
 #include <type_traits>
 
+#include "thread_level.h"
+
 namespace ptodist::runtime {
 
 // The MPI lock: one atomic exchange to take it and a plain release store to give it back, where a
@@ -59,8 +61,14 @@ class CommThread {
         +[](void* f) { (*static_cast<std::remove_reference_t<F>*>(f))(); },
         const_cast<void*>(static_cast<const void*>(&fn)));
   }
-  // True when callers enter MPI themselves (MPI_THREAD_SERIALIZED and no PTODIST_MPI_FUNNEL=1).
+  // True when callers enter MPI themselves (MPI_THREAD_SERIALIZED or better, and not queue-only).
   bool direct() const { return direct_; }
+  // True when MPI provides MPI_THREAD_MULTIPLE and the mode asked for it: a caller may make MPI calls
+  // without the MPI lock. Only calls that touch no state the lock protects may (see MpiTransport).
+  bool multiple() const { return multiple_; }
+  // The mode in effect and why it was chosen (thread_level.h), for diagnostics and benchmarks.
+  MpiThreadMode mode() const { return mode_; }
+  const std::string& mode_reason() const { return mode_reason_; }
   // Makes the thread run its idle step (the idle hook) soon, waking it if it sleeps.
   void kick();
   // Called with MPI held whenever the thread is idle, and by polling cores (window sync, async
@@ -83,9 +91,12 @@ class CommThread {
   void serve(Request* r);
 
   // When MPI provides MPI_THREAD_SERIALIZED, a caller runs its request itself under mpi_mu_ instead
-  // of handing it over (no thread switch on the hot path); with FUNNELED only, or when
-  // PTODIST_MPI_FUNNEL=1, every request goes through the queue to this thread.
+  // of handing it over (no thread switch on the hot path); with FUNNELED only, or in the funneled
+  // mode, every request goes through the queue to this thread.
   bool direct_ = false;
+  bool multiple_ = false;
+  MpiThreadMode mode_ = MpiThreadMode::Serialized;
+  std::string mode_reason_;
   MpiLock mpi_mu_;                  // held by whoever is inside MPI
   std::atomic<int> contenders_{0};  // callers blocked on mpi_mu_ (direct mode)
   std::mutex mu_;

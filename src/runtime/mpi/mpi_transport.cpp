@@ -1,6 +1,7 @@
 // The MPI transport: each symmetric segment is one MPI window (MPI_Win_allocate, passive target,
 // lock_all for its lifetime). Every MPI call runs with MPI held (CommThread::call): on the caller
-// under the MPI lock in direct mode, else on the communication thread. It also runs the DMA engine's
+// under the MPI lock in direct mode, else on the communication thread; under MPI_THREAD_MULTIPLE a
+// notify with nothing to flush skips the lock (signal_unlocked). It also runs the DMA engine's
 // transfers (DmaOffload, async_transfers.h).
 #include <mpi.h>
 
@@ -8,6 +9,7 @@
 #include <atomic>
 #include <climits>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -52,10 +54,13 @@ MPI_Datatype mpi_type(ir::DType t) {
 // MPI counts are ints: larger transfers go in pieces of at most 1 GiB.
 constexpr long long kMaxPiece = 1LL << 30;
 constexpr unsigned kFullPollEvery = 8;
+// Windows a notify may signal in without the MPI lock: their handles are kept in a fixed table, which
+// never moves while a core reads it (windows_ may reallocate when the host allocates another).
+constexpr int kUnlockedWindows = 64;
 
 class MpiTransport final : public Transport, public DmaOffload {
  public:
-  explicit MpiTransport(CommThread& comm) : comm_(comm), async_(comm, windows_) {
+  explicit MpiTransport(CommThread& comm) : comm_(comm), async_(comm, windows_, local_writes_) {
     comm_.set_idle_hook([this] {
       async_.progress_locked();
       sync_windows();
@@ -98,18 +103,24 @@ class MpiTransport final : public Transport, public DmaOffload {
 
   int alloc_segment(long long bytes) override {
     int index = 0;
+    std::string failed;
     comm_.call([&] {
       Window w;
       w.bytes = bytes;
-      MPI_Win_allocate(std::max<long long>(bytes, 8), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w.base, &w.win);
+      if (!allocate_window(std::max<long long>(bytes, 8), w, &failed)) return;
       std::memset(w.base, 0, std::max<long long>(bytes, 8));
       MPI_Win_lock_all(MPI_MODE_NOCHECK, w.win);
       w.unified = is_unified(w.win);
-      any_separate_ = any_separate_ || !w.unified;
+      if (!w.unified) any_separate_.store(true);
       MPI_Win_sync(w.win);
       windows_.push_back(w);
       index = static_cast<int>(windows_.size()) - 1;
+      if (index < kUnlockedWindows) {
+        unlocked_wins_[index] = w.win;
+        unlocked_count_.store(index + 1, std::memory_order_release);
+      }
     });
+    if (!failed.empty()) throw RunError{SourceSpan{}, failed};
     return index;
   }
 
@@ -148,7 +159,7 @@ class MpiTransport final : public Transport, public DmaOffload {
       });
       MPI_Win_flush(peer, w.win);
     });
-    local_stores_.store(true);  // `dst` may be in our window
+    local_writes_.fetch_add(1);  // `dst` may be in our window
   }
 
   void accumulate(int peer, WindowAddr dst, const std::byte* src, long long count, ir::DType dtype) override {
@@ -172,20 +183,18 @@ class MpiTransport final : public Transport, public DmaOffload {
 
   void begin_local_stores() override { stores_running_.fetch_add(1); }
   void end_local_stores() override {
-    local_stores_.store(true);
+    local_writes_.fetch_add(1);
     stores_running_.fetch_sub(1);
   }
 
   // Publishes first: every earlier write of this rank (to any peer, in any window) is complete at its
   // target, and local stores into our own windows are synced, before the signal can be seen.
   void signal(int peer, WindowAddr cell, int32_t value, bool add) override {
+    if (comm_.multiple() && signal_unlocked(peer, cell, value, add)) return;
     comm_.call([&] {
       flush_dirty_windows();
-      if (local_stores_to_publish()) sync_windows();  // our local stores are visible before the signal
-      Window& w = windows_.at(cell.segment);
-      MPI_Accumulate(&value, 1, MPI_INT32_T, peer, cell.offset, 1, MPI_INT32_T, add ? MPI_SUM : MPI_REPLACE,
-                     w.win);
-      MPI_Win_flush(peer, w.win);
+      publish_local_stores([this] { sync_windows(); });
+      send_signal(windows_.at(cell.segment).win, peer, cell, value, add);
     });
   }
 
@@ -208,29 +217,75 @@ class MpiTransport final : public Transport, public DmaOffload {
   }
 
  private:
-  // Whether a store into our windows may have happened since the last signal that synced: an op that
-  // stores finished since then (it sets local_stores_ after its stores), one is running now (a
-  // collective that stores, then signals, or a store on another core), or a get landed. The flag is
-  // taken before the count is read, so a store that happens-before this signal is always seen (the
-  // seq_cst pair: a store op ends with flag then count, this reads flag then count). The flag is
-  // only exchanged when set: a read-modify-write is a tenth of a signal's extra cost.
-  bool local_stores_to_publish() {
-    bool stored = local_stores_.load() && local_stores_.exchange(false);
+  // MPI_Win_allocate with its error returned rather than fatal, so that a one-sided component that
+  // refuses the thread level (osc pt2pt under MPI_THREAD_MULTIPLE) gets a message saying what to set.
+  // Every process fails alike (the component is the same everywhere), so all of them report it.
+  bool allocate_window(long long bytes, Window& w, std::string* failed) {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w.base, &w.win);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    if (rc == MPI_SUCCESS) return true;
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    *failed = "pld.alloc_window_buffer: MPI_Win_allocate failed (" + std::string(text, len) + ")";
+    if (comm_.multiple())
+      *failed += " under MPI_THREAD_MULTIPLE (" + comm_.mode_reason() +
+                 "), which osc pt2pt refuses: set PTODIST_MPI_THREADS=serialized";
+    return false;
+  }
+
+  static void send_signal(MPI_Win win, int peer, WindowAddr cell, int32_t value, bool add) {
+    MPI_Accumulate(&value, 1, MPI_INT32_T, peer, cell.offset, 1, MPI_INT32_T, add ? MPI_SUM : MPI_REPLACE,
+                   win);
+    MPI_Win_flush(peer, win);
+  }
+
+  // Under MPI_THREAD_MULTIPLE: the signal's MPI calls without the MPI lock, when they touch nothing
+  // the lock protects. Puts not yet flushed (any_dirty_) need the walk over windows_, which is the
+  // lock's, so they take the locked path (false: nothing done); so do a window beyond the fixed table
+  // and separate-model windows (each needs its own sync). Skipping here is safe: a put that
+  // happens-before this notify set any_dirty_ before it returned, and the only store that clears it
+  // follows a flush of every window (release), so reading false means that flush is complete.
+  // MPI_Win_flush and MPI_Win_sync act for the whole process, whichever thread calls them.
+  bool signal_unlocked(int peer, WindowAddr cell, int32_t value, bool add) {
+    if (any_dirty_.load(std::memory_order_acquire)) return false;
+    int published = unlocked_count_.load(std::memory_order_acquire);
+    if (cell.segment < 0 || cell.segment >= published || any_separate_.load()) return false;
+    publish_local_stores([this] { MPI_Win_sync(unlocked_wins_[0]); });
+    send_signal(unlocked_wins_[cell.segment], peer, cell, value, add);
+    return true;
+  }
+
+  // Makes local stores into our windows visible before a signal (`sync`), unless none may have
+  // happened since a sync that has completed: local_writes_ counts stores ops that ended and gets
+  // that landed here, stores_synced_ the count a completed sync covers. An op running now (a
+  // collective that stores, then signals, or a store on another core) always syncs. A store op that
+  // happens-before this signal ended (incremented) before it, so it is counted in `ended`; a sync
+  // that covered it finished before its thread advanced stores_synced_ (release), so a signal that
+  // skips has seen that sync complete, even when it ran on another thread without the MPI lock.
+  template <typename F>
+  void publish_local_stores(F&& sync) {
+    uint64_t ended = local_writes_.load();
     bool running = stores_running_.load() != 0;
-    bool landed = async_.take_local_landings();
-    return stored || running || landed;
+    if (!running && ended <= stores_synced_.load(std::memory_order_acquire)) return;
+    sync();
+    uint64_t seen = stores_synced_.load(std::memory_order_relaxed);
+    while (seen < ended && !stores_synced_.compare_exchange_weak(seen, ended, std::memory_order_release,
+                                                                 std::memory_order_relaxed)) {
+    }
   }
 
   void mark_dirty(Window& w) {
     w.dirty = true;
-    any_dirty_ = true;
+    any_dirty_.store(true, std::memory_order_release);
   }
   // A notify with nothing written since the last one (a ping-pong, a barrier made of signals) skips
   // the walk over every window. Puts by the DMA engine are flushed where they complete.
   void flush_dirty_windows() {
-    if (!any_dirty_) return;
+    if (!any_dirty_.load(std::memory_order_acquire)) return;
     for (Window& w : windows_) flush_if_dirty(w);
-    any_dirty_ = false;
+    any_dirty_.store(false, std::memory_order_release);
   }
 
   // Every window here normally has the unified memory model (checked at allocation), where
@@ -238,7 +293,7 @@ class MpiTransport final : public Transport, public DmaOffload {
   // synced itself.
   void sync_windows() {
     if (windows_.empty()) return;
-    if (!any_separate_) return (void)MPI_Win_sync(windows_.front().win);
+    if (!any_separate_.load()) return (void)MPI_Win_sync(windows_.front().win);
     for (Window& w : windows_) MPI_Win_sync(w.win);
   }
 
@@ -270,11 +325,18 @@ class MpiTransport final : public Transport, public DmaOffload {
   }
 
   CommThread& comm_;
-  std::vector<Window> windows_;
-  // Touched only with MPI held (and window_ptr reads).
-  bool any_separate_ = false;  // a window with the separate memory model needs its own MPI_Win_sync
-  bool any_dirty_ = false;     // some Window::dirty may be set (flush_if_dirty elsewhere may clear it)
-  std::atomic<bool> local_stores_{true};  // see local_stores_to_publish
+  std::vector<Window> windows_;  // changed only with MPI held (and read by window_ptr)
+  // The first kUnlockedWindows handles, for signal_unlocked: written with MPI held, then published by
+  // unlocked_count_ (release); never changed after.
+  MPI_Win unlocked_wins_[kUnlockedWindows] = {};
+  std::atomic<int> unlocked_count_{0};
+  std::atomic<bool> any_separate_{false};  // a separate-model window needs its own MPI_Win_sync
+  // Some Window::dirty may be set (flush_if_dirty elsewhere may clear it). Set and cleared with MPI
+  // held; read without it by signal_unlocked.
+  std::atomic<bool> any_dirty_{false};
+  // See publish_local_stores. Starts one ahead, so the first notify syncs.
+  std::atomic<uint64_t> local_writes_{1};
+  std::atomic<uint64_t> stores_synced_{0};
   std::atomic<int> stores_running_{0};
   AsyncTransfers async_;
 };
