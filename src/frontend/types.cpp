@@ -65,6 +65,11 @@ std::optional<std::vector<ir::Expr>> Parser::lower_shape(const SynExpr& e, Lower
     dims.push_back(dim);
   }
   if (!ok) return std::nullopt;
+  if (dims.size() > ir::kMaxDims) {
+    error(e.span, "a shape of " + std::to_string(dims.size()) + " dims; tensors and tiles have at most " +
+                      std::to_string(ir::kMaxDims));
+    return std::nullopt;
+  }
   return dims;
 }
 

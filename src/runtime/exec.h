@@ -119,7 +119,9 @@ struct Frame {
   CoreState* core = nullptr;
   int block_idx = 0;
   int block_num = 1;
-  std::unordered_map<int, Value> vars;  // by Var id (ids are unique per program, not dense)
+  // By ir::VarNode::frame_slot (frame_layout.h); `defined` says which slots hold a value.
+  std::vector<Value> vars;
+  std::vector<char> defined;
   std::shared_ptr<TilePool> tiles;
   CoreBuffers* buffers = nullptr;
   // plan-memory records a tile's address on its variable's type: while the op call assigned to such a
@@ -144,14 +146,19 @@ class Interp {
   Value eval(const ir::Expr& e);
   long long eval_int(const ir::Expr& e);
   double eval_double(const ir::Expr& e);
-  std::vector<long long> eval_ints(const ir::Expr& e);
+  Dims eval_ints(const ir::Expr& e);
   const TensorView& tensor_arg(const ir::OpCall& c, std::string_view slot, Value& holder);
   const TileValue& tile_arg(const ir::OpCall& c, std::string_view slot, Value& holder);
 
   // A fresh tile for the result of `c` (at the planned address when there is one).
-  TileValue new_tile(const ir::OpCall& c, std::vector<long long> shape, ir::DType dtype, ir::Memory memory);
+  TileValue new_tile(const ir::OpCall& c, Dims shape, ir::DType dtype, ir::Memory memory);
 
   void bind(const ir::Var& v, Value value);
+  // The variable's value in this frame, or null before it is bound.
+  const Value* lookup(const ir::VarNode& v) const {
+    size_t slot = static_cast<size_t>(v.frame_slot);
+    return slot < f.defined.size() && f.defined[slot] ? &f.vars[slot] : nullptr;
+  }
   [[noreturn]] void fail(const SourceSpan& span, const std::string& message) const;
   World& world() const { return *f.env->world; }
   void tick() const {
@@ -191,8 +198,8 @@ void check_switch_point(Interp& in);
 
 // Helpers shared by the op files.
 const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot);
-std::string describe_cell(const TensorView& t, const std::vector<long long>& offsets);
-long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView& t,
-                              const std::vector<long long>& offsets, const std::vector<long long>& shape);
+std::string describe_cell(const TensorView& t, const Dims& offsets);
+long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
+                              const Dims& shape);
 
 }  // namespace ptodist::runtime

@@ -4,6 +4,7 @@
 
 #include "exec.h"
 #include "ptodist/ir/printer.h"
+#include "ptodist/support/diagnostics.h"
 
 namespace ptodist::runtime {
 namespace {
@@ -39,7 +40,14 @@ void Interp::fail(const SourceSpan& span, const std::string& message) const {
 
 void Interp::bind(const ir::Var& v, Value value) {
   if (!v) return;
-  f.vars[v->id] = std::move(value);
+  PTODIST_INTERNAL_ASSERT(v->frame_slot >= 0, "bind: variable '" + v->name + "' has no frame slot");
+  size_t slot = static_cast<size_t>(v->frame_slot);
+  if (slot >= f.vars.size()) {
+    f.vars.resize(slot + 1);
+    f.defined.resize(slot + 1, 0);
+  }
+  f.vars[slot] = std::move(value);
+  f.defined[slot] = 1;
 }
 
 Value Interp::eval(const ir::Expr& e) {
@@ -64,9 +72,9 @@ Value Interp::eval(const ir::Expr& e) {
     }
     case ir::ExprKind::VarRef: {
       const ir::Var& v = e->as<ir::VarRef>()->var;
-      auto it = f.vars.find(v->id);
-      if (it == f.vars.end()) fail(e->span, "'" + v->name + "' is used before it is defined");
-      return it->second;
+      const Value* value = lookup(*v);
+      if (!value) fail(e->span, "'" + v->name + "' is used before it is defined");
+      return *value;
     }
     case ir::ExprKind::Unary: {
       const auto* u = e->as<ir::Unary>();
@@ -231,8 +239,8 @@ Value Interp::eval_subscript(const ir::Subscript& s) {
   }
   TensorView slice = *view;
   slice.data += idx * view->strides[0] * ir::dtype_bytes(view->dtype);
-  slice.shape.erase(slice.shape.begin());
-  slice.strides.erase(slice.strides.begin());
+  slice.shape.pop_front();
+  slice.strides.pop_front();
   slice.name = view->name + "[" + std::to_string(idx) + "]";
   return slice;
 }
@@ -251,15 +259,21 @@ double Interp::eval_double(const ir::Expr& e) {
   return s->as_double();
 }
 
-std::vector<long long> Interp::eval_ints(const ir::Expr& e) {
-  std::vector<long long> out;
+Dims Interp::eval_ints(const ir::Expr& e) {
+  Dims out;
+  auto too_long = [&](size_t n) {
+    if (n > Dims::kMaxDims)
+      fail(e->span, "a list of " + std::to_string(n) + " dims; shapes and offsets have at most " +
+                        std::to_string(Dims::kMaxDims));
+  };
   if (const auto* list = ir::as_list(e)) {
-    out.reserve(list->size());
+    too_long(list->size());
     for (const ir::Expr& x : *list) out.push_back(eval_int(x));
     return out;
   }
   Value v = eval(e);
   if (auto* t = std::get_if<std::shared_ptr<TupleValue>>(&v)) {
+    too_long((*t)->elements.size());
     for (const Value& x : (*t)->elements) {
       const auto* s = std::get_if<Scalar>(&x);
       if (!s) fail(e->span, "expected a list of integers");

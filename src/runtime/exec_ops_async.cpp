@@ -42,8 +42,8 @@ const std::shared_ptr<AsyncSessionState>& session_arg(Interp& in, const ir::OpCa
   return s->state;
 }
 
-long long contiguous_bytes(Interp& in, const ir::OpCall& c, const TensorView& t,
-                           const std::vector<long long>& offsets, const std::vector<long long>& shape) {
+long long contiguous_bytes(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
+                           const Dims& shape) {
   Region r{&t, offsets, shape};
   long long n = r.rows() * r.cols();
   // A flat-contiguous region: consecutive rows follow each other in memory.
@@ -78,14 +78,12 @@ Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   if (src.dtype != dst.dtype) in.fail(c.span, c.op->spelling + ": 'src' and 'dst' dtypes differ");
   ir::Expr shape_e = c.arg("shape");
   bool sub = shape_e && !shape_e->isa<ir::NoneImm>();
-  std::vector<long long> shape = sub ? in.eval_ints(shape_e) : src.shape;
-  std::vector<long long> so =
-      sub ? in.eval_ints(c.arg("src_offsets")) : std::vector<long long>(src.shape.size(), 0);
-  std::vector<long long> dof =
-      sub ? in.eval_ints(c.arg("dst_offsets")) : std::vector<long long>(dst.shape.size(), 0);
+  Dims shape = sub ? in.eval_ints(shape_e) : src.shape;
+  Dims so = sub ? in.eval_ints(c.arg("src_offsets")) : Dims(src.shape.size(), 0);
+  Dims dof = sub ? in.eval_ints(c.arg("dst_offsets")) : Dims(dst.shape.size(), 0);
   if (!sub && src.numel() != dst.numel())
     in.fail(c.span, c.op->spelling + ": whole-tensor transfer needs 'src' and 'dst' of the same size");
-  std::vector<long long> dshape = sub ? shape : dst.shape;
+  Dims dshape = sub ? shape : dst.shape;
   long long s_at = region_offset_bytes(in, c, src, so, shape);
   long long d_at = region_offset_bytes(in, c, dst, dof, dshape);
   long long bytes = contiguous_bytes(in, c, src, so, shape);

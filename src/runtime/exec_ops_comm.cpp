@@ -31,7 +31,7 @@ const TensorView& window_arg(Interp& in, const ir::OpCall& c, std::string_view s
 // ---- identity and memory ----
 
 Value op_AllocWindowBuffer(Interp& in, const ir::OpCall& c) {
-  std::vector<long long> shape = in.eval_ints(c.arg("shape"));
+  Dims shape = in.eval_ints(c.arg("shape"));
   ir::Expr dt = c.arg("dtype");
   ir::DType dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value : ir::DType::INT8;
   long long bytes = ir::dtype_bytes(dtype);
@@ -93,18 +93,17 @@ Value op_NRanks(Interp& in, const ir::OpCall& c) {
 
 // ---- signals ----
 
-static long long cell_offset(Interp& in, const ir::OpCall& c, const TensorView& t,
-                             std::vector<long long>& offsets) {
+static long long cell_offset(Interp& in, const ir::OpCall& c, const TensorView& t, Dims& offsets) {
   if (t.dtype != ir::DType::INT32)
     in.fail(c.span, c.op->spelling + ": signal cells are INT32; '" + t.name + "' is not");
-  return region_offset_bytes(in, c, t, offsets, std::vector<long long>(offsets.size(), 1));
+  return region_offset_bytes(in, c, t, offsets, Dims(offsets.size(), 1));
 }
 
 Value op_Notify(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = window_arg(in, c, "target", h);
   int peer = peer_arg(in, c);
-  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  Dims offsets = in.eval_ints(c.arg("offsets"));
   long long at = cell_offset(in, c, t, offsets);
   long long value = in.eval_int(c.arg("value"));
   const ir::EnumImm* op = enum_arg(c, "op");
@@ -153,7 +152,7 @@ static bool may_notify_rank(Interp& in, int rank) {
 Value op_Wait(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = window_arg(in, c, "signal", h);
-  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  Dims offsets = in.eval_ints(c.arg("offsets"));
   long long at = cell_offset(in, c, t, offsets);
   long long expected = in.eval_int(c.arg("expected"));
   const ir::EnumImm* cmp = enum_arg(c, "cmp");
@@ -194,8 +193,8 @@ Value op_RemoteLoad(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = window_arg(in, c, "target", h);
   int peer = peer_arg(in, c);
-  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
-  std::vector<long long> shape = in.eval_ints(c.arg("shape"));
+  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims shape = in.eval_ints(c.arg("shape"));
   region_offset_bytes(in, c, t, offsets, shape);
   TileValue tile = in.new_tile(c, shape, t.dtype, ir::Memory::Vec);
   Region r{&t, offsets, shape};
@@ -209,8 +208,7 @@ Value op_RemoteLoad(Interp& in, const ir::OpCall& c) {
 }
 
 static void store_tile_remote(Interp& in, const ir::OpCall& c, const std::byte* src, ir::DType src_type,
-                              const TensorView& t, int peer, const std::vector<long long>& offsets,
-                              const std::vector<long long>& shape) {
+                              const TensorView& t, int peer, const Dims& offsets, const Dims& shape) {
   region_offset_bytes(in, c, t, offsets, shape);
   if (src_type != t.dtype) in.fail(c.span, c.op->spelling + ": source and target dtypes differ");
   const ir::EnumImm* atomic = enum_arg(c, "atomic");
@@ -230,9 +228,9 @@ Value op_RemoteStore(Interp& in, const ir::OpCall& c) {
   const TileValue& tile = in.tile_arg(c, "tile", ht);
   const TensorView& t = window_arg(in, c, "target", hd);
   int peer = peer_arg(in, c);
-  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
-  std::vector<long long> shape = tile.shape;
-  while (shape.size() < t.shape.size()) shape.insert(shape.begin(), 1);
+  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims shape = tile.shape;
+  while (shape.size() < t.shape.size()) shape.push_front(1);
   store_tile_remote(in, c, tile.data, tile.dtype, t, peer, offsets, shape);
   return NoneValue{};
 }
@@ -242,16 +240,15 @@ Value op_TensorRemoteStore(Interp& in, const ir::OpCall& c) {
   const TensorView& src = in.tensor_arg(c, "src", hs);
   const TensorView& t = window_arg(in, c, "target", hd);
   int peer = peer_arg(in, c);
-  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
+  Dims offsets = in.eval_ints(c.arg("offsets"));
   std::vector<std::byte> dense(src.numel() * ir::dtype_bytes(src.dtype));
   if (check::HappensBefore* hb = in.world().hb(); hb && src.is_window()) {
     check_switch_point(in);
-    check_region(in, *hb, Region{&src, std::vector<long long>(src.shape.size(), 0), src.shape}, src.rank,
-                 false, false, c);
+    check_region(in, *hb, Region{&src, Dims(src.shape.size(), 0), src.shape}, src.rank, false, false, c);
   }
   copy_dense(src, dense.data());
-  std::vector<long long> shape = src.shape;
-  while (shape.size() < t.shape.size()) shape.insert(shape.begin(), 1);
+  Dims shape = src.shape;
+  while (shape.size() < t.shape.size()) shape.push_front(1);
   store_tile_remote(in, c, dense.data(), src.dtype, t, peer, offsets, shape);
   return NoneValue{};
 }

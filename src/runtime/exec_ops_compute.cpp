@@ -14,7 +14,7 @@
 namespace ptodist::runtime {
 namespace {
 
-std::string dims_str(const std::vector<long long>& v) {
+std::string dims_str(const Dims& v) {
   std::ostringstream os;
   os << "[";
   for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
@@ -27,8 +27,10 @@ kernels::TileView view_of(const TileValue& t) {
                                        elem_type(t.dtype));
 }
 
+// The checked result type carries the memory the operand names (the contract put it there), so the
+// enum is parsed only for a call without one.
 ir::Memory memory_arg(const ir::OpCall& c, std::string_view slot, ir::Memory fallback) {
-  if (c.type && c.type->kind == ir::TypeKind::Tile) fallback = c.type->memory;
+  if (c.type && c.type->kind == ir::TypeKind::Tile) return c.type->memory;
   if (const ir::EnumImm* e = enum_arg(c, slot)) {
     if (auto m = ir::memory_from_name(e->value)) return *m;
   }
@@ -43,26 +45,36 @@ ir::DType dtype_arg(Interp& in, const ir::OpCall& c, std::string_view slot) {
 }
 
 // Checks that [offsets, offsets + shape) lies inside the tensor; returns the region's byte offset.
-long long checked_region(Interp& in, const ir::OpCall& c, const TensorView& t,
-                         const std::vector<long long>& offsets, const std::vector<long long>& shape) {
+long long checked_region(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
+                         const Dims& shape) {
   return region_offset_bytes(in, c, t, offsets, shape);
 }
 
 // Check mode: a core's load or store of a window region (the rank's own window) is a switch point
 // and an access the happens-before tracker checks.
-void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t,
-                         const std::vector<long long>& offsets, const std::vector<long long>& shape,
-                         bool write) {
+void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
+                         const Dims& shape, bool write) {
   check::HappensBefore* hb = in.world().hb();
   if (!hb || !t.is_window()) return;
   check_switch_point(in);
   check_region(in, *hb, Region{&t, offsets, shape}, t.rank, write, false, c);
 }
 
+// Sets `out` to the type's shape when every dim is a constant; leaves it otherwise.
+void static_dims(const ir::TypeNode& type, Dims& out) {
+  Dims dims;
+  for (const ir::Expr& d : type.shape) {
+    auto v = ir::as_const_int(d);
+    if (!v) return;
+    dims.push_back(*v);
+  }
+  out = dims;
+}
+
 // A tile's shape aligned to a tensor's rank: leading 1s are added or dropped.
-std::vector<long long> fit_rank(std::vector<long long> shape, size_t rank) {
-  while (shape.size() < rank) shape.insert(shape.begin(), 1);
-  while (shape.size() > rank && shape.front() == 1) shape.erase(shape.begin());
+Dims fit_rank(Dims shape, size_t rank) {
+  while (shape.size() < rank) shape.push_front(1);
+  while (shape.size() > rank && shape.front() == 1) shape.pop_front();
   return shape;
 }
 
@@ -114,8 +126,8 @@ Value matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const Til
 
 }  // namespace
 
-long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView& t,
-                              const std::vector<long long>& offsets, const std::vector<long long>& shape) {
+long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
+                              const Dims& shape) {
   if (offsets.size() != t.shape.size() || shape.size() != t.shape.size()) {
     in.fail(c.span, c.op->spelling + ": offsets " + dims_str(offsets) + " and shape " + dims_str(shape) +
                         " must each have one entry per dim of '" + t.name + "' " + dims_str(t.shape));
@@ -132,14 +144,13 @@ long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView&
 Value op_Load(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
-  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
-  std::vector<long long> shape = in.eval_ints(c.arg("shape"));
+  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims shape = in.eval_ints(c.arg("shape"));
   long long at = checked_region(in, c, t, offsets, shape);
   check_window_access(in, c, t, offsets, shape, false);
-  std::vector<long long> tile_shape = shape;
-  if (c.type) {
-    if (auto s = c.type->static_shape()) tile_shape = *s;
-  }
+  // The result type's static shape may differ from the region's in leading 1s ([1, N] from [N]).
+  Dims tile_shape = shape;
+  if (c.type) static_dims(*c.type, tile_shape);
   TileValue tile = in.new_tile(c, tile_shape, t.dtype, memory_arg(c, "target_memory", ir::Memory::Vec));
   copy_region(t.data + at, t.dtype, t.strides, tile.data, tile.dtype, dense_strides(shape), shape);
   return tile;
@@ -149,8 +160,8 @@ Value op_Store(Interp& in, const ir::OpCall& c) {
   Value ht, hd;
   const TileValue& tile = in.tile_arg(c, "tile", ht);
   const TensorView& t = in.tensor_arg(c, "output_tensor", hd);
-  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
-  std::vector<long long> shape = fit_rank(tile.shape, t.shape.size());
+  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims shape = fit_rank(tile.shape, t.shape.size());
   long long at = checked_region(in, c, t, offsets, shape);
   check_window_access(in, c, t, offsets, shape, true);
   copy_region(tile.data, tile.dtype, dense_strides(shape), t.data + at, t.dtype, t.strides, shape);
@@ -227,7 +238,7 @@ Value op_Move(Interp& in, const ir::OpCall& c) {
 }
 
 static Value filled(Interp& in, const ir::OpCall& c, double value, bool fill) {
-  std::vector<long long> shape = in.eval_ints(c.arg("shape"));
+  Dims shape = in.eval_ints(c.arg("shape"));
   TileValue out =
       in.new_tile(c, shape, dtype_arg(in, c, "dtype"), memory_arg(c, "target_memory", ir::Memory::Vec));
   if (fill) kernels::fill(view_of(out), value);
@@ -274,9 +285,9 @@ Value op_GetBlockNum(Interp& in, const ir::OpCall&) {
 Value op_Read(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
-  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
-  long long at = checked_region(in, c, t, offsets, std::vector<long long>(offsets.size(), 1));
-  check_window_access(in, c, t, offsets, std::vector<long long>(offsets.size(), 1), false);
+  Dims offsets = in.eval_ints(c.arg("offsets"));
+  long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
+  check_window_access(in, c, t, offsets, Dims(offsets.size(), 1), false);
   double v = load_element(t.data + at, t.dtype);
   if (ir::dtype_is_float(t.dtype)) return Scalar::of_float(v, t.dtype);
   return Scalar::of_int(static_cast<long long>(v), t.dtype);
@@ -285,9 +296,9 @@ Value op_Read(Interp& in, const ir::OpCall& c) {
 Value op_Write(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
-  std::vector<long long> offsets = in.eval_ints(c.arg("offsets"));
-  long long at = checked_region(in, c, t, offsets, std::vector<long long>(offsets.size(), 1));
-  check_window_access(in, c, t, offsets, std::vector<long long>(offsets.size(), 1), true);
+  Dims offsets = in.eval_ints(c.arg("offsets"));
+  long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
+  check_window_access(in, c, t, offsets, Dims(offsets.size(), 1), true);
   store_element(t.data + at, t.dtype, in.eval_double(c.arg("value")));
   // Only an INT32 window can hold signal cells a core may be blocked on; other writes wake nobody.
   if (t.is_window() && t.dtype == ir::DType::INT32) in.world().wake(t.rank);

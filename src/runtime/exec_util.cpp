@@ -17,8 +17,7 @@ static const Value& operand(Interp& in, const ir::OpCall& c, std::string_view sl
   if (!e) in.fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot) + "'");
   // A variable is read in place: no copy of its shape vectors on every use in an inner loop.
   if (const auto* ref = e->as<ir::VarRef>()) {
-    auto it = in.f.vars.find(ref->var->id);
-    if (it != in.f.vars.end()) return it->second;
+    if (const Value* v = in.lookup(*ref->var)) return *v;
   }
   holder = in.eval(e);
   return holder;
@@ -47,7 +46,7 @@ const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot) {
   return e ? e->as<ir::EnumImm>() : nullptr;
 }
 
-std::string describe_cell(const TensorView& t, const std::vector<long long>& offsets) {
+std::string describe_cell(const TensorView& t, const Dims& offsets) {
   std::ostringstream os;
   os << t.name << "[";
   for (size_t i = 0; i < offsets.size(); ++i) os << (i ? ", " : "") << offsets[i];
@@ -85,8 +84,7 @@ static void note_tile_written(Interp& in, const ir::OpCall& c, const TileValue& 
 
 // A tile planned by plan-memory lives at its address in this core's buffer of that memory, so a
 // reuse bug corrupts real bytes; an unplanned tile takes pooled storage.
-TileValue Interp::new_tile(const ir::OpCall& c, std::vector<long long> shape, ir::DType dtype,
-                           ir::Memory memory) {
+TileValue Interp::new_tile(const ir::OpCall& c, Dims shape, ir::DType dtype, ir::Memory memory) {
   TileValue t;
   t.shape = std::move(shape);
   t.dtype = dtype;

@@ -83,11 +83,10 @@ namespace {
 struct Transfer {
   const TensorView* src = nullptr;
   const TensorView* dst = nullptr;
-  std::vector<long long> shape, src_offsets, dst_offsets;
+  Dims shape, src_offsets, dst_offsets;
 };
 
-std::vector<long long> ints_or(Interp& in, const ir::OpCall& c, std::string_view slot,
-                               std::vector<long long> fallback) {
+Dims ints_or(Interp& in, const ir::OpCall& c, std::string_view slot, Dims fallback) {
   ir::Expr e = c.arg(slot);
   if (!e || e->isa<ir::NoneImm>()) return fallback;
   return in.eval_ints(e);
@@ -109,8 +108,8 @@ void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileVal
   int peer = peer_arg(in, c);
   if (x.src->dtype != x.dst->dtype) in.fail(c.span, c.op->spelling + ": 'src' and 'dst' dtypes differ");
   x.shape = ints_or(in, c, "shape", x.src->shape);
-  x.src_offsets = ints_or(in, c, "src_offsets", std::vector<long long>(x.src->shape.size(), 0));
-  x.dst_offsets = ints_or(in, c, "dst_offsets", std::vector<long long>(x.dst->shape.size(), 0));
+  x.src_offsets = ints_or(in, c, "src_offsets", Dims(x.src->shape.size(), 0));
+  x.dst_offsets = ints_or(in, c, "dst_offsets", Dims(x.dst->shape.size(), 0));
   region_offset_bytes(in, c, *x.src, x.src_offsets, x.shape);
   region_offset_bytes(in, c, *x.dst, x.dst_offsets, x.shape);
   check_inner_contiguous(in, c, *x.src);

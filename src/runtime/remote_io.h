@@ -11,8 +11,8 @@ namespace ptodist::runtime {
 // innermost dim, which must be contiguous.
 struct Region {
   const TensorView* t = nullptr;
-  std::vector<long long> offsets;
-  std::vector<long long> shape;
+  Dims offsets;
+  Dims shape;
 
   long long rows() const;
   long long cols() const { return shape.empty() ? 1 : shape.back(); }

@@ -9,6 +9,7 @@
 #include "check/happens_before.h"
 #include "check/scheduler.h"
 #include "exec.h"
+#include "frame_layout.h"
 #include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/host_io.h"
 #include "ptodist/support/diagnostics.h"
@@ -91,6 +92,7 @@ Runtime::Runtime(ir::Program program, RunOptions options)
     rx->cube_pools.resize(options_.profile.cube_cores);
     ranks_.push_back(std::move(rx));
   }
+  lay_out_frames(*program_);
   if (const ir::FunctionNode* host = host_function()) sliced_params_ = rank_sliced_params(*host);
   rank_threads_ = std::make_unique<WorkerPool>();
   watchdog_ = std::make_unique<Watchdog>(*world_, options_.watchdog_seconds);

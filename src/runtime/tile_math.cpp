@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "ptodist/kernels/cast.h"
 #include "ptodist/kernels/convert.h"
@@ -77,8 +78,8 @@ struct CollapsedRegion {
   long long shape[kMaxRegionDims], src[kMaxRegionDims], dst[kMaxRegionDims];
 };
 
-void collapse(const std::vector<long long>& shape, const std::vector<long long>& src_strides,
-              const std::vector<long long>& dst_strides, CollapsedRegion& r) {
+void collapse(std::span<const long long> shape, std::span<const long long> src_strides,
+              std::span<const long long> dst_strides, CollapsedRegion& r) {
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == 1) continue;
     if (r.rank > 0) {
@@ -119,9 +120,9 @@ void for_each_outer(const CollapsedRegion& r, size_t outer, F&& f) {
 }
 
 // The general odometer, for regions of more dims than CollapsedRegion holds.
-void copy_region_any_rank(const std::byte* src, ir::DType st, const std::vector<long long>& src_strides,
-                          std::byte* dst, ir::DType dt, const std::vector<long long>& dst_strides,
-                          const std::vector<long long>& shape) {
+void copy_region_any_rank(const std::byte* src, ir::DType st, std::span<const long long> src_strides,
+                          std::byte* dst, ir::DType dt, std::span<const long long> dst_strides,
+                          std::span<const long long> shape) {
   const size_t rank = shape.size();
   const int sb = ir::dtype_bytes(st), db = ir::dtype_bytes(dt);
   std::vector<long long> idx(rank, 0);
@@ -144,9 +145,8 @@ void copy_region_any_rank(const std::byte* src, ir::DType st, const std::vector<
 
 }  // namespace
 
-void copy_region(const std::byte* src, ir::DType st, const std::vector<long long>& src_strides,
-                 std::byte* dst, ir::DType dt, const std::vector<long long>& dst_strides,
-                 const std::vector<long long>& shape) {
+void copy_region(const std::byte* src, ir::DType st, std::span<const long long> src_strides, std::byte* dst,
+                 ir::DType dt, std::span<const long long> dst_strides, std::span<const long long> shape) {
   for (long long d : shape)
     if (d <= 0) return;
   if (shape.size() > kMaxRegionDims)

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <span>
 
 #include "ptodist/ir/dtype.h"
 #include "ptodist/kernels/tile.h"
@@ -21,9 +21,8 @@ void convert_elements(const std::byte* src, ir::DType st, std::byte* dst, ir::DT
 
 // Copies an N-D region between two strided layouts of the same shape (strides in elements),
 // converting the element type when the two differ.
-void copy_region(const std::byte* src, ir::DType st, const std::vector<long long>& src_strides,
-                 std::byte* dst, ir::DType dt, const std::vector<long long>& dst_strides,
-                 const std::vector<long long>& shape);
+void copy_region(const std::byte* src, ir::DType st, std::span<const long long> src_strides, std::byte* dst,
+                 ir::DType dt, std::span<const long long> dst_strides, std::span<const long long> shape);
 
 // dst[i] += src[i] for `n` elements, each add atomic (concurrent adders never lose an update).
 void atomic_add_elements(std::byte* dst, const std::byte* src, long long n, ir::DType t);

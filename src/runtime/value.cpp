@@ -9,7 +9,7 @@ long long TensorView::numel() const {
   return n;
 }
 
-long long TensorView::byte_offset(const std::vector<long long>& index) const {
+long long TensorView::byte_offset(const Dims& index) const {
   long long elems = 0;
   for (size_t i = 0; i < index.size() && i < strides.size(); ++i) elems += index[i] * strides[i];
   return elems * ir::dtype_bytes(dtype);
@@ -21,8 +21,8 @@ long long TileValue::numel() const {
   return n;
 }
 
-std::vector<long long> dense_strides(const std::vector<long long>& shape) {
-  std::vector<long long> strides(shape.size(), 1);
+Dims dense_strides(const Dims& shape) {
+  Dims strides(shape.size(), 1);
   for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
   return strides;
 }

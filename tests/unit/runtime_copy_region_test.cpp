@@ -100,7 +100,8 @@ TEST(RuntimeCopyRegion, ScalarAndEmptyRegions) {
   expect_same_as_reference(Layout{{}, {}, {}}, ir::DType::FP32, ir::DType::FP16);
   expect_same_as_reference(Layout{{1, 1, 1}, {7, 3, 1}, {1, 1, 1}}, ir::DType::INT32, ir::DType::INT32);
   std::vector<std::byte> src(16), dst(16, std::byte{1});
-  copy_region(src.data(), ir::DType::FP32, {4, 1}, dst.data(), ir::DType::FP32, {4, 1}, {0, 4});
+  const std::vector<long long> strides{4, 1}, empty_rows{0, 4};
+  copy_region(src.data(), ir::DType::FP32, strides, dst.data(), ir::DType::FP32, strides, empty_rows);
   EXPECT_EQ(dst, std::vector<std::byte>(16, std::byte{1}));
 }
 

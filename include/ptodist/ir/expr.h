@@ -95,6 +95,10 @@ struct VarNode {
   Type type;
   SourceSpan span;  // first definition
   int id = 0;       // unique within a program, for maps keyed by variable
+  // The executor's slot for this variable in a frame of a function that uses it (dense per function;
+  // runtime/frame_layout.cpp), -1 until a program is laid out. Derived data, written once before a
+  // program first runs, hence mutable on an otherwise immutable node.
+  mutable int frame_slot = -1;
 };
 using Var = std::shared_ptr<const VarNode>;
 

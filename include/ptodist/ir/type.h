@@ -32,6 +32,9 @@ enum class TypeKind {
 struct TypeNode;
 using Type = std::shared_ptr<const TypeNode>;
 
+// The most dims a tensor, tile, shape or offsets list may have (the runtime keeps shapes inline).
+inline constexpr size_t kMaxDims = 8;
+
 // One node for every kind; fields that do not apply to a kind stay empty.
 struct TypeNode {
   TypeKind kind = TypeKind::None;

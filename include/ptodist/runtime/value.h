@@ -12,6 +12,7 @@
 
 #include "ptodist/ir/dtype.h"
 #include "ptodist/ir/function.h"
+#include "ptodist/runtime/dims.h"
 
 namespace ptodist::runtime {
 
@@ -42,8 +43,8 @@ struct WindowAddr {
 struct TensorView {
   std::byte* data = nullptr;  // element [0, ..., 0] in the memory of `rank` (window) or host GM
   ir::DType dtype = ir::DType::FP32;
-  std::vector<long long> shape;
-  std::vector<long long> strides;
+  Dims shape;
+  Dims strides;
   int rank = -1;      // the rank whose window this is; -1 for host GM
   WindowAddr window;  // segment >= 0 when window-backed
   std::string name;   // the parameter or buffer name, for diagnostics
@@ -51,7 +52,7 @@ struct TensorView {
   bool is_window() const { return window.segment >= 0; }
   long long numel() const;
   // Byte offset of the element at `index` (one entry per dim) from `data`.
-  long long byte_offset(const std::vector<long long>& index) const;
+  long long byte_offset(const Dims& index) const;
 };
 
 // A tile: dense row-major bytes in a per-core buffer (at the planned address) or in pooled storage.
@@ -60,7 +61,7 @@ struct TileValue {
   std::shared_ptr<void> storage;  // keeps pooled storage alive; null when data is in a core buffer
   ir::DType dtype = ir::DType::FP32;
   ir::Memory memory = ir::Memory::Vec;
-  std::vector<long long> shape;
+  Dims shape;
 
   long long numel() const;
   long long bytes() const { return numel() * ir::dtype_bytes(dtype); }
@@ -120,6 +121,6 @@ struct TupleValue {
 };
 
 // Dense row-major strides for a shape.
-std::vector<long long> dense_strides(const std::vector<long long>& shape);
+Dims dense_strides(const Dims& shape);
 
 }  // namespace ptodist::runtime

@@ -121,6 +121,11 @@ const std::vector<Expr>* need_int_list(const ContractContext& cx, std::string_vi
     cx.fail(name, quoted(name) + " must be " + expect + ", got " + describe(e));
     return nullptr;
   }
+  if (l->size() > kMaxDims) {
+    cx.fail(name, quoted(name) + " has " + std::to_string(l->size()) +
+                      " entries; shapes and offsets have at most " + std::to_string(kMaxDims));
+    return nullptr;
+  }
   for (const Expr& x : *l) {
     const TypeNode* t = x ? x->type.get() : nullptr;
     if (t && t->kind == TypeKind::Scalar && dtype_is_int(t->dtype)) continue;

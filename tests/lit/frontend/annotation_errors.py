@@ -17,3 +17,17 @@ def kernel(
     e: pl.Tensor[[1.5, 8], pl.FP32],
 ):
     pass
+
+
+@pl.jit.incore
+def too_many_dims(
+    # expected-error@+1 {{a shape of 9 dims; tensors and tiles have at most 8}}
+    a: pl.Tensor[[1, 1, 1, 1, 1, 1, 1, 1, 2], pl.FP32],
+):
+    pass
+
+
+@pl.jit.incore
+def too_long_a_shape_list(b: pl.Tensor[[1, 1, 1, 1, 1, 1, 1, 2], pl.FP32]):
+    # expected-error@+1 {{pl.create_tile: 'shape' has 9 entries; shapes and offsets have at most 8}}
+    t = pl.create_tile([1, 1, 1, 1, 1, 1, 1, 1, 2], pl.FP32)
