@@ -33,7 +33,9 @@ bool contains(const std::vector<std::string>& items, const char* name) {
   return false;
 }
 
-// Whether OpenMPI may pick osc pt2pt for a window, given OMPI_MCA_osc. An include list picks only
+// Whether OpenMPI may pick osc pt2pt for a window, given OMPI_MCA_osc. The variable is always set by
+// the time MPI starts (MpiBackend::start defaults it to "^ucx"), and the environment outranks MCA
+// parameter files, so it is what OpenMPI will use. An include list picks only
 // what it names. An exclude list ("^ucx", ptodist's default) leaves osc sm and osc rdma, which
 // outrank pt2pt and serve any window whose ranks share a machine; once it drops either of them,
 // pt2pt may be what remains (osc rdma without a shared-memory btl fails, osc sm alone needs one node).
