@@ -97,6 +97,7 @@ struct RankExec {
 struct RunEnv {
   World* world = nullptr;
   const ir::ProgramNode* program = nullptr;
+  const std::unordered_map<const ir::FunctionNode*, int>* frame_sizes = nullptr;  // frame_layout.h
   std::map<std::string, long long> dyn;  // pl.dynamic dims bound from host shapes
   std::vector<RankExec*> ranks;
   std::vector<double> rank_seconds;

@@ -14,6 +14,19 @@ Scalar as_scalar(Interp& in, const Value& v, const SourceSpan& span) {
   in.fail(span, "expected a scalar value here");
 }
 
+// Loop indices and offsets are mostly variables and constants: read a variable in place, without
+// building and copying a Value.
+const Scalar* scalar_in_place(const Interp& in, const ir::Expr& e) {
+  if (e->kind != ir::ExprKind::VarRef) return nullptr;
+  const Value* v = in.lookup(*e->as<ir::VarRef>()->var);
+  return v ? std::get_if<Scalar>(v) : nullptr;
+}
+
+Scalar scalar_operand(Interp& in, const ir::Expr& e, const SourceSpan& span) {
+  if (const Scalar* s = scalar_in_place(in, e)) return *s;
+  return as_scalar(in, in.eval(e), span);
+}
+
 long long floor_div(long long a, long long b) {
   long long q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -133,8 +146,8 @@ Value Interp::eval(const ir::Expr& e) {
 }
 
 Value Interp::eval_binary(const ir::Binary& b) {
-  Scalar x = as_scalar(*this, eval(b.lhs), b.span);
-  Scalar y = as_scalar(*this, eval(b.rhs), b.span);
+  Scalar x = scalar_operand(*this, b.lhs, b.span);
+  Scalar y = scalar_operand(*this, b.rhs, b.span);
   bool fl = x.is_float() || y.is_float() || b.op == ir::BinaryOpKind::Div;
   if (fl && b.op != ir::BinaryOpKind::FloorDiv && b.op != ir::BinaryOpKind::Mod) {
     double p = x.as_double(), q = y.as_double();
@@ -195,8 +208,8 @@ Value Interp::eval_binary(const ir::Binary& b) {
 }
 
 Value Interp::eval_compare(const ir::Compare& c) {
-  Scalar x = as_scalar(*this, eval(c.lhs), c.span);
-  Scalar y = as_scalar(*this, eval(c.rhs), c.span);
+  Scalar x = scalar_operand(*this, c.lhs, c.span);
+  Scalar y = scalar_operand(*this, c.rhs, c.span);
   auto cmp = [&](auto p, auto q) {
     switch (c.op) {
       case ir::CompareOpKind::Eq:
@@ -246,6 +259,8 @@ Value Interp::eval_subscript(const ir::Subscript& s) {
 }
 
 long long Interp::eval_int(const ir::Expr& e) {
+  if (e->kind == ir::ExprKind::IntImm) return e->as<ir::IntImm>()->value;
+  if (const Scalar* s = scalar_in_place(*this, e)) return s->as_int();
   Value v = eval(e);
   const auto* s = std::get_if<Scalar>(&v);
   if (!s) fail(e->span, "expected an integer value");
@@ -253,6 +268,7 @@ long long Interp::eval_int(const ir::Expr& e) {
 }
 
 double Interp::eval_double(const ir::Expr& e) {
+  if (const Scalar* s = scalar_in_place(*this, e)) return s->as_double();
   Value v = eval(e);
   const auto* s = std::get_if<Scalar>(&v);
   if (!s) fail(e->span, "expected a numeric value");

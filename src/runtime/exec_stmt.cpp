@@ -7,6 +7,10 @@ namespace ptodist::runtime {
 
 std::vector<Value> Interp::run_function(const ir::FunctionNode& fn, std::vector<Value> args) {
   f.fn = &fn;
+  if (auto it = f.env->frame_sizes->find(&fn); it != f.env->frame_sizes->end()) {
+    f.vars.resize(it->second);
+    f.defined.assign(it->second, 0);
+  }
   PTODIST_INTERNAL_ASSERT(args.size() == fn.params.size(),
                           "run_function: argument count differs from parameters");
   for (size_t i = 0; i < args.size(); ++i) {

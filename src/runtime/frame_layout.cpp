@@ -31,7 +31,8 @@ class VarCollector : public ir::Walker {
 
 }  // namespace
 
-void lay_out_frames(const ir::ProgramNode& program) {
+std::unordered_map<const ir::FunctionNode*, int> lay_out_frames(const ir::ProgramNode& program) {
+  std::unordered_map<const ir::FunctionNode*, int> sizes;
   for (const ir::Function& fn : program.functions) {
     VarCollector c;
     for (const ir::Param& p : fn->params) c.add(p.var);
@@ -48,7 +49,9 @@ void lay_out_frames(const ir::ProgramNode& program) {
       v->frame_slot = next;
       taken.insert(next);
     }
+    sizes[fn.get()] = taken.empty() ? 0 : *taken.rbegin() + 1;
   }
+  return sizes;
 }
 
 }  // namespace ptodist::runtime

@@ -92,7 +92,7 @@ Runtime::Runtime(ir::Program program, RunOptions options)
     rx->cube_pools.resize(options_.profile.cube_cores);
     ranks_.push_back(std::move(rx));
   }
-  lay_out_frames(*program_);
+  frame_sizes_ = lay_out_frames(*program_);
   if (const ir::FunctionNode* host = host_function()) sliced_params_ = rank_sliced_params(*host);
   rank_threads_ = std::make_unique<WorkerPool>();
   watchdog_ = std::make_unique<Watchdog>(*world_, options_.watchdog_seconds);
@@ -168,6 +168,7 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   RunEnv env;
   env.world = &world;
   env.program = program_.get();
+  env.frame_sizes = &frame_sizes_;
   for (auto& rx : ranks_) env.ranks.push_back(rx.get());
   env.rank_seconds.assign(options_.ranks, 0);
   env.rank_jobs.resize(options_.ranks);

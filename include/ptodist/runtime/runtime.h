@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ptodist/ir/function.h"
@@ -86,6 +87,7 @@ class Runtime {
   std::unique_ptr<WorkerPool> rank_threads_;      // fast mode: every rank's orchestration but one
   std::unique_ptr<Watchdog> watchdog_;            // after world_: it is stopped first
   std::set<std::string> sliced_params_;           // host parameters indexed by the rank loop (found once)
+  std::unordered_map<const ir::FunctionNode*, int> frame_sizes_;  // slots per function (frame_layout.h)
   bool first_round_ = true;
   int round_ = 0;
 };
