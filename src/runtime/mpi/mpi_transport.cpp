@@ -93,7 +93,8 @@ class MpiTransport final : public Transport, public DmaOffload {
     if (async_.busy()) return (void)comm_.try_call([this] { async_.progress_locked(); });
     thread_local unsigned polls = 0;
     if (++polls % kFullPollEvery == 0) return comm_.poll();
-    if (comm_.multiple() && sync_unlocked()) return;
+    // Under the lock even with MPI_THREAD_MULTIPLE: several cores syncing at once contend inside
+    // OpenMPI's progress engine, where a poll that finds MPI busy is simply skipped (docs/mpi.md).
     comm_.try_call([this] { sync_windows(); });
   }
 
@@ -255,14 +256,6 @@ class MpiTransport final : public Transport, public DmaOffload {
     if (cell.segment < 0 || cell.segment >= published || any_separate_.load()) return false;
     publish_local_stores([this] { MPI_Win_sync(unlocked_wins_[0]); });
     send_signal(unlocked_wins_[cell.segment], peer, cell, value, add);
-    return true;
-  }
-
-  // Under MPI_THREAD_MULTIPLE: a polling wait's MPI_Win_sync without the MPI lock (false: there is no
-  // window in the fixed table yet, or one with the separate model, which sync_windows walks).
-  bool sync_unlocked() {
-    if (unlocked_count_.load(std::memory_order_acquire) == 0 || any_separate_.load()) return false;
-    MPI_Win_sync(unlocked_wins_[0]);
     return true;
   }
 
