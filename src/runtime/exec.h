@@ -162,8 +162,11 @@ class Interp {
   }
   [[noreturn]] void fail(const SourceSpan& span, const std::string& message) const;
   World& world() const { return *f.env->world; }
+  // Only the core's own thread writes its counter (the watchdog reads it), so a plain load and store
+  // do: no locked read-modify-write on every op.
   void tick() const {
-    if (f.core) f.core->progress.fetch_add(1, std::memory_order_relaxed);
+    if (f.core)
+      f.core->progress.store(f.core->progress.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
 
   Frame& f;

@@ -76,7 +76,7 @@ Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   int peer = peer_arg(in, c);
   const auto& session = session_arg(in, c, hss);
   if (src.dtype != dst.dtype) in.fail(c.span, c.op->spelling + ": 'src' and 'dst' dtypes differ");
-  ir::Expr shape_e = c.arg("shape");
+  const ir::Expr& shape_e = c.arg("shape");
   bool sub = shape_e && !shape_e->isa<ir::NoneImm>();
   Dims shape = sub ? in.eval_ints(shape_e) : src.shape;
   Dims so = sub ? in.eval_ints(c.arg("src_offsets")) : Dims(src.shape.size(), 0);

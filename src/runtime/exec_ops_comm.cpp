@@ -32,7 +32,7 @@ const TensorView& window_arg(Interp& in, const ir::OpCall& c, std::string_view s
 
 Value op_AllocWindowBuffer(Interp& in, const ir::OpCall& c) {
   Dims shape = in.eval_ints(c.arg("shape"));
-  ir::Expr dt = c.arg("dtype");
+  const ir::Expr& dt = c.arg("dtype");
   ir::DType dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value : ir::DType::INT8;
   long long bytes = ir::dtype_bytes(dtype);
   for (long long d : shape) bytes *= d;
@@ -47,7 +47,7 @@ Value op_Window(Interp& in, const ir::OpCall& c) {
   if (!buf) in.fail(c.arg("buf")->span, "pld.window: 'buf' must come from pld.alloc_window_buffer");
   TensorView v;
   v.shape = in.eval_ints(c.arg("shape"));
-  ir::Expr dt = c.arg("dtype");
+  const ir::Expr& dt = c.arg("dtype");
   v.dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value
                                           : (c.type ? c.type->dtype : ir::DType::INT8);
   v.strides = dense_strides(v.shape);

@@ -38,7 +38,7 @@ ir::Memory memory_arg(const ir::OpCall& c, std::string_view slot, ir::Memory fal
 }
 
 ir::DType dtype_arg(Interp& in, const ir::OpCall& c, std::string_view slot) {
-  ir::Expr e = c.arg(slot);
+  const ir::Expr& e = c.arg(slot);
   if (e && e->isa<ir::DTypeImm>()) return e->as<ir::DTypeImm>()->value;
   if (c.type) return c.type->dtype;
   in.fail(c.span, c.op->spelling + ": " + std::string(slot) + " must be a dtype such as pl.FP32");

@@ -46,7 +46,7 @@ void Interp::exec_stmt(const ir::Stmt& s) {
   switch (s->kind) {
     case ir::StmtKind::Assign: {
       const auto* a = s->as<ir::Assign>();
-      ir::Var target = a->targets.size() == 1 ? a->targets[0] : nullptr;
+      const ir::VarNode* target = a->targets.size() == 1 ? a->targets[0].get() : nullptr;
       if (target && target->type && target->type->kind == ir::TypeKind::Tile && target->type->addr >= 0) {
         f.planned_call = a->value->as<ir::OpCall>();
         f.planned_addr = target->type->addr;

@@ -13,7 +13,7 @@ namespace ptodist::runtime {
 // ---- operands ----
 
 static const Value& operand(Interp& in, const ir::OpCall& c, std::string_view slot, Value& holder) {
-  ir::Expr e = c.arg(slot);
+  const ir::Expr& e = c.arg(slot);
   if (!e) in.fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot) + "'");
   // A variable is read in place: no copy of its shape vectors on every use in an inner loop.
   if (const auto* ref = e->as<ir::VarRef>()) {
@@ -42,7 +42,7 @@ const TileValue& Interp::tile_arg(const ir::OpCall& c, std::string_view slot, Va
 }
 
 const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot) {
-  ir::Expr e = c.arg(slot);
+  const ir::Expr& e = c.arg(slot);
   return e ? e->as<ir::EnumImm>() : nullptr;
 }
 

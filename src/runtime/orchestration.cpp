@@ -373,7 +373,7 @@ Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
   }
   long long cores = c.arg("core_num") ? in.eval_int(c.arg("core_num")) : 1;
   std::vector<std::shared_ptr<TaskState>> deps;
-  if (ir::Expr d = c.arg("deps"); d && !d->isa<ir::NoneImm>()) {
+  if (const ir::Expr& d = c.arg("deps"); d && !d->isa<ir::NoneImm>()) {
     Value dv = in.eval(d);
     if (auto* list = std::get_if<std::shared_ptr<TupleValue>>(&dv)) {
       for (const Value& x : (*list)->elements) {

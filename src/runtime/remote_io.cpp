@@ -87,7 +87,7 @@ struct Transfer {
 };
 
 Dims ints_or(Interp& in, const ir::OpCall& c, std::string_view slot, Dims fallback) {
-  ir::Expr e = c.arg(slot);
+  const ir::Expr& e = c.arg(slot);
   if (!e || e->isa<ir::NoneImm>()) return fallback;
   return in.eval_ints(e);
 }
