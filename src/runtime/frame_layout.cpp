@@ -1,10 +1,12 @@
 // Frame layout: every variable a function binds or reads gets a small slot number, once per program.
 #include "frame_layout.h"
 
+#include <map>
 #include <set>
 #include <vector>
 
 #include "ptodist/ir/functor.h"
+#include "ptodist/support/diagnostics.h"
 
 namespace ptodist::runtime {
 namespace {
@@ -40,8 +42,17 @@ std::unordered_map<const ir::FunctionNode*, int> lay_out_frames(const ir::Progra
     // A variable another function already placed keeps its slot (a shared node has one slot); the new
     // ones take the smallest numbers no variable of this function holds.
     std::set<int> taken;
-    for (const ir::VarNode* v : c.vars)
-      if (v->frame_slot >= 0) taken.insert(v->frame_slot);
+    std::map<int, const ir::VarNode*> holder;  // slot -> the variable holding it in this function
+    for (const ir::VarNode* v : c.vars) {
+      if (v->frame_slot < 0) continue;
+      auto [at, fresh] = holder.emplace(v->frame_slot, v);
+      // Two variables of one function laid out apart (in programs that shared them) with the same
+      // slot would alias in a frame: wrong values, silently. No pass builds such a program today.
+      PTODIST_INTERNAL_ASSERT(fresh || at->second == v, "lay_out_frames: variables '" + at->second->name +
+                                                            "' and '" + v->name + "' of '" + fn->name +
+                                                            "' share a frame slot");
+      taken.insert(v->frame_slot);
+    }
     int next = 0;
     for (const ir::VarNode* v : c.vars) {
       if (v->frame_slot >= 0) continue;
