@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -338,6 +339,13 @@ int main(int argc, char** argv) {
     if (mpi->rank() == 0)
       std::printf("MPI thread mode: %s (%s)\n", thread_mode_name(mpi->comm().mode()),
                   mpi->comm().mode_reason().c_str());
+    if (mpi->rank() == 0) {
+      InlineLimitChoice inl = choose_inline_limit([](const char* name) { return std::getenv(name); });
+      std::printf("put_async started by the core %s (%s)\n",
+                  inl.bytes == LLONG_MAX ? "at any size"
+                                         : ("below " + std::to_string(inl.bytes) + " bytes").c_str(),
+                  inl.why.c_str());
+    }
     if (opts.bandwidth)
       for (long long bytes : {64LL << 10, 1LL << 20, 8LL << 20}) bandwidth(*mpi, world, bytes);
     if (opts.notify) {

@@ -5,21 +5,21 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "thread_level.h"
+
 namespace ptodist::runtime {
 namespace {
 
 // MPI counts are ints: a piece is at most 1 GiB whatever the session's block_bytes.
 constexpr long long kMaxPiece = 1LL << 30;
-constexpr long long kDefaultInlineBytes = 256LL << 10;
 
 // Below this size a transfer copies in less time than a hand-off to another thread costs (a futex
-// wake and a reschedule: several microseconds on a loaded machine), so the core starts it itself.
-// PTODIST_MPI_INLINE_BYTES overrides it (0: every transfer goes to the communication thread).
+// wake and a reschedule: several microseconds on a loaded machine), so the core starts it itself;
+// over osc pt2pt there is no copy in MPI_Rput to overlap, so every transfer (choose_inline_limit).
+// Read once, after MpiBackend::start has set OMPI_MCA_osc.
 long long inline_limit() {
-  static const long long limit = [] {
-    const char* v = std::getenv("PTODIST_MPI_INLINE_BYTES");
-    return v && *v ? std::atoll(v) : kDefaultInlineBytes;
-  }();
+  static const long long limit =
+      choose_inline_limit([](const char* name) { return std::getenv(name); }).bytes;
   return limit;
 }
 

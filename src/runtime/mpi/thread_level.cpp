@@ -1,10 +1,12 @@
 // The thread level the MPI backend asks for: MPI_THREAD_MULTIPLE only where OpenMPI's one-sided
 // component is known to accept it (all ranks on one machine, osc pt2pt not selectable), since the
-// level must be chosen before MPI_Init_thread and osc pt2pt fails every window under it.
+// level must be chosen before MPI_Init_thread and osc pt2pt fails every window under it; and, from
+// the same evidence, which asynchronous transfers the issuing core starts itself.
 #include "thread_level.h"
 
 #include <mpi.h>
 
+#include <climits>
 #include <cstdlib>
 #include <sstream>
 #include <vector>
@@ -87,6 +89,16 @@ ThreadModeChoice choose_thread_mode(const std::function<const char*(const char*)
   if (threads == "multiple") return {MpiThreadMode::Multiple, why, ""};
   return {MpiThreadMode::Serialized, "",
           "PTODIST_MPI_THREADS must be auto, funneled, serialized or multiple, not '" + threads + "'"};
+}
+
+InlineLimitChoice choose_inline_limit(const std::function<const char*(const char*)>& getenv) {
+  constexpr long long kCopyingRputLimit = 256LL << 10;
+  std::string set = value_of(getenv, "PTODIST_MPI_INLINE_BYTES");
+  if (!set.empty()) return {std::atoll(set.c_str()), "PTODIST_MPI_INLINE_BYTES=" + set};
+  std::string osc = value_of(getenv, "OMPI_MCA_osc");
+  if (osc_may_be_pt2pt(osc))
+    return {LLONG_MAX, "OMPI_MCA_osc=" + osc + " may select osc pt2pt, whose MPI_Rput does not copy"};
+  return {kCopyingRputLimit, "windows in osc rdma or osc sm, whose MPI_Rput copies"};
 }
 
 int mpi_thread_level(MpiThreadMode mode) {

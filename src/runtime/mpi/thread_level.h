@@ -1,6 +1,7 @@
-// Internal to the MPI backend: which thread level to ask MPI_Init_thread for, decided from the
-// environment before MPI starts (afterwards the level cannot change, and MPI cannot be asked which
-// one-sided component it will pick until a window exists).
+// Internal to the MPI backend: which thread level to ask MPI_Init_thread for, and from which size a
+// put_async/get_async is handed to the communication thread, decided from the environment before MPI
+// starts (afterwards the level cannot change, and MPI cannot be asked which one-sided component it
+// will pick until a window exists, nor does a window say so).
 #pragma once
 
 #include <functional>
@@ -30,5 +31,16 @@ ThreadModeChoice choose_thread_mode(const std::function<const char*(const char*)
 // The MPI_THREAD_* constant to request for `mode`.
 int mpi_thread_level(MpiThreadMode mode);
 const char* thread_mode_name(MpiThreadMode mode);
+
+struct InlineLimitChoice {
+  long long bytes = 0;  // a direct-mode transfer of fewer bytes is started by the issuing core
+  std::string why;      // one line for benchmark output
+};
+
+// PTODIST_MPI_INLINE_BYTES when set; otherwise unlimited (the core starts every transfer) when
+// OMPI_MCA_osc may select osc pt2pt, whose MPI_Rput only queues a send that progress moves later, so
+// a hand-off buys no overlap and costs a wake-up; else 256 KiB: osc rdma and osc sm copy the data
+// inside MPI_Rput, and handing a large copy to the communication thread lets it overlap the core.
+InlineLimitChoice choose_inline_limit(const std::function<const char*(const char*)>& getenv);
 
 }  // namespace ptodist::runtime

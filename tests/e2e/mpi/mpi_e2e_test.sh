@@ -3,7 +3,8 @@
 # mpi` (extra mpirun flags after --), and checks that every output .npy comes out the same.
 #   mpi_e2e_test.sh PTODIST SOURCE_DIR NP CASE [-- MPIRUN_FLAGS...]
 # CASE: put | put_async (ring shuffles, byte-identical) | overlap (one 1 MiB put_async per rank, over
-# the size a core starts itself: the communication thread runs it) | gemm (all-gather + GEMM, allclose).
+# the size a core starts itself over shared memory: the communication thread runs it; over osc pt2pt
+# the core starts it) | gemm (all-gather + GEMM, allclose).
 # Exit 77 (ctest: skipped) when mpirun is absent.
 set -uo pipefail
 

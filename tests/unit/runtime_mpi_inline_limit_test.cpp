@@ -1,0 +1,46 @@
+// The MPI backend's choice of which put_async/get_async the issuing core starts itself
+// (choose_inline_limit, src/runtime/mpi/thread_level.h): every one over osc pt2pt, below 256 KiB
+// where osc rdma or osc sm copy inside MPI_Rput; PTODIST_MPI_INLINE_BYTES overrides both.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <map>
+#include <string>
+
+#include "../../src/runtime/mpi/thread_level.h"
+
+namespace ptodist::runtime {
+namespace {
+
+InlineLimitChoice choose(const std::map<std::string, std::string>& env) {
+  return choose_inline_limit([&](const char* name) -> const char* {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  });
+}
+
+TEST(MpiInlineLimit, CopyingComponentsHandOffLargeTransfers) {
+  EXPECT_EQ(choose({{"OMPI_MCA_osc", "^ucx"}}).bytes, 256 << 10);  // ptodist's default osc setting
+  EXPECT_EQ(choose({}).bytes, 256 << 10);
+  EXPECT_EQ(choose({{"OMPI_MCA_osc", "rdma"}}).bytes, 256 << 10);
+  EXPECT_EQ(choose({{"OMPI_MCA_osc", "^ucx,pt2pt"}}).bytes, 256 << 10);
+}
+
+TEST(MpiInlineLimit, Pt2ptStartsEveryTransferOnTheCore) {
+  EXPECT_EQ(choose({{"OMPI_MCA_osc", "pt2pt"}}).bytes, LLONG_MAX);  // --mca osc pt2pt (TCP)
+  EXPECT_EQ(choose({{"OMPI_MCA_osc", "rdma,pt2pt"}}).bytes, LLONG_MAX);
+  InlineLimitChoice c = choose({{"OMPI_MCA_osc", "^ucx,rdma"}});  // pt2pt may be what remains
+  EXPECT_EQ(c.bytes, LLONG_MAX);
+  EXPECT_NE(c.why.find("pt2pt"), std::string::npos);
+}
+
+TEST(MpiInlineLimit, EnvironmentOverrides) {
+  EXPECT_EQ(choose({{"OMPI_MCA_osc", "pt2pt"}, {"PTODIST_MPI_INLINE_BYTES", "0"}}).bytes, 0);
+  EXPECT_EQ(choose({{"OMPI_MCA_osc", "^ucx"}, {"PTODIST_MPI_INLINE_BYTES", "1000000000"}}).bytes,
+            1000000000);
+  // An empty value is unset, as before.
+  EXPECT_EQ(choose({{"OMPI_MCA_osc", "^ucx"}, {"PTODIST_MPI_INLINE_BYTES", ""}}).bytes, 256 << 10);
+}
+
+}  // namespace
+}  // namespace ptodist::runtime
