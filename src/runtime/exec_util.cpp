@@ -15,7 +15,7 @@ namespace ptodist::runtime {
 static const Value& operand(Interp& in, const ir::OpCall& c, std::string_view slot, Value& holder) {
   const ir::Expr& e = c.arg(slot);
   if (!e) in.fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot) + "'");
-  // A variable is read in place: no copy of its shape vectors on every use in an inner loop.
+  // A variable is read in place: no copy of its value on every use in an inner loop.
   if (const auto* ref = e->as<ir::VarRef>()) {
     if (const Value* v = in.lookup(*ref->var)) return *v;
   }
