@@ -340,11 +340,11 @@ int main(int argc, char** argv) {
       std::printf("MPI thread mode: %s (%s)\n", thread_mode_name(mpi->comm().mode()),
                   mpi->comm().mode_reason().c_str());
     if (mpi->rank() == 0) {
-      InlineLimitChoice inl = choose_inline_limit([](const char* name) { return std::getenv(name); });
-      std::printf("put_async started by the core %s (%s)\n",
-                  inl.bytes == LLONG_MAX ? "at any size"
-                                         : ("below " + std::to_string(inl.bytes) + " bytes").c_str(),
-                  inl.why.c_str());
+      const InlineLimitChoice& inl = mpi->comm().inline_limit();
+      std::printf(
+          "put_async started by the core %s (%s)\n",
+          inl.bytes == LLONG_MAX ? "at any size" : ("below " + std::to_string(inl.bytes) + " bytes").c_str(),
+          inl.why.c_str());
     }
     if (opts.bandwidth)
       for (long long bytes : {64LL << 10, 1LL << 20, 8LL << 20}) bandwidth(*mpi, world, bytes);

@@ -36,10 +36,19 @@ TEST(MpiInlineLimit, Pt2ptStartsEveryTransferOnTheCore) {
 
 TEST(MpiInlineLimit, EnvironmentOverrides) {
   EXPECT_EQ(choose({{"OMPI_MCA_osc", "pt2pt"}, {"PTODIST_MPI_INLINE_BYTES", "0"}}).bytes, 0);
-  EXPECT_EQ(choose({{"OMPI_MCA_osc", "^ucx"}, {"PTODIST_MPI_INLINE_BYTES", "1000000000"}}).bytes,
-            1000000000);
+  EXPECT_EQ(choose({{"OMPI_MCA_osc", "^ucx"}, {"PTODIST_MPI_INLINE_BYTES", "1000000000"}}).bytes, 1000000000);
   // An empty value is unset, as before.
   EXPECT_EQ(choose({{"OMPI_MCA_osc", "^ucx"}, {"PTODIST_MPI_INLINE_BYTES", ""}}).bytes, 256 << 10);
+  EXPECT_TRUE(choose({{"PTODIST_MPI_INLINE_BYTES", "1000000000"}}).error.empty());
+}
+
+TEST(MpiInlineLimit, ABadCountIsAnErrorNotZero) {
+  for (const char* bad : {"lots", "-1", "64k", "12 "}) {
+    InlineLimitChoice c = choose({{"PTODIST_MPI_INLINE_BYTES", bad}});
+    EXPECT_EQ(c.error,
+              std::string("PTODIST_MPI_INLINE_BYTES must be a byte count (0 or more), not '") + bad + "'")
+        << bad;
+  }
 }
 
 }  // namespace

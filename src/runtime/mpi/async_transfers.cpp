@@ -3,9 +3,6 @@
 #include "async_transfers.h"
 
 #include <algorithm>
-#include <cstdlib>
-
-#include "thread_level.h"
 
 namespace ptodist::runtime {
 namespace {
@@ -13,24 +10,16 @@ namespace {
 // MPI counts are ints: a piece is at most 1 GiB whatever the session's block_bytes.
 constexpr long long kMaxPiece = 1LL << 30;
 
-// Below this size a transfer copies in less time than a hand-off to another thread costs (a futex
-// wake and a reschedule: several microseconds on a loaded machine), so the core starts it itself;
-// over osc pt2pt there is no copy in MPI_Rput to overlap, so every transfer (choose_inline_limit).
-// Read once, after MpiBackend::start has set OMPI_MCA_osc.
-long long inline_limit() {
-  static const long long limit =
-      choose_inline_limit([](const char* name) { return std::getenv(name); }).bytes;
-  return limit;
-}
-
 }  // namespace
 
-// Direct mode, small transfer: started by the caller unless earlier ones still wait in the queue
-// (transfers start in submission order). Otherwise queued; the communication thread, or a waiting
-// core that gets MPI first, starts it.
+// Direct mode, small transfer: started by the caller (below CommThread::inline_limit a transfer
+// copies in less time than a hand-off to another thread costs, a futex wake and a reschedule; over
+// osc pt2pt there is no copy in MPI_Rput to overlap, so every transfer is started by the caller) unless
+// earlier ones still wait in the queue (transfers start in submission order). Otherwise queued; the
+// communication thread, or a waiting core that gets MPI first, starts it.
 void AsyncTransfers::submit(const DmaTransfer& t) {
   outstanding_.fetch_add(1, std::memory_order_acq_rel);
-  if (comm_.direct() && t.bytes < inline_limit()) {
+  if (comm_.direct() && t.bytes < comm_.inline_limit().bytes) {
     bool started = false;
     comm_.call([&] {
       // Queued ones leave the queue only with MPI held, so none can be taken meanwhile; one queued

@@ -156,10 +156,14 @@ void CommThread::poll() {
 // (osc pt2pt, the TCP path, refuses to create windows under it), else SERIALIZED (callers enter MPI
 // themselves, one at a time), or FUNNELED for the queue alone.
 void CommThread::start_mpi() {
-  ThreadModeChoice choice = choose_thread_mode([](const char* name) { return std::getenv(name); });
+  auto getenv = [](const char* name) { return std::getenv(name); };
+  ThreadModeChoice choice = choose_thread_mode(getenv);
+  inline_limit_ = choose_inline_limit(getenv);
   int provided = MPI_THREAD_SINGLE;
   if (!choice.error.empty()) {
     error_ = choice.error;
+  } else if (!inline_limit_.error.empty()) {
+    error_ = inline_limit_.error;
   } else if (MPI_Init_thread(nullptr, nullptr, mpi_thread_level(choice.mode), &provided) != MPI_SUCCESS) {
     error_ = "MPI_Init_thread failed";
   } else if (provided < MPI_THREAD_FUNNELED) {

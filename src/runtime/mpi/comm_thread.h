@@ -69,6 +69,9 @@ class CommThread {
   // The mode in effect and why it was chosen (thread_level.h), for diagnostics and benchmarks.
   MpiThreadMode mode() const { return mode_; }
   const std::string& mode_reason() const { return mode_reason_; }
+  // Which put_async/get_async a core starts itself in direct mode (thread_level.h), decided with the
+  // mode, once OMPI_MCA_osc is set.
+  const InlineLimitChoice& inline_limit() const { return inline_limit_; }
   // Makes the thread run its idle step (the idle hook) soon, waking it if it sleeps.
   void kick();
   // Called with MPI held whenever the thread is idle, and by polling cores (window sync, async
@@ -97,6 +100,7 @@ class CommThread {
   bool multiple_ = false;
   MpiThreadMode mode_ = MpiThreadMode::Serialized;
   std::string mode_reason_;
+  InlineLimitChoice inline_limit_;
   MpiLock mpi_mu_;                  // held by whoever is inside MPI
   std::atomic<int> contenders_{0};  // callers blocked on mpi_mu_ (direct mode)
   std::mutex mu_;

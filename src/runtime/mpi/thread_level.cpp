@@ -49,12 +49,12 @@ bool osc_may_be_pt2pt(const std::string& osc) {
   return contains(excluded, "sm") || contains(excluded, "rdma");
 }
 
-// A positive decimal count, or -1.
-long long count_of(const std::string& v) {
+// A decimal count of at least `least`, or -1.
+long long count_of(const std::string& v, long long least = 1) {
   if (v.empty()) return -1;
   char* end = nullptr;
   long long n = std::strtoll(v.c_str(), &end, 10);
-  return *end == '\0' && n > 0 ? n : -1;
+  return *end == '\0' && n >= least ? n : -1;
 }
 
 ThreadModeChoice automatic(const std::function<const char*(const char*)>& getenv) {
@@ -94,11 +94,16 @@ ThreadModeChoice choose_thread_mode(const std::function<const char*(const char*)
 InlineLimitChoice choose_inline_limit(const std::function<const char*(const char*)>& getenv) {
   constexpr long long kCopyingRputLimit = 256LL << 10;
   std::string set = value_of(getenv, "PTODIST_MPI_INLINE_BYTES");
-  if (!set.empty()) return {std::atoll(set.c_str()), "PTODIST_MPI_INLINE_BYTES=" + set};
+  if (!set.empty()) {
+    long long bytes = count_of(set, 0);
+    if (bytes < 0)
+      return {0, "", "PTODIST_MPI_INLINE_BYTES must be a byte count (0 or more), not '" + set + "'"};
+    return {bytes, "PTODIST_MPI_INLINE_BYTES=" + set, ""};
+  }
   std::string osc = value_of(getenv, "OMPI_MCA_osc");
   if (osc_may_be_pt2pt(osc))
-    return {LLONG_MAX, "OMPI_MCA_osc=" + osc + " may select osc pt2pt, whose MPI_Rput does not copy"};
-  return {kCopyingRputLimit, "windows in osc rdma or osc sm, whose MPI_Rput copies"};
+    return {LLONG_MAX, "OMPI_MCA_osc=" + osc + " may select osc pt2pt, whose MPI_Rput does not copy", ""};
+  return {kCopyingRputLimit, "windows in osc rdma or osc sm, whose MPI_Rput copies", ""};
 }
 
 int mpi_thread_level(MpiThreadMode mode) {

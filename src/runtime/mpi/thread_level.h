@@ -35,6 +35,7 @@ const char* thread_mode_name(MpiThreadMode mode);
 struct InlineLimitChoice {
   long long bytes = 0;  // a direct-mode transfer of fewer bytes is started by the issuing core
   std::string why;      // one line for benchmark output
+  std::string error;    // non-empty: PTODIST_MPI_INLINE_BYTES is not a byte count; MPI must not start
 };
 
 // PTODIST_MPI_INLINE_BYTES when set; otherwise unlimited (the core starts every transfer) when
