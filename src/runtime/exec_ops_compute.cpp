@@ -60,7 +60,8 @@ void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, c
   check_region(in, *hb, Region{&t, offsets, shape}, t.rank, write, false, c);
 }
 
-// Sets `out` to the type's shape when every dim is a constant; leaves it otherwise.
+// Sets `out` to the type's shape when every dim is a constant, else leaves it: TypeNode::static_shape
+// without its heap vector (this runs on every load).
 void static_dims(const ir::TypeNode& type, Dims& out) {
   Dims dims;
   for (const ir::Expr& d : type.shape) {

@@ -198,8 +198,15 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
     world.fail(RunError{host->span, std::string("internal error in the host orchestrator: ") + e.what()});
   }
   world.transport().begin_round();
-  // Both return once every block has finished (the host orchestrator itself launches none).
+  // The watchdog watches the ranks' orchestrations and every block they start (the host orchestrator
+  // itself waits for nothing); the round ends only when all of them have finished, even after an abort.
+  watchdog_->arm();
   if (!world.aborted()) world.scheduler() ? run_ranks_checked(env) : run_ranks(env);
+  {
+    std::unique_lock<std::mutex> lock(env.live_mu);
+    env.live_cv.wait(lock, [&] { return env.live_ranks == 0 && env.live_blocks == 0; });
+  }
+  watchdog_->disarm();
   for (int r = 0; r < options_.ranks; ++r) world.dma(r).wait_idle();
   if (auto* s = world.scheduler()) {
     s->end_round();
@@ -220,13 +227,12 @@ void Runtime::run_rank(RunEnv& env, int rank) {
 }
 
 // Every rank runs on its own thread: the last on the calling thread, which would only wait, the
-// others on threads kept across rounds. Then the round waits for every block still running.
+// others on threads kept across rounds (they count down live_ranks, which run() waits for).
 void Runtime::run_ranks(RunEnv& env) {
   std::vector<int> mine;
   int local = world_->transport().local_rank();  // an MPI process runs only its own rank
   for (int r = 0; r < options_.ranks; ++r)
     if (local < 0 || r == local) mine.push_back(r);
-  watchdog_->arm();
   env.live_ranks = static_cast<int>(mine.size()) - 1;
   for (size_t i = 0; i + 1 < mine.size(); ++i) {
     rank_threads_->run([this, &env, r = mine[i]] {
@@ -236,11 +242,6 @@ void Runtime::run_ranks(RunEnv& env) {
     });
   }
   if (!mine.empty()) run_rank(env, mine.back());
-  {
-    std::unique_lock<std::mutex> lock(env.live_mu);
-    env.live_cv.wait(lock, [&] { return env.live_ranks == 0 && env.live_blocks == 0; });
-  }
-  watchdog_->disarm();
 }
 
 }  // namespace ptodist::runtime
@@ -251,7 +252,6 @@ namespace ptodist::runtime {
 // baton, which the driver hands out, and the round ends when every actor has finished.
 void Runtime::run_ranks_checked(RunEnv& env) {
   check::Scheduler& sched = *world_->scheduler();
-  watchdog_->arm();
   env.rank_actor.assign(options_.ranks, -1);
   for (int r = 0; r < options_.ranks; ++r) {
     if (env.rank_jobs[r].empty()) continue;
@@ -282,11 +282,6 @@ void Runtime::run_ranks_checked(RunEnv& env) {
   }
   sched.run_round();
   for (auto& t : threads) t.join();
-  {
-    std::unique_lock<std::mutex> lock(env.live_mu);
-    env.live_cv.wait(lock, [&] { return env.live_blocks == 0; });
-  }
-  watchdog_->disarm();
 }
 
 }  // namespace ptodist::runtime
