@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -202,6 +203,7 @@ void check_switch_point(Interp& in);
 
 // Helpers shared by the op files.
 const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot);
+std::string dims_str(std::span<const long long> dims);  // "[2, 3]"
 std::string describe_cell(const TensorView& t, const Dims& offsets);
 long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
                               const Dims& shape);

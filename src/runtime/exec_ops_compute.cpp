@@ -1,7 +1,6 @@
 // Compute ops of the executor: load/store (strided copies), matmul, elementwise, casts, fills,
 // reductions, block idx/num and scalar read/write, each through the kernels library.
 #include <algorithm>
-#include <sstream>
 
 #include "exec.h"
 #include "ptodist/kernels/cast.h"
@@ -13,14 +12,6 @@
 
 namespace ptodist::runtime {
 namespace {
-
-std::string dims_str(const Dims& v) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
-  os << "]";
-  return os.str();
-}
 
 kernels::TileView view_of(const TileValue& t) {
   return kernels::TileView::contiguous(t.data, static_cast<int>(t.rows()), static_cast<int>(t.cols()),
@@ -116,7 +107,7 @@ Value matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const Til
   }
   if (acc.rows() != a.rows() || acc.cols() != b.cols()) {
     in.fail(c.span, c.op->spelling + ": accumulator " + dims_str(acc.shape) + " does not match " +
-                        dims_str({a.rows(), b.cols()}));
+                        dims_str(Dims{a.rows(), b.cols()}));
   }
   if (add)
     kernels::matmul_acc(view_of(a), view_of(b), view_of(acc));

@@ -2,7 +2,6 @@
 // storage), the op dispatch table generated from ops.def, and the pools of tile storage and threads.
 #include <cstring>
 #include <new>
-#include <sstream>
 
 #include "check/happens_before.h"
 #include "exec.h"
@@ -46,12 +45,14 @@ const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot) {
   return e ? e->as<ir::EnumImm>() : nullptr;
 }
 
+std::string dims_str(std::span<const long long> dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
 std::string describe_cell(const TensorView& t, const Dims& offsets) {
-  std::ostringstream os;
-  os << t.name << "[";
-  for (size_t i = 0; i < offsets.size(); ++i) os << (i ? ", " : "") << offsets[i];
-  os << "]";
-  return os.str();
+  return t.name + dims_str(offsets);
 }
 
 // ---- tiles ----

@@ -18,12 +18,6 @@
 namespace ptodist::runtime {
 namespace {
 
-std::string dims_str(const std::vector<long long>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 RoundResult::Status status_of(World& w, std::string* message) {
   if (w.hung()) {
     *message = w.hang_report();
