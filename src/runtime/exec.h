@@ -18,6 +18,7 @@
 #include "ptodist/ir/op_table.h"
 #include "ptodist/runtime/value.h"
 #include "ptodist/runtime/world.h"
+#include "decoded.h"
 
 namespace ptodist::runtime {
 
@@ -98,7 +99,7 @@ struct RankExec {
 struct RunEnv {
   World* world = nullptr;
   const ir::ProgramNode* program = nullptr;
-  const std::unordered_map<const ir::FunctionNode*, int>* frame_sizes = nullptr;  // frame_layout.h
+  const DecodedProgram* decoded = nullptr;  // decoded.h
   std::map<std::string, long long> dyn;  // pl.dynamic dims bound from host shapes
   std::vector<RankExec*> ranks;
   std::vector<double> rank_seconds;
@@ -117,6 +118,9 @@ struct RunEnv {
 struct Frame {
   RunEnv* env = nullptr;
   const ir::FunctionNode* fn = nullptr;
+  const DecodedFunction* code = nullptr;  // fn, decoded
+  // The decoded op call running now, while its operands are read (null between ops).
+  const DecodedOp* site = nullptr;
   int rank = -1;  // -1 in the host orchestrator
   CoreState* core = nullptr;
   int block_idx = 0;
@@ -142,13 +146,15 @@ class Interp {
 
   // Runs `fn` with `args` bound to its parameters; returns the values of its `return`.
   std::vector<Value> run_function(const ir::FunctionNode& fn, std::vector<Value> args);
-  void exec_block(const ir::Block& b);
-  void exec_stmt(const ir::Stmt& s);
+  // Runs the decoded statements [begin, end) of the frame's function.
+  void exec_range(uint32_t begin, uint32_t end);
 
   Value eval(const ir::Expr& e);
   long long eval_int(const ir::Expr& e);
   double eval_double(const ir::Expr& e);
   Dims eval_ints(const ir::Expr& e);
+  // Operand `slot` of `c` as a list of integers (offsets, shapes).
+  Dims ints_arg(const ir::OpCall& c, std::string_view slot);
   const TensorView& tensor_arg(const ir::OpCall& c, std::string_view slot, Value& holder);
   const TileValue& tile_arg(const ir::OpCall& c, std::string_view slot, Value& holder);
 
@@ -157,10 +163,16 @@ class Interp {
 
   void bind(const ir::Var& v, Value value);
   // The variable's value in this frame, or null before it is bound.
-  const Value* lookup(const ir::VarNode& v) const {
-    size_t slot = static_cast<size_t>(v.frame_slot);
-    return slot < f.defined.size() && f.defined[slot] ? &f.vars[slot] : nullptr;
+  const Value* lookup(const ir::VarNode& v) const { return lookup_slot(v.frame_slot); }
+  const Value* lookup_slot(int slot) const {
+    size_t i = static_cast<size_t>(slot);
+    return i < f.defined.size() && f.defined[i] ? &f.vars[i] : nullptr;
   }
+  // The decoded form of `c` when it is the op running now, else null (an op call nested in an
+  // operand, or one the decoder left as an expression): callers then read the IR.
+  const DecodedOp* site_of(const ir::OpCall& c) const { return f.site && f.site->call == &c ? f.site : nullptr; }
+  // The decoded operand `slot` of `c`, or null when `c` has no decoded form (see site_of).
+  const DecodedOperand* decoded_operand(const ir::OpCall& c, std::string_view slot) const;
   [[noreturn]] void fail(const SourceSpan& span, const std::string& message) const;
   World& world() const { return *f.env->world; }
   // Only the core's own thread writes its counter (the watchdog reads it), so a plain load and store
@@ -176,8 +188,12 @@ class Interp {
   Value eval_binary(const ir::Binary& b);
   Value eval_compare(const ir::Compare& c);
   Value eval_subscript(const ir::Subscript& s);
-  void exec_for(const ir::For& loop);
-  void exec_manual_scope(const ir::ManualScope& scope);
+  Value run_op(const DecodedOp& op);
+  long long int_of(const DecodedOperand& o);
+  double double_of(const DecodedOperand& o);
+  void exec_assign(const DecodedStmt& s);
+  void exec_for(const DecodedStmt& loop, uint32_t at);
+  void exec_manual_scope(const DecodedStmt& scope, uint32_t at);
 };
 
 // Op dispatch generated from ops.def: one function per op, so a new op cannot be skipped silently.

@@ -79,8 +79,8 @@ Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   const ir::Expr& shape_e = c.arg("shape");
   bool sub = shape_e && !shape_e->isa<ir::NoneImm>();
   Dims shape = sub ? in.eval_ints(shape_e) : src.shape;
-  Dims so = sub ? in.eval_ints(c.arg("src_offsets")) : Dims(src.shape.size(), 0);
-  Dims dof = sub ? in.eval_ints(c.arg("dst_offsets")) : Dims(dst.shape.size(), 0);
+  Dims so = sub ? in.ints_arg(c, "src_offsets") : Dims(src.shape.size(), 0);
+  Dims dof = sub ? in.ints_arg(c, "dst_offsets") : Dims(dst.shape.size(), 0);
   if (!sub && src.numel() != dst.numel())
     in.fail(c.span, c.op->spelling + ": whole-tensor transfer needs 'src' and 'dst' of the same size");
   Dims dshape = sub ? shape : dst.shape;

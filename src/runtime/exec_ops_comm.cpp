@@ -31,7 +31,7 @@ const TensorView& window_arg(Interp& in, const ir::OpCall& c, std::string_view s
 // ---- identity and memory ----
 
 Value op_AllocWindowBuffer(Interp& in, const ir::OpCall& c) {
-  Dims shape = in.eval_ints(c.arg("shape"));
+  Dims shape = in.ints_arg(c, "shape");
   const ir::Expr& dt = c.arg("dtype");
   ir::DType dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value : ir::DType::INT8;
   long long bytes = ir::dtype_bytes(dtype);
@@ -46,7 +46,7 @@ Value op_Window(Interp& in, const ir::OpCall& c) {
   const auto* buf = std::get_if<WindowBufferValue>(&h);
   if (!buf) in.fail(c.arg("buf")->span, "pld.window: 'buf' must come from pld.alloc_window_buffer");
   TensorView v;
-  v.shape = in.eval_ints(c.arg("shape"));
+  v.shape = in.ints_arg(c, "shape");
   const ir::Expr& dt = c.arg("dtype");
   v.dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value
                                           : (c.type ? c.type->dtype : ir::DType::INT8);
@@ -103,7 +103,7 @@ Value op_Notify(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = window_arg(in, c, "target", h);
   int peer = peer_arg(in, c);
-  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims offsets = in.ints_arg(c, "offsets");
   long long at = cell_offset(in, c, t, offsets);
   long long value = in.eval_int(c.arg("value"));
   const ir::EnumImm* op = enum_arg(c, "op");
@@ -152,7 +152,7 @@ static bool may_notify_rank(Interp& in, int rank) {
 Value op_Wait(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = window_arg(in, c, "signal", h);
-  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims offsets = in.ints_arg(c, "offsets");
   long long at = cell_offset(in, c, t, offsets);
   long long expected = in.eval_int(c.arg("expected"));
   const ir::EnumImm* cmp = enum_arg(c, "cmp");
@@ -193,8 +193,8 @@ Value op_RemoteLoad(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = window_arg(in, c, "target", h);
   int peer = peer_arg(in, c);
-  Dims offsets = in.eval_ints(c.arg("offsets"));
-  Dims shape = in.eval_ints(c.arg("shape"));
+  Dims offsets = in.ints_arg(c, "offsets");
+  Dims shape = in.ints_arg(c, "shape");
   region_offset_bytes(in, c, t, offsets, shape);
   TileValue tile = in.new_tile(c, shape, t.dtype, ir::Memory::Vec);
   Region r{&t, offsets, shape};
@@ -228,7 +228,7 @@ Value op_RemoteStore(Interp& in, const ir::OpCall& c) {
   const TileValue& tile = in.tile_arg(c, "tile", ht);
   const TensorView& t = window_arg(in, c, "target", hd);
   int peer = peer_arg(in, c);
-  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims offsets = in.ints_arg(c, "offsets");
   Dims shape = tile.shape;
   while (shape.size() < t.shape.size()) shape.push_front(1);
   store_tile_remote(in, c, tile.data, tile.dtype, t, peer, offsets, shape);
@@ -240,7 +240,7 @@ Value op_TensorRemoteStore(Interp& in, const ir::OpCall& c) {
   const TensorView& src = in.tensor_arg(c, "src", hs);
   const TensorView& t = window_arg(in, c, "target", hd);
   int peer = peer_arg(in, c);
-  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims offsets = in.ints_arg(c, "offsets");
   std::vector<std::byte> dense(src.numel() * ir::dtype_bytes(src.dtype));
   if (check::HappensBefore* hb = in.world().hb(); hb && src.is_window()) {
     check_switch_point(in);

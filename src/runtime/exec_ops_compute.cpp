@@ -20,7 +20,8 @@ kernels::TileView view_of(const TileValue& t) {
 
 // The checked result type carries the memory the operand names (the contract put it there), so the
 // enum is parsed only for a call without one.
-ir::Memory memory_arg(const ir::OpCall& c, std::string_view slot, ir::Memory fallback) {
+ir::Memory memory_arg(Interp& in, const ir::OpCall& c, std::string_view slot, ir::Memory fallback) {
+  if (const DecodedOp* op = in.site_of(c); op && op->tile_result) return op->memory;
   if (c.type && c.type->kind == ir::TypeKind::Tile) return c.type->memory;
   if (const ir::EnumImm* e = enum_arg(c, slot)) {
     if (auto m = ir::memory_from_name(e->value)) return *m;
@@ -51,9 +52,15 @@ void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, c
   check_region(in, *hb, Region{&t, offsets, shape}, t.rank, write, false, c);
 }
 
-// Sets `out` to the type's shape when every dim is a constant, else leaves it: TypeNode::static_shape
-// without its heap vector (this runs on every load).
-void static_dims(const ir::TypeNode& type, Dims& out) {
+// Sets `out` to the shape of the op's result type when every dim is a constant, else leaves it:
+// TypeNode::static_shape without its heap vector, decoded once for the running op.
+void static_dims(Interp& in, const ir::OpCall& c, Dims& out) {
+  if (const DecodedOp* op = in.site_of(c)) {
+    if (op->static_shape) out = op->shape;
+    return;
+  }
+  if (!c.type) return;
+  const ir::TypeNode& type = *c.type;
   Dims dims;
   for (const ir::Expr& d : type.shape) {
     auto v = ir::as_const_int(d);
@@ -136,14 +143,14 @@ long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView&
 Value op_Load(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
-  Dims offsets = in.eval_ints(c.arg("offsets"));
-  Dims shape = in.eval_ints(c.arg("shape"));
+  Dims offsets = in.ints_arg(c, "offsets");
+  Dims shape = in.ints_arg(c, "shape");
   long long at = checked_region(in, c, t, offsets, shape);
   check_window_access(in, c, t, offsets, shape, false);
   // The result type's static shape may differ from the region's in leading 1s ([1, N] from [N]).
   Dims tile_shape = shape;
-  if (c.type) static_dims(*c.type, tile_shape);
-  TileValue tile = in.new_tile(c, tile_shape, t.dtype, memory_arg(c, "target_memory", ir::Memory::Vec));
+  static_dims(in, c, tile_shape);
+  TileValue tile = in.new_tile(c, tile_shape, t.dtype, memory_arg(in, c, "target_memory", ir::Memory::Vec));
   copy_region(t.data + at, t.dtype, t.strides, tile.data, tile.dtype, dense_strides(shape), shape);
   return tile;
 }
@@ -152,7 +159,7 @@ Value op_Store(Interp& in, const ir::OpCall& c) {
   Value ht, hd;
   const TileValue& tile = in.tile_arg(c, "tile", ht);
   const TensorView& t = in.tensor_arg(c, "output_tensor", hd);
-  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims offsets = in.ints_arg(c, "offsets");
   Dims shape = fit_rank(tile.shape, t.shape.size());
   long long at = checked_region(in, c, t, offsets, shape);
   check_window_access(in, c, t, offsets, shape, true);
@@ -224,15 +231,15 @@ Value op_Cast(Interp& in, const ir::OpCall& c) {
 Value op_Move(Interp& in, const ir::OpCall& c) {
   Value h;
   const TileValue& a = in.tile_arg(c, "tile", h);
-  TileValue out = in.new_tile(c, a.shape, a.dtype, memory_arg(c, "target_memory", a.memory));
+  TileValue out = in.new_tile(c, a.shape, a.dtype, memory_arg(in, c, "target_memory", a.memory));
   std::copy_n(a.data, a.bytes(), out.data);
   return out;
 }
 
 static Value filled(Interp& in, const ir::OpCall& c, double value, bool fill) {
-  Dims shape = in.eval_ints(c.arg("shape"));
+  Dims shape = in.ints_arg(c, "shape");
   TileValue out =
-      in.new_tile(c, shape, dtype_arg(in, c, "dtype"), memory_arg(c, "target_memory", ir::Memory::Vec));
+      in.new_tile(c, shape, dtype_arg(in, c, "dtype"), memory_arg(in, c, "target_memory", ir::Memory::Vec));
   if (fill) kernels::fill(view_of(out), value);
   return out;
 }
@@ -277,7 +284,7 @@ Value op_GetBlockNum(Interp& in, const ir::OpCall&) {
 Value op_Read(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
-  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims offsets = in.ints_arg(c, "offsets");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
   check_window_access(in, c, t, offsets, Dims(offsets.size(), 1), false);
   double v = load_element(t.data + at, t.dtype);
@@ -288,7 +295,7 @@ Value op_Read(Interp& in, const ir::OpCall& c) {
 Value op_Write(Interp& in, const ir::OpCall& c) {
   Value h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
-  Dims offsets = in.eval_ints(c.arg("offsets"));
+  Dims offsets = in.ints_arg(c, "offsets");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
   check_window_access(in, c, t, offsets, Dims(offsets.size(), 1), true);
   store_element(t.data + at, t.dtype, in.eval_double(c.arg("value")));

@@ -1,5 +1,6 @@
-// Control flow of the interpreter: assignments (with tuple unpacking), counted loops, if/else,
-// manual scopes and returns, with an abort check per statement so a failing run unwinds promptly.
+// Control flow of the interpreter over a function's decoded statements (decoded.h): assignments (with
+// tuple unpacking), counted loops, if/else, manual scopes and returns, with an abort check per
+// statement so a failing run unwinds promptly.
 #include "exec.h"
 #include "ptodist/support/diagnostics.h"
 
@@ -7,10 +8,10 @@ namespace ptodist::runtime {
 
 std::vector<Value> Interp::run_function(const ir::FunctionNode& fn, std::vector<Value> args) {
   f.fn = &fn;
-  if (auto it = f.env->frame_sizes->find(&fn); it != f.env->frame_sizes->end()) {
-    f.vars.resize(it->second);
-    f.defined.assign(it->second, 0);
-  }
+  f.code = f.env->decoded->find(&fn);
+  PTODIST_INTERNAL_ASSERT(f.code, "run_function: '" + fn.name + "' was not decoded");
+  f.vars.resize(f.code->frame_size);
+  f.defined.assign(f.code->frame_size, 0);
   PTODIST_INTERNAL_ASSERT(args.size() == fn.params.size(),
                           "run_function: argument count differs from parameters");
   for (size_t i = 0; i < args.size(); ++i) {
@@ -18,15 +19,60 @@ std::vector<Value> Interp::run_function(const ir::FunctionNode& fn, std::vector<
     if (auto* t = std::get_if<TensorView>(&args[i])) t->name = fn.params[i].var->name;
     bind(fn.params[i].var, std::move(args[i]));
   }
-  exec_block(fn.body);
+  exec_range(0, static_cast<uint32_t>(f.code->code.size()));
   return std::move(f.results);
 }
 
-void Interp::exec_block(const ir::Block& b) {
-  for (const ir::Stmt& s : b) {
-    if (f.returned) return;
-    exec_stmt(s);
+void Interp::exec_range(uint32_t begin, uint32_t end) {
+  const std::vector<DecodedStmt>& code = f.code->code;
+  for (uint32_t i = begin; i < end && !f.returned;) {
+    const DecodedStmt& s = code[i];
+    world().check_abort();
+    switch (s.kind) {
+      case ir::StmtKind::Assign:
+        exec_assign(s);
+        break;
+      case ir::StmtKind::ExprStmt:
+        if (s.op >= 0)
+          run_op(f.code->ops[s.op]);
+        else
+          eval(static_cast<const ir::ExprStmt*>(s.node)->value);
+        break;
+      case ir::StmtKind::For:
+        exec_for(s, i);
+        i = s.end;
+        continue;
+      case ir::StmtKind::If:
+        if (double_of(s.start) != 0)
+          exec_range(i + 1, s.else_at);
+        else
+          exec_range(s.else_at, s.end);
+        i = s.end;
+        continue;
+      case ir::StmtKind::ManualScope:
+        exec_manual_scope(s, i);
+        i = s.end;
+        continue;
+      case ir::StmtKind::Return: {
+        f.results.clear();
+        for (const ir::Expr& v : static_cast<const ir::Return*>(s.node)->values) f.results.push_back(eval(v));
+        f.returned = true;
+        break;
+      }
+      case ir::StmtKind::Pass:
+        break;
+    }
+    ++i;
   }
+}
+
+Value Interp::run_op(const DecodedOp& op) {
+  tick();
+  const DecodedOp* outer = f.site;
+  f.site = &op;
+  Value v = dispatch_op(*this, *op.call);
+  f.site = outer;
+  return v;
 }
 
 static void assign_targets(Interp& in, const ir::Assign& a, Value value) {
@@ -41,76 +87,79 @@ static void assign_targets(Interp& in, const ir::Assign& a, Value value) {
   for (size_t i = 0; i < a.targets.size(); ++i) in.bind(a.targets[i], (*tuple)->elements[i]);
 }
 
-void Interp::exec_stmt(const ir::Stmt& s) {
-  world().check_abort();
-  switch (s->kind) {
-    case ir::StmtKind::Assign: {
-      const auto* a = s->as<ir::Assign>();
-      const ir::VarNode* target = a->targets.size() == 1 ? a->targets[0].get() : nullptr;
-      if (target && target->type && target->type->kind == ir::TypeKind::Tile && target->type->addr >= 0) {
-        f.planned_call = a->value->as<ir::OpCall>();
-        f.planned_addr = target->type->addr;
-      }
-      Value v = eval(a->value);
-      f.planned_call = nullptr;
-      assign_targets(*this, *a, std::move(v));
-      return;
+void Interp::exec_assign(const DecodedStmt& s) {
+  const auto* a = static_cast<const ir::Assign*>(s.node);
+  Value v;
+  if (s.op >= 0) {
+    const DecodedOp& op = f.code->ops[s.op];
+    // plan-memory records a tile's address on its variable's type: the op's result goes there.
+    if (s.planned_addr >= 0) {
+      f.planned_call = op.call;
+      f.planned_addr = s.planned_addr;
     }
-    case ir::StmtKind::ExprStmt:
-      eval(s->as<ir::ExprStmt>()->value);
-      return;
-    case ir::StmtKind::For:
-      exec_for(*s->as<ir::For>());
-      return;
-    case ir::StmtKind::If: {
-      const auto* i = s->as<ir::If>();
-      if (eval_double(i->cond) != 0)
-        exec_block(i->then_body);
-      else
-        exec_block(i->else_body);
-      return;
-    }
-    case ir::StmtKind::ManualScope:
-      exec_manual_scope(*s->as<ir::ManualScope>());
-      return;
-    case ir::StmtKind::Return: {
-      const auto* r = s->as<ir::Return>();
-      f.results.clear();
-      for (const ir::Expr& v : r->values) f.results.push_back(eval(v));
-      f.returned = true;
-      return;
-    }
-    case ir::StmtKind::Pass:
-      return;
+    v = run_op(op);
+    f.planned_call = nullptr;
+  } else {
+    v = eval(a->value);
   }
+  if (s.target_slot >= 0) {
+    // The frame holds every slot of the function (run_function sized it).
+    f.vars[s.target_slot] = std::move(v);
+    f.defined[s.target_slot] = 1;
+    return;
+  }
+  assign_targets(*this, *a, std::move(v));
 }
 
-void Interp::exec_for(const ir::For& loop) {
-  long long start = loop.start ? eval_int(loop.start) : 0;
-  long long stop = eval_int(loop.stop);
-  long long step = loop.step ? eval_int(loop.step) : 1;
-  if (step == 0) fail(loop.span, "loop step is zero");
+// A scalar operand read in place; null when it is not a bound scalar variable.
+static const Scalar* scalar_var(const Interp& in, const DecodedOperand& o) {
+  if (o.kind != DecodedOperand::Kind::Var) return nullptr;
+  const Value* v = in.lookup_slot(o.slot);
+  return v ? std::get_if<Scalar>(v) : nullptr;
+}
+
+// Anything but a constant or a bound scalar is evaluated from the IR, which also reports what is wrong.
+long long Interp::int_of(const DecodedOperand& o) {
+  if (o.kind == DecodedOperand::Kind::Int) return o.value;
+  if (const Scalar* s = scalar_var(*this, o)) return s->as_int();
+  return eval_int(*o.expr);
+}
+
+double Interp::double_of(const DecodedOperand& o) {
+  if (o.kind == DecodedOperand::Kind::Int) return static_cast<double>(o.value);
+  if (const Scalar* s = scalar_var(*this, o)) return s->as_double();
+  return eval_double(*o.expr);
+}
+
+void Interp::exec_for(const DecodedStmt& loop, uint32_t at) {
+  long long start = int_of(loop.start);
+  long long stop = int_of(loop.stop);
+  long long step = int_of(loop.step);
+  if (step == 0) fail(loop.node->span, "loop step is zero");
   for (long long i = start; step > 0 ? i < stop : i > stop; i += step) {
-    bind(loop.iv, Scalar::of_int(i));
-    exec_block(loop.body);
+    if (loop.iv_slot >= 0) {
+      f.vars[loop.iv_slot] = Scalar::of_int(i);
+      f.defined[loop.iv_slot] = 1;
+    }
+    exec_range(at + 1, loop.end);
     if (f.returned) return;
   }
 }
 
 // Inside a manual scope submissions start at once and run concurrently (subject to `deps`); the scope
 // ends when all of them have finished.
-void Interp::exec_manual_scope(const ir::ManualScope& scope) {
+void Interp::exec_manual_scope(const DecodedStmt& scope, uint32_t at) {
   std::vector<std::shared_ptr<TaskState>> tasks;
   auto* outer = f.scope_tasks;
   f.scope_tasks = &tasks;
   try {
-    exec_block(scope.body);
+    exec_range(at + 1, scope.end);
   } catch (...) {
     f.scope_tasks = outer;
     throw;
   }
   f.scope_tasks = outer;
-  join_tasks(*this, tasks, scope.span, "end of pl.manual_scope");
+  join_tasks(*this, tasks, scope.node->span, "end of pl.manual_scope");
 }
 
 }  // namespace ptodist::runtime

@@ -11,7 +11,26 @@ namespace ptodist::runtime {
 
 // ---- operands ----
 
+const DecodedOperand* Interp::decoded_operand(const ir::OpCall& c, std::string_view slot) const {
+  const DecodedOp* op = site_of(c);
+  if (!op) return nullptr;
+  const uint32_t key = slot_key(slot);
+  const DecodedOperand* operands = f.code->operands.data() + op->first;
+  for (uint8_t i = 0; i < op->count; ++i)
+    if (operands[i].key == key) return &operands[i];
+  return nullptr;
+}
+
 static const Value& operand(Interp& in, const ir::OpCall& c, std::string_view slot, Value& holder) {
+  // The running op's decoded operand: a variable's slot or a constant, without reading the IR.
+  if (const DecodedOperand* o = in.decoded_operand(c, slot)) {
+    if (o->kind == DecodedOperand::Kind::Var) {
+      if (const Value* v = in.lookup_slot(o->slot)) return *v;
+    } else if (o->kind == DecodedOperand::Kind::Int) {
+      holder = Scalar::of_int(o->value);
+      return holder;
+    }
+  }
   const ir::Expr& e = c.arg(slot);
   if (!e) in.fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot) + "'");
   // A variable is read in place: no copy of its value on every use in an inner loop.
@@ -38,6 +57,25 @@ const TileValue& Interp::tile_arg(const ir::OpCall& c, std::string_view slot, Va
   if (!t)
     fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tile here");
   return *t;
+}
+
+Dims Interp::ints_arg(const ir::OpCall& c, std::string_view slot) {
+  if (const DecodedOperand* o = decoded_operand(c, slot); o && o->kind == DecodedOperand::Kind::Ints) {
+    Dims out;
+    const IntEntry* entries = f.code->ints.data() + o->first;
+    for (uint8_t i = 0; i < o->count; ++i) {
+      if (entries[i].slot < 0) {
+        out.push_back(entries[i].value);
+        continue;
+      }
+      const Value* v = lookup_slot(entries[i].slot);
+      const Scalar* s = v ? std::get_if<Scalar>(v) : nullptr;
+      if (!s) return eval_ints(*o->expr);  // unbound or not a scalar: evaluation reports it
+      out.push_back(s->as_int());
+    }
+    return out;
+  }
+  return eval_ints(c.arg(slot));
 }
 
 const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot) {
@@ -91,7 +129,11 @@ TileValue Interp::new_tile(const ir::OpCall& c, Dims shape, ir::DType dtype, ir:
   t.dtype = dtype;
   t.memory = memory;
   long long bytes = t.bytes();
-  long long addr = (c.type && c.type->kind == ir::TypeKind::Tile) ? c.type->addr : -1;
+  long long addr = -1;
+  if (const DecodedOp* op = site_of(c))
+    addr = op->addr;
+  else if (c.type && c.type->kind == ir::TypeKind::Tile)
+    addr = c.type->addr;
   if (f.planned_call == &c) addr = f.planned_addr;
   if (addr >= 0 && f.buffers) {
     long long cap = memory_capacity(world().profile(), memory);

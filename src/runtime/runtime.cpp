@@ -9,7 +9,7 @@
 #include "check/happens_before.h"
 #include "check/scheduler.h"
 #include "exec.h"
-#include "frame_layout.h"
+#include "decoded.h"
 #include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/host_io.h"
 #include "ptodist/support/diagnostics.h"
@@ -86,7 +86,7 @@ Runtime::Runtime(ir::Program program, RunOptions options)
     rx->cube_pools.resize(options_.profile.cube_cores);
     ranks_.push_back(std::move(rx));
   }
-  frame_sizes_ = lay_out_frames(*program_);
+  decoded_ = decode_program(*program_);
   if (const ir::FunctionNode* host = host_function()) sliced_params_ = rank_sliced_params(*host);
   rank_threads_ = std::make_unique<WorkerPool>();
   watchdog_ = std::make_unique<Watchdog>(*world_, options_.watchdog_seconds);
@@ -162,7 +162,7 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   RunEnv env;
   env.world = &world;
   env.program = program_.get();
-  env.frame_sizes = &frame_sizes_;
+  env.decoded = decoded_.get();
   for (auto& rx : ranks_) env.ranks.push_back(rx.get());
   env.rank_seconds.assign(options_.ranks, 0);
   env.rank_jobs.resize(options_.ranks);

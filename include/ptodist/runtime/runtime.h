@@ -58,6 +58,7 @@ struct RoundResult {
 class World;
 struct RankExec;
 struct RunEnv;
+struct DecodedProgram;
 class Watchdog;
 class WorkerPool;
 
@@ -87,7 +88,7 @@ class Runtime {
   std::unique_ptr<WorkerPool> rank_threads_;      // fast mode: every rank's orchestration but one
   std::unique_ptr<Watchdog> watchdog_;            // after world_: it is stopped first
   std::set<std::string> sliced_params_;           // host parameters indexed by the rank loop (found once)
-  std::unordered_map<const ir::FunctionNode*, int> frame_sizes_;  // slots per function (frame_layout.h)
+  std::unique_ptr<const DecodedProgram> decoded_;  // every function decoded once (runtime/decoded.h)
   bool first_round_ = true;
   int round_ = 0;
 };

@@ -1,0 +1,189 @@
+// Decoding a program for the executor: one pass over each function's statements that lays them out in
+// execution order and resolves, once, what walking the tree would look up on every run of a statement:
+// frame slots of operands and targets, constants, planned addresses and static result shapes. The
+// executor then reads a few contiguous records per statement instead of a dozen scattered IR nodes,
+// which the tile kernels' data keeps evicting from the caches.
+#include "decoded.h"
+
+#include <set>
+
+#include "frame_layout.h"
+#include "ptodist/ir/op_table.h"
+
+namespace ptodist::runtime {
+namespace {
+
+class Decoder {
+ public:
+  explicit Decoder(DecodedFunction& out) : out_(out) {}
+
+  void block(const ir::Block& b) {
+    for (const ir::Stmt& s : b) stmt(s);
+  }
+
+ private:
+  DecodedFunction& out_;
+
+  DecodedOperand operand(const ir::Expr& e) {
+    DecodedOperand o;
+    if (!e) return o;
+    o.expr = &e;
+    o.kind = DecodedOperand::Kind::Expr;
+    if (const auto* ref = e->as<ir::VarRef>(); ref && ref->var->frame_slot >= 0) {
+      o.kind = DecodedOperand::Kind::Var;
+      o.slot = ref->var->frame_slot;
+    } else if (const auto* imm = e->as<ir::IntImm>()) {
+      o.kind = DecodedOperand::Kind::Int;
+      o.value = imm->value;
+    } else if (const std::vector<ir::Expr>* list = ir::as_list(e); list && list->size() <= Dims::kMaxDims) {
+      ints(*list, o);
+    }
+    return o;
+  }
+
+  // A list whose entries are all variables or integer constants; anything else stays an expression.
+  void ints(const std::vector<ir::Expr>& list, DecodedOperand& o) {
+    std::vector<IntEntry> entries;
+    for (const ir::Expr& x : list) {
+      if (const auto* ref = x->as<ir::VarRef>(); ref && ref->var->frame_slot >= 0) {
+        entries.push_back({ref->var->frame_slot, 0});
+      } else if (const auto* imm = x->as<ir::IntImm>()) {
+        entries.push_back({-1, imm->value});
+      } else {
+        return;
+      }
+    }
+    o.kind = DecodedOperand::Kind::Ints;
+    o.count = static_cast<uint8_t>(entries.size());
+    o.first = static_cast<uint32_t>(out_.ints.size());
+    out_.ints.insert(out_.ints.end(), entries.begin(), entries.end());
+  }
+
+  int op(const ir::OpCall& c) {
+    DecodedOp d;
+    d.call = &c;
+    if (c.type && c.type->kind == ir::TypeKind::Tile) {
+      d.tile_result = true;
+      d.memory = c.type->memory;
+      d.addr = c.type->addr;
+    }
+    if (c.type && c.type->shape.size() <= Dims::kMaxDims) {
+      d.static_shape = true;
+      for (const ir::Expr& dim : c.type->shape) {
+        auto v = ir::as_const_int(dim);
+        if (!v) {
+          d.static_shape = false;
+          d.shape.clear();
+          break;
+        }
+        d.shape.push_back(*v);
+      }
+    }
+    // Operands are found by the key of their parameter's name; an op whose names collide keeps the
+    // lookup by name (none does today).
+    std::set<uint32_t> keys;
+    if (c.op) {
+      for (const ir::OpParam& p : c.op->params) keys.insert(slot_key(p.name));
+    }
+    if (c.op && keys.size() == c.op->params.size()) {
+      d.first = static_cast<uint32_t>(out_.operands.size());
+      for (size_t i = 0; i < c.op->params.size(); ++i) {
+        DecodedOperand o = i < c.args.size() ? operand(c.args[i]) : DecodedOperand{};
+        o.key = slot_key(c.op->params[i].name);
+        out_.operands.push_back(o);
+      }
+      d.count = static_cast<uint8_t>(c.op->params.size());
+    }
+    out_.ops.push_back(std::move(d));
+    return static_cast<int>(out_.ops.size() - 1);
+  }
+
+  // Emits a statement's record and returns its index (records may move while bodies are decoded).
+  size_t emit(const ir::Stmt& s) {
+    DecodedStmt d;
+    d.kind = s->kind;
+    d.node = s.get();
+    out_.code.push_back(std::move(d));
+    return out_.code.size() - 1;
+  }
+
+  uint32_t here() const { return static_cast<uint32_t>(out_.code.size()); }
+
+  void stmt(const ir::Stmt& s) {
+    size_t at = emit(s);
+    switch (s->kind) {
+      case ir::StmtKind::Assign: {
+        const auto* a = s->as<ir::Assign>();
+        int op_index = a->value && a->value->kind == ir::ExprKind::OpCall ? op(*a->value->as<ir::OpCall>()) : -1;
+        DecodedStmt& d = out_.code[at];
+        d.op = op_index;
+        const ir::VarNode* target = a->targets.size() == 1 ? a->targets[0].get() : nullptr;
+        if (target) d.target_slot = target->frame_slot;
+        if (target && target->type && target->type->kind == ir::TypeKind::Tile) d.planned_addr = target->type->addr;
+        return;
+      }
+      case ir::StmtKind::ExprStmt: {
+        const auto* e = s->as<ir::ExprStmt>();
+        int op_index = e->value && e->value->kind == ir::ExprKind::OpCall ? op(*e->value->as<ir::OpCall>()) : -1;
+        out_.code[at].op = op_index;
+        return;
+      }
+      case ir::StmtKind::For: {
+        const auto* loop = s->as<ir::For>();
+        DecodedOperand start = loop->start ? operand(loop->start) : constant(0);
+        DecodedOperand stop = operand(loop->stop);
+        DecodedOperand step = loop->step ? operand(loop->step) : constant(1);
+        block(loop->body);
+        DecodedStmt& d = out_.code[at];
+        d.iv_slot = loop->iv ? loop->iv->frame_slot : -1;
+        d.start = start;
+        d.stop = stop;
+        d.step = step;
+        d.end = here();
+        return;
+      }
+      case ir::StmtKind::If: {
+        const auto* i = s->as<ir::If>();
+        DecodedOperand cond = operand(i->cond);
+        block(i->then_body);
+        uint32_t else_at = here();
+        block(i->else_body);
+        DecodedStmt& d = out_.code[at];
+        d.start = cond;
+        d.else_at = else_at;
+        d.end = here();
+        return;
+      }
+      case ir::StmtKind::ManualScope:
+        block(s->as<ir::ManualScope>()->body);
+        out_.code[at].end = here();
+        return;
+      case ir::StmtKind::Return:
+      case ir::StmtKind::Pass:
+        return;
+    }
+  }
+
+  static DecodedOperand constant(long long v) {
+    DecodedOperand o;
+    o.kind = DecodedOperand::Kind::Int;
+    o.value = v;
+    return o;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<DecodedProgram> decode_program(const ir::ProgramNode& program) {
+  auto decoded = std::make_unique<DecodedProgram>();
+  std::unordered_map<const ir::FunctionNode*, int> sizes = lay_out_frames(program);
+  for (const ir::Function& fn : program.functions) {
+    DecodedFunction& d = decoded->functions[fn.get()];
+    d.fn = fn.get();
+    d.frame_size = sizes[fn.get()];
+    Decoder(d).block(fn->body);
+  }
+  return decoded;
+}
+
+}  // namespace ptodist::runtime

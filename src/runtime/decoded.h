@@ -1,0 +1,93 @@
+// Internal: every function of a program decoded once, when a Runtime is made, into flat arrays the
+// executor walks instead of the IR tree (statements in order with their bodies inline, each op call's
+// operands by frame slot or constant, result types resolved).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ptodist/ir/function.h"
+#include "ptodist/runtime/dims.h"
+
+namespace ptodist::runtime {
+
+// The key an op's operand is found by: a hash of its parameter name. Inline and constexpr, so the
+// executor's lookups by a literal name ("tensor") fold to a constant; the decoder checks that the
+// parameters of each op it decodes have distinct keys.
+constexpr uint32_t slot_key(std::string_view name) {
+  uint32_t h = 2166136261u;  // FNV-1a
+  for (char ch : name) h = (h ^ static_cast<uint8_t>(ch)) * 16777619u;
+  return h;
+}
+
+// An entry of a decoded list of integers (offsets, shapes): a variable's frame slot or a constant.
+struct IntEntry {
+  int slot = -1;  // -1: `value` is the entry
+  long long value = 0;
+};
+
+// An operand as the executor needs it. Most are a variable or a constant; anything else keeps its
+// expression and is evaluated as before.
+struct DecodedOperand {
+  enum class Kind : uint8_t { Missing, Var, Int, Ints, Expr };
+  Kind kind = Kind::Missing;
+  uint8_t count = 0;   // Ints: entries
+  uint32_t key = 0;    // slot_key of the parameter name (op operands)
+  int slot = -1;       // Var: frame slot
+  uint32_t first = 0;  // Ints: the first entry in DecodedFunction::ints
+  long long value = 0; // Int
+  const ir::Expr* expr = nullptr;  // the operand as written (in the IR); null when missing
+};
+
+// An op call that is the whole value of a statement, with its operands in parameter order and what
+// the executor reads from its checked result type.
+struct DecodedOp {
+  const ir::OpCall* call = nullptr;
+  uint32_t first = 0;   // operands: DecodedFunction::operands[first, first + count)
+  uint8_t count = 0;
+  bool tile_result = false;  // the checked result type is a tile: `memory` and `addr` are its
+  ir::Memory memory = ir::Memory::Vec;
+  long long addr = -1;       // the result type's planned address, -1 when unplanned
+  bool static_shape = false; // `shape` holds the result type's dims (all constants)
+  Dims shape;
+};
+
+// One statement. Bodies follow their statement: a For's body is [index + 1, end), an If's then-body
+// [index + 1, else_at) and else-body [else_at, end), a ManualScope's body [index + 1, end).
+struct DecodedStmt {
+  ir::StmtKind kind = ir::StmtKind::Pass;
+  const ir::StmtNode* node = nullptr;
+  int op = -1;           // Assign, ExprStmt: the value is DecodedFunction::ops[op]; -1 when not an op
+  int target_slot = -1;  // Assign with one named target: its frame slot
+  long long planned_addr = -1;  // Assign to a tile variable that plan-memory placed: its address
+  uint32_t end = 0;
+  uint32_t else_at = 0;
+  int iv_slot = -1;      // For
+  DecodedOperand start, stop, step;  // For (start and step default to 0 and 1); If: `start` is cond
+};
+
+struct DecodedFunction {
+  const ir::FunctionNode* fn = nullptr;
+  int frame_size = 0;  // slots: highest ir::VarNode::frame_slot of the function + 1
+  std::vector<DecodedStmt> code;
+  std::vector<DecodedOp> ops;
+  std::vector<DecodedOperand> operands;
+  std::vector<IntEntry> ints;
+};
+
+struct DecodedProgram {
+  std::unordered_map<const ir::FunctionNode*, DecodedFunction> functions;
+  const DecodedFunction* find(const ir::FunctionNode* fn) const {
+    auto it = functions.find(fn);
+    return it == functions.end() ? nullptr : &it->second;
+  }
+};
+
+// Lays out the frames of `program` (frame_layout.h) and decodes each of its functions. Call before any
+// thread runs the program; the result is read-only afterwards and shared by every core.
+std::unique_ptr<DecodedProgram> decode_program(const ir::ProgramNode& program);
+
+}  // namespace ptodist::runtime
