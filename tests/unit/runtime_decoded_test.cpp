@@ -1,0 +1,122 @@
+// The decoded form the executor walks: statements in execution order with their bodies inline, op
+// operands by frame slot or constant, planned addresses and static result shapes, and parameter keys
+// that tell apart the parameters of every op in the table.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "../../src/runtime/decoded.h"
+#include "ptodist/ir/op_table.h"
+#include "ptodist/transforms/pass.h"
+#include "transforms_test_util.h"
+
+namespace ptodist::runtime {
+namespace {
+
+using transforms::testing::PassTest;
+
+const char* kProgram = R"(@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        for i in pl.range(1, 4, 2):
+            t = pl.load(a, [i, 0], [1, 8])
+            if i == 1:
+                u = pl.adds(t, 1.0)
+            else:
+                u = pl.muls(t, 2.0)
+            out = pl.store(u, [i * 1, 0], out)
+        return out
+)";
+
+class DecodedTest : public PassTest {};
+
+const DecodedFunction& kernel_of(const DecodedProgram& d, const ir::ProgramNode& p) {
+  const DecodedFunction* k = d.find(p.find("kernel").get());
+  EXPECT_NE(k, nullptr);
+  return *k;
+}
+
+TEST_F(DecodedTest, StatementsAreInExecutionOrderWithBodiesInline) {
+  ir::Program p = parse(kProgram);
+  ASSERT_TRUE(p);
+  auto decoded = decode_program(*p);
+  const DecodedFunction& k = kernel_of(*decoded, *p);
+  using K = ir::StmtKind;
+  // for { t = load; if { u = adds } else { u = muls }; out = store }; return
+  std::vector<K> kinds;
+  for (const DecodedStmt& s : k.code) kinds.push_back(s.kind);
+  EXPECT_EQ(kinds, (std::vector<K>{K::For, K::Assign, K::If, K::Assign, K::Assign, K::Assign, K::Return}));
+  const DecodedStmt& loop = k.code[0];
+  EXPECT_EQ(loop.end, 6u);
+  EXPECT_EQ(loop.start.kind, DecodedOperand::Kind::Int);
+  EXPECT_EQ(loop.start.value, 1);
+  EXPECT_EQ(loop.step.value, 2);
+  EXPECT_EQ(loop.stop.value, 4);
+  EXPECT_GE(loop.iv_slot, 0);
+  const DecodedStmt& branch = k.code[2];
+  EXPECT_EQ(branch.else_at, 4u);
+  EXPECT_EQ(branch.end, 5u);
+  EXPECT_EQ(branch.start.kind, DecodedOperand::Kind::Expr);  // `i == 1` is evaluated
+  EXPECT_EQ(k.code[1].target_slot >= 0 && k.code[1].op >= 0, true);
+}
+
+TEST_F(DecodedTest, OperandsAreSlotsConstantsOrExpressions) {
+  ir::Program p = parse(kProgram);
+  ASSERT_TRUE(p);
+  auto decoded = decode_program(*p);
+  const DecodedFunction& k = kernel_of(*decoded, *p);
+  const int iv = k.code[0].iv_slot;
+
+  const DecodedOp& load = k.ops[k.code[1].op];
+  ASSERT_EQ(load.call->op->id, ir::OpId::Load);
+  ASSERT_EQ(load.count, load.call->op->params.size());
+  const DecodedOperand* ops = k.operands.data() + load.first;
+  EXPECT_EQ(ops[0].kind, DecodedOperand::Kind::Var);  // tensor: the parameter `a`
+  EXPECT_EQ(ops[0].key, slot_key("tensor"));
+  ASSERT_EQ(ops[1].kind, DecodedOperand::Kind::Ints);  // offsets [i, 0]
+  ASSERT_EQ(ops[1].count, 2);
+  EXPECT_EQ(k.ints[ops[1].first].slot, iv);
+  EXPECT_EQ(k.ints[ops[1].first + 1].slot, -1);
+  EXPECT_EQ(k.ints[ops[1].first + 1].value, 0);
+  EXPECT_EQ(ops[2].kind, DecodedOperand::Kind::Ints);  // shape [1, 8]
+  EXPECT_TRUE(load.tile_result);
+  EXPECT_TRUE(load.static_shape);
+  EXPECT_EQ(std::vector<long long>(load.shape.begin(), load.shape.end()), (std::vector<long long>{1, 8}));
+
+  // `[i * 1, 0]` has an entry that is neither a variable nor a constant: the list stays an expression.
+  const DecodedOp& store = k.ops[k.code[5].op];
+  ASSERT_EQ(store.call->op->id, ir::OpId::Store);
+  const DecodedOperand& offsets = k.operands[store.first + store.call->op->param_index("offsets")];
+  EXPECT_EQ(offsets.kind, DecodedOperand::Kind::Expr);
+  ASSERT_NE(offsets.expr, nullptr);
+  EXPECT_EQ((*offsets.expr)->kind, ir::ExprKind::List);
+}
+
+TEST_F(DecodedTest, APlannedTileTargetCarriesItsAddress) {
+  ir::Program p = parse(kProgram);
+  ASSERT_TRUE(p);
+  auto decoded = decode_program(*p);
+  EXPECT_EQ(kernel_of(*decoded, *p).code[1].planned_addr, -1);  // not planned: parse only
+  transforms::PassContext cx = context();
+  ir::Program planned = transforms::run_pipeline(parse(kProgram), cx);
+  ASSERT_TRUE(planned) << all_diagnostics();
+  auto lowered = decode_program(*planned);
+  bool any = false;
+  for (const auto& [fn, d] : lowered->functions)
+    for (const DecodedStmt& s : d.code) any = any || s.planned_addr >= 0;
+  EXPECT_TRUE(any) << "plan-memory placed no tile of the lowered program";
+}
+
+// Operands are found by the key of their parameter's name, so keys must tell every op's parameters
+// apart; the decoder falls back to names for an op where they do not, which no op should need.
+TEST(DecodedKeys, EveryOpsParametersHaveDistinctKeys) {
+  for (const ir::OpInfo& op : ir::all_ops()) {
+    std::set<uint32_t> keys;
+    for (const ir::OpParam& param : op.params)
+      EXPECT_TRUE(keys.insert(slot_key(param.name)).second) << op.spelling << ": " << param.name;
+  }
+}
+
+}  // namespace
+}  // namespace ptodist::runtime
