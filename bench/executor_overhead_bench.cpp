@@ -46,6 +46,7 @@ struct AlignedAllocator {
 struct Config {
   std::string file = PTODIST_SOURCE_DIR "/examples/allgather_gemm.py";
   std::vector<long long> m_locals = {256, 1024};
+  std::map<std::string, long long> defines;  // --define NAME=VALUE: other factory parameters (tile sizes)
   int warmup = 3;
   int rounds = 15;
 };
@@ -86,7 +87,10 @@ ptodist::ir::Program compile(const Config& c, long long m_local, Shape& shape) {
     return nullptr;
   }
   const ptodist::ir::Program source = module->programs[0];
-  std::map<std::string, long long> defines = {{"world_size", 1}, {"gemm_cores", 1}, {"m_local", m_local}};
+  std::map<std::string, long long> defines = c.defines;
+  defines["world_size"] = 1;
+  defines["gemm_cores"] = 1;
+  defines["m_local"] = m_local;
   ptodist::transforms::PassContext cx{.diags = diags,
                                       .profile = ptodist::ChipProfile{},
                                       .bindings = defines,
@@ -303,9 +307,21 @@ int main(int argc, char** argv) {
       c.m_locals = {std::atoll(argv[++i])};
     } else if (arg == "--file" && i + 1 < argc) {
       c.file = argv[++i];
+    } else if (arg == "--define" && i + 1 < argc) {
+      // Small tiles (--define m_tile=16 ...) make a round mostly interpretation: the executor's own
+      // cost per op, with warm caches.
+      const std::string d = argv[++i];
+      const size_t eq = d.find('=');
+      char* end = nullptr;
+      const long long v = eq == std::string::npos ? 0 : std::strtoll(d.c_str() + eq + 1, &end, 10);
+      if (eq == std::string::npos || eq == 0 || end == d.c_str() + eq + 1 || *end != '\0') {
+        std::fprintf(stderr, "executor_overhead_bench: --define takes NAME=INTEGER, got '%s'\n", d.c_str());
+        return 2;
+      }
+      c.defines[d.substr(0, eq)] = v;
     } else {
       std::fprintf(stderr,
-                   "usage: executor_overhead_bench [--rounds R] [--warmup W] [--m-local M] [--file F]\n");
+                   "usage: executor_overhead_bench [--rounds R] [--warmup W] [--m-local M] [--file F] [--define NAME=N]...\n");
       return 2;
     }
   }

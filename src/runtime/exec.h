@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <span>
 #include <string>
 #include <thread>
@@ -140,6 +141,34 @@ struct Frame {
   std::vector<Value> results;
 };
 
+// Where an op keeps an operand it had to evaluate (one that is not a variable read in place). Empty
+// until then, and its storage is left unwritten: GCC zeroes the whole storage of a default-constructed
+// Value, or of an empty std::optional<Value> (a `rep stos` of 224 bytes), which every op paid for each
+// of its holders before any was needed.
+class OperandHolder {
+ public:
+  OperandHolder() {}  // NOLINT: the storage stays uninitialised on purpose
+  OperandHolder(const OperandHolder&) = delete;
+  OperandHolder& operator=(const OperandHolder&) = delete;
+  ~OperandHolder() { reset(); }
+
+  const Value& emplace(Value v) {
+    reset();
+    new (storage_) Value(std::move(v));
+    engaged_ = true;
+    return *get();
+  }
+
+ private:
+  Value* get() { return std::launder(reinterpret_cast<Value*>(storage_)); }
+  void reset() {
+    if (engaged_) get()->~Value();
+    engaged_ = false;
+  }
+  alignas(Value) unsigned char storage_[sizeof(Value)];
+  bool engaged_ = false;
+};
+
 class Interp {
  public:
   explicit Interp(Frame& frame) : f(frame) {}
@@ -155,8 +184,10 @@ class Interp {
   Dims eval_ints(const ir::Expr& e);
   // Operand `slot` of `c` as a list of integers (offsets, shapes).
   Dims ints_arg(const ir::OpCall& c, std::string_view slot);
-  const TensorView& tensor_arg(const ir::OpCall& c, std::string_view slot, Value& holder);
-  const TileValue& tile_arg(const ir::OpCall& c, std::string_view slot, Value& holder);
+  // Operand `slot` of `c`: a variable in place, else evaluated into `holder`.
+  const Value& operand_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder);
+  const TensorView& tensor_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder);
+  const TileValue& tile_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder);
 
   // A fresh tile for the result of `c` (at the planned address when there is one).
   TileValue new_tile(const ir::OpCall& c, Dims shape, ir::DType dtype, ir::Memory memory);
@@ -188,7 +219,8 @@ class Interp {
   Value eval_binary(const ir::Binary& b);
   Value eval_compare(const ir::Compare& c);
   Value eval_subscript(const ir::Subscript& s);
-  Value run_op(const DecodedOp& op);
+  // Runs a decoded op; its tile result goes to `planned_addr` when that is not -1.
+  Value run_op(const DecodedOp& op, long long planned_addr = -1);
   long long int_of(const DecodedOperand& o);
   double double_of(const DecodedOperand& o);
   void exec_assign(const DecodedStmt& s);

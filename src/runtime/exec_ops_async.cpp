@@ -34,9 +34,8 @@ Value make_session(Interp& in, const ir::OpCall& c, TileValue scratch) {
   return SessionValue{s};
 }
 
-const std::shared_ptr<AsyncSessionState>& session_arg(Interp& in, const ir::OpCall& c, Value& holder) {
-  holder = in.eval(c.arg("session"));
-  const auto* s = std::get_if<SessionValue>(&holder);
+const std::shared_ptr<AsyncSessionState>& session_arg(Interp& in, const ir::OpCall& c, OperandHolder& holder) {
+  const auto* s = std::get_if<SessionValue>(&in.operand_arg(c, "session", holder));
   if (!s)
     in.fail(c.arg("session")->span, c.op->spelling + ": 'session' must come from pld.system.async_session");
   return s->state;
@@ -70,7 +69,7 @@ Value issue_checked(Interp& in, const ir::OpCall& c, DmaTransfer& t, const Tenso
 }
 
 Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
-  Value hd, hs, hss;
+  OperandHolder hd, hs, hss;
   const TensorView& dst = is_put ? window_arg(in, c, "dst", hd) : in.tensor_arg(c, "dst", hd);
   const TensorView& src = is_put ? in.tensor_arg(c, "src", hs) : window_arg(in, c, "src", hs);
   int peer = peer_arg(in, c);
@@ -103,9 +102,8 @@ Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   return EventValue{session, t.seq, &c, std::make_shared<bool>(false)};
 }
 
-const EventValue& event_arg(Interp& in, const ir::OpCall& c, Value& holder) {
-  holder = in.eval(c.arg("event"));
-  const auto* e = std::get_if<EventValue>(&holder);
+const EventValue& event_arg(Interp& in, const ir::OpCall& c, OperandHolder& holder) {
+  const auto* e = std::get_if<EventValue>(&in.operand_arg(c, "event", holder));
   if (!e) in.fail(c.arg("event")->span, c.op->spelling + ": 'event' must come from put_async or get_async");
   return *e;
 }
@@ -115,7 +113,7 @@ bool completed(const EventValue& e) {
 }
 
 Value wait_event(Interp& in, const ir::OpCall& c) {
-  Value he, hs;
+  OperandHolder he, hs;
   const EventValue& e = event_arg(in, c, he);
   const auto& s = session_arg(in, c, hs);
   if (s != e.session) in.fail(c.span, c.op->spelling + ": the event was issued by another session");
@@ -134,7 +132,7 @@ Value wait_event(Interp& in, const ir::OpCall& c) {
 }
 
 Value test_event(Interp& in, const ir::OpCall& c) {
-  Value he;
+  OperandHolder he;
   const EventValue& e = event_arg(in, c, he);
   // A polling loop must let transfers land in check mode.
   check_switch_point(in);
@@ -148,7 +146,7 @@ Value op_AsyncSession(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_TileAsyncSession(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   return make_session(in, c, in.tile_arg(c, "scratch", h));
 }
 

@@ -19,7 +19,7 @@ int peer_arg(Interp& in, const ir::OpCall& c) {
   return static_cast<int>(peer);
 }
 
-const TensorView& window_arg(Interp& in, const ir::OpCall& c, std::string_view slot, Value& holder) {
+const TensorView& window_arg(Interp& in, const ir::OpCall& c, std::string_view slot, OperandHolder& holder) {
   const TensorView& t = in.tensor_arg(c, slot, holder);
   if (!t.is_window()) {
     in.fail(c.arg(slot)->span, c.op->spelling + ": '" + t.name +
@@ -69,25 +69,24 @@ Value op_WorldSize(Interp& in, const ir::OpCall&) {
 }
 
 Value op_GetCommCtx(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   window_arg(in, c, "tensor", h);
   return CommCtxValue{in.f.rank, in.world().ranks()};
 }
 
-static const CommCtxValue& ctx_arg(Interp& in, const ir::OpCall& c, Value& holder) {
-  holder = in.eval(c.arg("ctx"));
-  const auto* ctx = std::get_if<CommCtxValue>(&holder);
+static const CommCtxValue& ctx_arg(Interp& in, const ir::OpCall& c, OperandHolder& holder) {
+  const auto* ctx = std::get_if<CommCtxValue>(&in.operand_arg(c, "ctx", holder));
   if (!ctx) in.fail(c.span, c.op->spelling + ": 'ctx' must come from pld.get_comm_ctx");
   return *ctx;
 }
 
 Value op_Rank(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   return Scalar::of_int(ctx_arg(in, c, h).rank);
 }
 
 Value op_NRanks(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   return Scalar::of_int(ctx_arg(in, c, h).nranks);
 }
 
@@ -100,7 +99,7 @@ static long long cell_offset(Interp& in, const ir::OpCall& c, const TensorView& 
 }
 
 Value op_Notify(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   const TensorView& t = window_arg(in, c, "target", h);
   int peer = peer_arg(in, c);
   Dims offsets = in.ints_arg(c, "offsets");
@@ -150,7 +149,7 @@ static bool may_notify_rank(Interp& in, int rank) {
 }
 
 Value op_Wait(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   const TensorView& t = window_arg(in, c, "signal", h);
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = cell_offset(in, c, t, offsets);
@@ -190,7 +189,7 @@ Value op_CacheInvalid(Interp& in, const ir::OpCall&) {
 // ---- remote tile access ----
 
 Value op_RemoteLoad(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   const TensorView& t = window_arg(in, c, "target", h);
   int peer = peer_arg(in, c);
   Dims offsets = in.ints_arg(c, "offsets");
@@ -224,7 +223,7 @@ static void store_tile_remote(Interp& in, const ir::OpCall& c, const std::byte* 
 }
 
 Value op_RemoteStore(Interp& in, const ir::OpCall& c) {
-  Value ht, hd;
+  OperandHolder ht, hd;
   const TileValue& tile = in.tile_arg(c, "tile", ht);
   const TensorView& t = window_arg(in, c, "target", hd);
   int peer = peer_arg(in, c);
@@ -236,7 +235,7 @@ Value op_RemoteStore(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_TensorRemoteStore(Interp& in, const ir::OpCall& c) {
-  Value hs, hd;
+  OperandHolder hs, hd;
   const TensorView& src = in.tensor_arg(c, "src", hs);
   const TensorView& t = window_arg(in, c, "target", hd);
   int peer = peer_arg(in, c);
@@ -266,7 +265,7 @@ Value op_Get(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_TilePut(Interp& in, const ir::OpCall& c) {
-  Value h1, h2;
+  OperandHolder h1, h2;
   const TileValue& stage = in.tile_arg(c, "stage", h1);
   const TileValue* stage2 =
       c.arg("stage2") && !c.arg("stage2")->isa<ir::NoneImm>() ? &in.tile_arg(c, "stage2", h2) : nullptr;
@@ -275,7 +274,7 @@ Value op_TilePut(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_TileGet(Interp& in, const ir::OpCall& c) {
-  Value h1, h2;
+  OperandHolder h1, h2;
   const TileValue& stage = in.tile_arg(c, "stage", h1);
   const TileValue* stage2 =
       c.arg("stage2") && !c.arg("stage2")->isa<ir::NoneImm>() ? &in.tile_arg(c, "stage2", h2) : nullptr;

@@ -85,7 +85,7 @@ void check_same_shape(Interp& in, const ir::OpCall& c, const TileValue& a, const
 }
 
 Value binary_op(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
-  Value hl, hr;
+  OperandHolder hl, hr;
   const TileValue& a = in.tile_arg(c, "lhs", hl);
   const TileValue& b = in.tile_arg(c, "rhs", hr);
   check_same_shape(in, c, a, b);
@@ -95,7 +95,7 @@ Value binary_op(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
 }
 
 Value scalar_op(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
-  Value h;
+  OperandHolder h;
   const TileValue& a = in.tile_arg(c, "tile", h);
   double s = in.eval_double(c.arg("scalar"));
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
@@ -141,7 +141,7 @@ long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView&
 }
 
 Value op_Load(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
   Dims offsets = in.ints_arg(c, "offsets");
   Dims shape = in.ints_arg(c, "shape");
@@ -156,7 +156,7 @@ Value op_Load(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_Store(Interp& in, const ir::OpCall& c) {
-  Value ht, hd;
+  OperandHolder ht, hd;
   const TileValue& tile = in.tile_arg(c, "tile", ht);
   const TensorView& t = in.tensor_arg(c, "output_tensor", hd);
   Dims offsets = in.ints_arg(c, "offsets");
@@ -170,7 +170,7 @@ Value op_Store(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_Matmul(Interp& in, const ir::OpCall& c) {
-  Value ha, hb;
+  OperandHolder ha, hb;
   const TileValue& a = in.tile_arg(c, "lhs", ha);
   const TileValue& b = in.tile_arg(c, "rhs", hb);
   ir::DType acc_type = c.type ? c.type->dtype : ir::DType::FP32;
@@ -180,7 +180,7 @@ Value op_Matmul(Interp& in, const ir::OpCall& c) {
 
 // The accumulator is updated in place, as on the device, where the result shares the Acc buffer.
 Value op_MatmulAcc(Interp& in, const ir::OpCall& c) {
-  Value hc, ha, hb;
+  OperandHolder hc, ha, hb;
   const TileValue& acc = in.tile_arg(c, "acc", hc);
   const TileValue& a = in.tile_arg(c, "lhs", ha);
   const TileValue& b = in.tile_arg(c, "rhs", hb);
@@ -213,7 +213,7 @@ Value op_Muls(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_Exp(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   const TileValue& a = in.tile_arg(c, "tile", h);
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
   kernels::exp(view_of(out), view_of(a));
@@ -221,7 +221,7 @@ Value op_Exp(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_Cast(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   const TileValue& a = in.tile_arg(c, "tile", h);
   TileValue out = in.new_tile(c, a.shape, dtype_arg(in, c, "target_type"), a.memory);
   kernels::cast(view_of(out), view_of(a));
@@ -229,7 +229,7 @@ Value op_Cast(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_Move(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   const TileValue& a = in.tile_arg(c, "tile", h);
   TileValue out = in.new_tile(c, a.shape, a.dtype, memory_arg(in, c, "target_memory", a.memory));
   std::copy_n(a.data, a.bytes(), out.data);
@@ -256,7 +256,7 @@ Value op_CreateTile(Interp& in, const ir::OpCall& c) {
 }
 
 static Value reduce(Interp& in, const ir::OpCall& c, bool sum) {
-  Value h;
+  OperandHolder h;
   const TileValue& a = in.tile_arg(c, "tile", h);
   ir::DType t = c.type ? c.type->dtype : a.dtype;
   TileValue out = in.new_tile(c, {a.rows(), 1}, t, a.memory);
@@ -282,7 +282,7 @@ Value op_GetBlockNum(Interp& in, const ir::OpCall&) {
 }
 
 Value op_Read(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
@@ -293,7 +293,7 @@ Value op_Read(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_Write(Interp& in, const ir::OpCall& c) {
-  Value h;
+  OperandHolder h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));

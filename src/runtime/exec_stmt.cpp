@@ -66,12 +66,18 @@ void Interp::exec_range(uint32_t begin, uint32_t end) {
   }
 }
 
-Value Interp::run_op(const DecodedOp& op) {
+Value Interp::run_op(const DecodedOp& op, long long planned_addr) {
   tick();
+  // plan-memory records a tile's address on its variable's type: the op's result goes there.
+  if (planned_addr >= 0) {
+    f.planned_call = op.call;
+    f.planned_addr = planned_addr;
+  }
   const DecodedOp* outer = f.site;
   f.site = &op;
   Value v = dispatch_op(*this, *op.call);
   f.site = outer;
+  f.planned_call = nullptr;
   return v;
 }
 
@@ -89,19 +95,8 @@ static void assign_targets(Interp& in, const ir::Assign& a, Value value) {
 
 void Interp::exec_assign(const DecodedStmt& s) {
   const auto* a = static_cast<const ir::Assign*>(s.node);
-  Value v;
-  if (s.op >= 0) {
-    const DecodedOp& op = f.code->ops[s.op];
-    // plan-memory records a tile's address on its variable's type: the op's result goes there.
-    if (s.planned_addr >= 0) {
-      f.planned_call = op.call;
-      f.planned_addr = s.planned_addr;
-    }
-    v = run_op(op);
-    f.planned_call = nullptr;
-  } else {
-    v = eval(a->value);
-  }
+  // Built in place: a default Value first would zero its whole storage on every assignment.
+  Value v = s.op >= 0 ? run_op(f.code->ops[s.op], s.planned_addr) : eval(a->value);
   if (s.target_slot >= 0) {
     // The frame holds every slot of the function (run_function sized it).
     f.vars[s.target_slot] = std::move(v);

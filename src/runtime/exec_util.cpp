@@ -21,28 +21,26 @@ const DecodedOperand* Interp::decoded_operand(const ir::OpCall& c, std::string_v
   return nullptr;
 }
 
-static const Value& operand(Interp& in, const ir::OpCall& c, std::string_view slot, Value& holder) {
+const Value& Interp::operand_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder) {
   // The running op's decoded operand: a variable's slot or a constant, without reading the IR.
-  if (const DecodedOperand* o = in.decoded_operand(c, slot)) {
+  if (const DecodedOperand* o = decoded_operand(c, slot)) {
     if (o->kind == DecodedOperand::Kind::Var) {
-      if (const Value* v = in.lookup_slot(o->slot)) return *v;
+      if (const Value* v = lookup_slot(o->slot)) return *v;
     } else if (o->kind == DecodedOperand::Kind::Int) {
-      holder = Scalar::of_int(o->value);
-      return holder;
+      return holder.emplace(Scalar::of_int(o->value));
     }
   }
   const ir::Expr& e = c.arg(slot);
-  if (!e) in.fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot) + "'");
+  if (!e) fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot) + "'");
   // A variable is read in place: no copy of its value on every use in an inner loop.
   if (const auto* ref = e->as<ir::VarRef>()) {
-    if (const Value* v = in.lookup(*ref->var)) return *v;
+    if (const Value* v = lookup(*ref->var)) return *v;
   }
-  holder = in.eval(e);
-  return holder;
+  return holder.emplace(eval(e));
 }
 
-const TensorView& Interp::tensor_arg(const ir::OpCall& c, std::string_view slot, Value& holder) {
-  const Value& v = operand(*this, c, slot, holder);
+const TensorView& Interp::tensor_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder) {
+  const Value& v = operand_arg(c, slot, holder);
   const auto* t = std::get_if<TensorView>(&v);
   if (!t)
     fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tensor here");
@@ -51,8 +49,8 @@ const TensorView& Interp::tensor_arg(const ir::OpCall& c, std::string_view slot,
   return *t;
 }
 
-const TileValue& Interp::tile_arg(const ir::OpCall& c, std::string_view slot, Value& holder) {
-  const Value& v = operand(*this, c, slot, holder);
+const TileValue& Interp::tile_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder) {
+  const Value& v = operand_arg(c, slot, holder);
   const auto* t = std::get_if<TileValue>(&v);
   if (!t)
     fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tile here");

@@ -101,7 +101,7 @@ void check_inner_contiguous(Interp& in, const ir::OpCall& c, const TensorView& t
 
 void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileValue* stage,
                      const TileValue* stage2) {
-  Value hd, hs;
+  OperandHolder hd, hs;
   Transfer x;
   x.dst = is_put ? &window_arg(in, c, "dst", hd) : &in.tensor_arg(c, "dst", hd);
   x.src = is_put ? &in.tensor_arg(c, "src", hs) : &window_arg(in, c, "src", hs);
