@@ -62,6 +62,10 @@ class Decoder {
   int op(const ir::OpCall& c) {
     DecodedOp d;
     d.call = &c;
+    if (c.op) {
+      d.id = c.op->id;
+      d.effects = c.op->effects;
+    }
     if (c.type && c.type->kind == ir::TypeKind::Tile) {
       d.tile_result = true;
       d.memory = c.type->memory;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ptodist/ir/function.h"
+#include "ptodist/ir/op_table.h"
 #include "ptodist/runtime/dims.h"
 
 namespace ptodist::runtime {
@@ -22,6 +23,14 @@ constexpr uint32_t slot_key(std::string_view name) {
   for (char ch : name) h = (h ^ static_cast<uint8_t>(ch)) * 16777619u;
   return h;
 }
+
+// The parameter name an op implementation asks for, with its key: every caller names a literal
+// ("tensor"), so the key is computed when the executor is compiled, not on every lookup.
+struct OperandName {
+  std::string_view name;
+  uint32_t key;
+  consteval OperandName(const char* n) : name(n), key(slot_key(n)) {}  // NOLINT: implicit on purpose
+};
 
 // An entry of a decoded list of integers (offsets, shapes): a variable's frame slot or a constant.
 struct IntEntry {
@@ -46,6 +55,8 @@ struct DecodedOperand {
 // the executor reads from its checked result type.
 struct DecodedOp {
   const ir::OpCall* call = nullptr;
+  ir::OpId id{};         // call->op's, kept here with its effects: no load from the op table per op
+  uint32_t effects = 0;
   uint32_t first = 0;   // operands: DecodedFunction::operands[first, first + count)
   uint8_t count = 0;
   bool tile_result = false;  // the checked result type is a tile: `memory` and `addr` are its

@@ -183,11 +183,11 @@ class Interp {
   double eval_double(const ir::Expr& e);
   Dims eval_ints(const ir::Expr& e);
   // Operand `slot` of `c` as a list of integers (offsets, shapes).
-  Dims ints_arg(const ir::OpCall& c, std::string_view slot);
+  Dims ints_arg(const ir::OpCall& c, OperandName slot);
   // Operand `slot` of `c`: a variable in place, else evaluated into `holder`.
-  const Value& operand_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder);
-  const TensorView& tensor_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder);
-  const TileValue& tile_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder);
+  const Value& operand_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
+  const TensorView& tensor_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
+  const TileValue& tile_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
 
   // A fresh tile for the result of `c` (at the planned address when there is one).
   TileValue new_tile(const ir::OpCall& c, Dims shape, ir::DType dtype, ir::Memory memory);
@@ -203,7 +203,7 @@ class Interp {
   // operand, or one the decoder left as an expression): callers then read the IR.
   const DecodedOp* site_of(const ir::OpCall& c) const { return f.site && f.site->call == &c ? f.site : nullptr; }
   // The decoded operand `slot` of `c`, or null when `c` has no decoded form (see site_of).
-  const DecodedOperand* decoded_operand(const ir::OpCall& c, std::string_view slot) const;
+  const DecodedOperand* decoded_operand(const ir::OpCall& c, OperandName slot) const;
   [[noreturn]] void fail(const SourceSpan& span, const std::string& message) const;
   World& world() const { return *f.env->world; }
   // Only the core's own thread writes its counter (the watchdog reads it), so a plain load and store
@@ -233,6 +233,8 @@ class Interp {
 #include "ptodist/ir/ops.def"
 #undef PTODIST_OP
 Value dispatch_op(Interp& in, const ir::OpCall& c);
+// The same with the op's id and effects given (decoded ones, read without touching the op table).
+Value dispatch_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects);
 
 // Calls of program functions: kernels, orchestrators and `device=` calls (orchestration.cpp).
 Value call_function(Interp& in, const ir::FuncCall& call);

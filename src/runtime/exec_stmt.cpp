@@ -75,7 +75,7 @@ Value Interp::run_op(const DecodedOp& op, long long planned_addr) {
   }
   const DecodedOp* outer = f.site;
   f.site = &op;
-  Value v = dispatch_op(*this, *op.call);
+  Value v = dispatch_op(*this, *op.call, op.id, op.effects);
   f.site = outer;
   f.planned_call = nullptr;
   return v;

@@ -11,17 +11,16 @@ namespace ptodist::runtime {
 
 // ---- operands ----
 
-const DecodedOperand* Interp::decoded_operand(const ir::OpCall& c, std::string_view slot) const {
+const DecodedOperand* Interp::decoded_operand(const ir::OpCall& c, OperandName slot) const {
   const DecodedOp* op = site_of(c);
   if (!op) return nullptr;
-  const uint32_t key = slot_key(slot);
   const DecodedOperand* operands = f.code->operands.data() + op->first;
   for (uint8_t i = 0; i < op->count; ++i)
-    if (operands[i].key == key) return &operands[i];
+    if (operands[i].key == slot.key) return &operands[i];
   return nullptr;
 }
 
-const Value& Interp::operand_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder) {
+const Value& Interp::operand_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
   // The running op's decoded operand: a variable's slot or a constant, without reading the IR.
   if (const DecodedOperand* o = decoded_operand(c, slot)) {
     if (o->kind == DecodedOperand::Kind::Var) {
@@ -30,8 +29,8 @@ const Value& Interp::operand_arg(const ir::OpCall& c, std::string_view slot, Ope
       return holder.emplace(Scalar::of_int(o->value));
     }
   }
-  const ir::Expr& e = c.arg(slot);
-  if (!e) fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot) + "'");
+  const ir::Expr& e = c.arg(slot.name);
+  if (!e) fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot.name) + "'");
   // A variable is read in place: no copy of its value on every use in an inner loop.
   if (const auto* ref = e->as<ir::VarRef>()) {
     if (const Value* v = lookup(*ref->var)) return *v;
@@ -39,41 +38,47 @@ const Value& Interp::operand_arg(const ir::OpCall& c, std::string_view slot, Ope
   return holder.emplace(eval(e));
 }
 
-const TensorView& Interp::tensor_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder) {
+const TensorView& Interp::tensor_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
   const Value& v = operand_arg(c, slot, holder);
   const auto* t = std::get_if<TensorView>(&v);
   if (!t)
-    fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tensor here");
+    fail(c.arg(slot.name)->span, c.op->spelling + ": operand '" + std::string(slot.name) + "' must be a tensor here");
   if (!t->data)
-    fail(c.arg(slot)->span, c.op->spelling + ": window view '" + t->name + "' is not bound to a rank");
+    fail(c.arg(slot.name)->span, c.op->spelling + ": window view '" + t->name + "' is not bound to a rank");
   return *t;
 }
 
-const TileValue& Interp::tile_arg(const ir::OpCall& c, std::string_view slot, OperandHolder& holder) {
+const TileValue& Interp::tile_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
   const Value& v = operand_arg(c, slot, holder);
   const auto* t = std::get_if<TileValue>(&v);
   if (!t)
-    fail(c.arg(slot)->span, c.op->spelling + ": operand '" + std::string(slot) + "' must be a tile here");
+    fail(c.arg(slot.name)->span, c.op->spelling + ": operand '" + std::string(slot.name) + "' must be a tile here");
   return *t;
 }
 
-Dims Interp::ints_arg(const ir::OpCall& c, std::string_view slot) {
-  if (const DecodedOperand* o = decoded_operand(c, slot); o && o->kind == DecodedOperand::Kind::Ints) {
-    Dims out;
-    const IntEntry* entries = f.code->ints.data() + o->first;
-    for (uint8_t i = 0; i < o->count; ++i) {
-      if (entries[i].slot < 0) {
-        out.push_back(entries[i].value);
-        continue;
-      }
-      const Value* v = lookup_slot(entries[i].slot);
-      const Scalar* s = v ? std::get_if<Scalar>(v) : nullptr;
-      if (!s) return eval_ints(*o->expr);  // unbound or not a scalar: evaluation reports it
-      out.push_back(s->as_int());
+// The decoded entries of a list operand, read into `out`; false when it has none (not the running op,
+// or an entry that is not a constant or a bound scalar: evaluation then handles or reports it).
+static bool decoded_ints(const Interp& in, const DecodedOperand* o, Dims& out) {
+  if (!o || o->kind != DecodedOperand::Kind::Ints) return false;
+  const IntEntry* entries = in.f.code->ints.data() + o->first;
+  for (uint8_t i = 0; i < o->count; ++i) {
+    if (entries[i].slot < 0) {
+      out.push_back(entries[i].value);
+      continue;
     }
-    return out;
+    const Value* v = in.lookup_slot(entries[i].slot);
+    const Scalar* s = v ? std::get_if<Scalar>(v) : nullptr;
+    if (!s) return false;
+    out.push_back(s->as_int());
   }
-  return eval_ints(c.arg(slot));
+  return true;
+}
+
+Dims Interp::ints_arg(const ir::OpCall& c, OperandName slot) {
+  // One named result, so it is built in the caller's object rather than copied out.
+  Dims out;
+  if (!decoded_ints(*this, decoded_operand(c, slot), out)) out = eval_ints(c.arg(slot.name));
+  return out;
 }
 
 const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot) {
@@ -194,8 +199,8 @@ std::shared_ptr<void> TilePool::take(long long bytes) {
 
 // ---- dispatch ----
 
-static Value run_op(Interp& in, const ir::OpCall& c) {
-  switch (c.op->id) {
+static Value run_op(Interp& in, const ir::OpCall& c, ir::OpId id) {
+  switch (id) {
 #define PTODIST_OP(Id, spelling, signature, effects, where) \
   case ir::OpId::Id:                                        \
     return op_##Id(in, c);
@@ -207,9 +212,9 @@ static Value run_op(Interp& in, const ir::OpCall& c) {
 
 // The transport learns when an op that may write this rank's windows through a pointer runs, so a
 // notify can publish those stores (MPI) and skip that step when there were none.
-Value dispatch_op(Interp& in, const ir::OpCall& c) {
+Value dispatch_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects) {
   constexpr uint32_t kMayStoreLocally = ir::kWritesGM | ir::kReadsRemote | ir::kWritesRemote;
-  if ((c.op->effects & kMayStoreLocally) == 0) return run_op(in, c);
+  if ((effects & kMayStoreLocally) == 0) return run_op(in, c, id);
   Transport& transport = in.world().transport();
   struct Running {
     Transport& t;
@@ -217,7 +222,11 @@ Value dispatch_op(Interp& in, const ir::OpCall& c) {
   };
   transport.begin_local_stores();
   Running running{transport};
-  return run_op(in, c);
+  return run_op(in, c, id);
+}
+
+Value dispatch_op(Interp& in, const ir::OpCall& c) {
+  return dispatch_op(in, c, c.op->id, c.op->effects);
 }
 
 // ---- worker threads ----

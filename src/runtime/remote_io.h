@@ -24,7 +24,7 @@ struct Region {
 };
 
 int peer_arg(Interp& in, const ir::OpCall& c);
-const TensorView& window_arg(Interp& in, const ir::OpCall& c, std::string_view slot, OperandHolder& holder);
+const TensorView& window_arg(Interp& in, const ir::OpCall& c, OperandName slot, OperandHolder& holder);
 // Writes `ncols` elements into row `row` (from column `col`) of the peer's copy of the region.
 void write_row(Interp& in, const Region& r, int peer, long long row, long long col, long long ncols,
                const std::byte* src, bool atomic_add);

@@ -21,7 +21,15 @@ class Dims {
  public:
   static constexpr size_t kMaxDims = ir::kMaxDims;
 
-  Dims() = default;
+  // Only the first size() entries are ever written or read: a Dims is built on every op, and zeroing
+  // all kMaxDims entries each time (with the objects that hold a Dims) showed up in the executor.
+  Dims() {}  // NOLINT: entries past size() stay unwritten on purpose
+  Dims(const Dims& other) : size_(other.size_) { std::copy_n(other.values_, size_, values_); }
+  Dims& operator=(const Dims& other) {
+    size_ = other.size_;
+    std::copy_n(other.values_, size_, values_);
+    return *this;
+  }
   Dims(std::initializer_list<long long> values) { assign(values.begin(), values.size()); }
   Dims(std::span<const long long> values) { assign(values.data(), values.size()); }     // NOLINT: implicit
   Dims(const std::vector<long long>& values) { assign(values.data(), values.size()); }  // NOLINT
@@ -68,7 +76,11 @@ class Dims {
 
  private:
   static void check_size(size_t n) {
-    if (n > kMaxDims) throw std::length_error("a shape of more than " + std::to_string(kMaxDims) + " dims");
+    if (n > kMaxDims) [[unlikely]]
+      too_many();
+  }
+  [[noreturn]] static void too_many() {
+    throw std::length_error("a shape of more than " + std::to_string(kMaxDims) + " dims");
   }
   void assign(const long long* p, size_t n) {
     check_size(n);
@@ -76,7 +88,7 @@ class Dims {
     std::copy_n(p, n, values_);
   }
 
-  long long values_[kMaxDims] = {};
+  long long values_[kMaxDims];
   size_t size_ = 0;
 };
 
