@@ -115,6 +115,37 @@ struct RunEnv {
   int live_blocks = 0;
 };
 
+// A frame's variables by ir::VarNode::frame_slot (frame_layout.h). A slot holds no Value until its
+// variable is bound: sized once per call, without constructing (zeroing) a Value per slot, and only
+// the bound ones are destroyed.
+class FrameSlots {
+ public:
+  FrameSlots() = default;
+  FrameSlots(const FrameSlots&) = delete;
+  FrameSlots& operator=(const FrameSlots&) = delete;
+  ~FrameSlots() { clear(); }
+
+  // Empties the frame and makes room for `n` slots.
+  void reset(size_t n);
+  // The value in `slot`, or null while it is unbound.
+  const Value* get(size_t slot) const {
+    return slot < size_ && bound_[slot] ? std::launder(reinterpret_cast<const Value*>(&storage_[slot])) : nullptr;
+  }
+  // Binds `slot` (growing the frame if a slot lies past its size: only a program laid out after the
+  // frame was sized could do that).
+  void set(size_t slot, Value v);
+
+ private:
+  struct alignas(Value) Raw {
+    unsigned char bytes[sizeof(Value)];
+  };
+  Value* at(size_t slot) { return std::launder(reinterpret_cast<Value*>(&storage_[slot])); }
+  void clear();
+  std::unique_ptr<Raw[]> storage_;
+  std::unique_ptr<bool[]> bound_;
+  size_t size_ = 0;
+};
+
 // One function activation on one core (or orchestrator thread).
 struct Frame {
   RunEnv* env = nullptr;
@@ -126,9 +157,7 @@ struct Frame {
   CoreState* core = nullptr;
   int block_idx = 0;
   int block_num = 1;
-  // By ir::VarNode::frame_slot (frame_layout.h); `defined` says which slots hold a value.
-  std::vector<Value> vars;
-  std::vector<char> defined;
+  FrameSlots vars;
   std::shared_ptr<TilePool> tiles;
   CoreBuffers* buffers = nullptr;
   // plan-memory records a tile's address on its variable's type: while the op call assigned to such a
@@ -195,10 +224,7 @@ class Interp {
   void bind(const ir::Var& v, Value value);
   // The variable's value in this frame, or null before it is bound.
   const Value* lookup(const ir::VarNode& v) const { return lookup_slot(v.frame_slot); }
-  const Value* lookup_slot(int slot) const {
-    size_t i = static_cast<size_t>(slot);
-    return i < f.defined.size() && f.defined[i] ? &f.vars[i] : nullptr;
-  }
+  const Value* lookup_slot(int slot) const { return f.vars.get(static_cast<size_t>(slot)); }
   // The decoded form of `c` when it is the op running now, else null (an op call nested in an
   // operand, or one the decoder left as an expression): callers then read the IR.
   const DecodedOp* site_of(const ir::OpCall& c) const { return f.site && f.site->call == &c ? f.site : nullptr; }

@@ -54,13 +54,7 @@ void Interp::fail(const SourceSpan& span, const std::string& message) const {
 void Interp::bind(const ir::Var& v, Value value) {
   if (!v) return;
   PTODIST_INTERNAL_ASSERT(v->frame_slot >= 0, "bind: variable '" + v->name + "' has no frame slot");
-  size_t slot = static_cast<size_t>(v->frame_slot);
-  if (slot >= f.vars.size()) {
-    f.vars.resize(slot + 1);
-    f.defined.resize(slot + 1, 0);
-  }
-  f.vars[slot] = std::move(value);
-  f.defined[slot] = 1;
+  f.vars.set(static_cast<size_t>(v->frame_slot), std::move(value));
 }
 
 Value Interp::eval(const ir::Expr& e) {

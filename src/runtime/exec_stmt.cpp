@@ -10,8 +10,7 @@ std::vector<Value> Interp::run_function(const ir::FunctionNode& fn, std::vector<
   f.fn = &fn;
   f.code = f.env->decoded->find(&fn);
   PTODIST_INTERNAL_ASSERT(f.code, "run_function: '" + fn.name + "' was not decoded");
-  f.vars.resize(f.code->frame_size);
-  f.defined.assign(f.code->frame_size, 0);
+  f.vars.reset(static_cast<size_t>(f.code->frame_size));
   PTODIST_INTERNAL_ASSERT(args.size() == fn.params.size(),
                           "run_function: argument count differs from parameters");
   for (size_t i = 0; i < args.size(); ++i) {
@@ -98,9 +97,7 @@ void Interp::exec_assign(const DecodedStmt& s) {
   // Built in place: a default Value first would zero its whole storage on every assignment.
   Value v = s.op >= 0 ? run_op(f.code->ops[s.op], s.planned_addr) : eval(a->value);
   if (s.target_slot >= 0) {
-    // The frame holds every slot of the function (run_function sized it).
-    f.vars[s.target_slot] = std::move(v);
-    f.defined[s.target_slot] = 1;
+    f.vars.set(static_cast<size_t>(s.target_slot), std::move(v));
     return;
   }
   assign_targets(*this, *a, std::move(v));
@@ -132,10 +129,7 @@ void Interp::exec_for(const DecodedStmt& loop, uint32_t at) {
   long long step = int_of(loop.step);
   if (step == 0) fail(loop.node->span, "loop step is zero");
   for (long long i = start; step > 0 ? i < stop : i > stop; i += step) {
-    if (loop.iv_slot >= 0) {
-      f.vars[loop.iv_slot] = Scalar::of_int(i);
-      f.defined[loop.iv_slot] = 1;
-    }
+    if (loop.iv_slot >= 0) f.vars.set(static_cast<size_t>(loop.iv_slot), Scalar::of_int(i));
     exec_range(at + 1, loop.end);
     if (f.returned) return;
   }
@@ -155,6 +149,48 @@ void Interp::exec_manual_scope(const DecodedStmt& scope, uint32_t at) {
   }
   f.scope_tasks = outer;
   join_tasks(*this, tasks, scope.node->span, "end of pl.manual_scope");
+}
+
+void FrameSlots::reset(size_t n) {
+  clear();
+  if (n > size_ || !storage_) {
+    storage_ = std::make_unique_for_overwrite<Raw[]>(n);  // raw bytes: a Value is built when bound
+    bound_ = std::make_unique_for_overwrite<bool[]>(n);
+  }
+  size_ = n;
+  std::fill_n(bound_.get(), n, false);
+}
+
+void FrameSlots::set(size_t slot, Value v) {
+  if (slot >= size_) {
+    // Keep what is bound: move it into storage that covers `slot`.
+    size_t n = slot + 1;
+    auto storage = std::make_unique_for_overwrite<Raw[]>(n);
+    auto bound = std::make_unique_for_overwrite<bool[]>(n);
+    std::fill_n(bound.get(), n, false);
+    for (size_t i = 0; i < size_; ++i) {
+      if (!bound_[i]) continue;
+      new (&storage[i]) Value(std::move(*at(i)));
+      bound[i] = true;
+    }
+    clear();
+    storage_ = std::move(storage);
+    bound_ = std::move(bound);
+    size_ = n;
+  }
+  if (bound_[slot]) {
+    *at(slot) = std::move(v);
+    return;
+  }
+  new (&storage_[slot]) Value(std::move(v));
+  bound_[slot] = true;
+}
+
+void FrameSlots::clear() {
+  for (size_t i = 0; i < size_; ++i) {
+    if (bound_[i]) at(i)->~Value();
+    bound_[i] = false;
+  }
 }
 
 }  // namespace ptodist::runtime
