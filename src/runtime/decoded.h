@@ -26,10 +26,18 @@ constexpr uint32_t slot_key(std::string_view name) {
 
 // The parameter name an op implementation asks for, with its key: every caller names a literal
 // ("tensor"), so the key is computed when the executor is compiled, not on every lookup.
-struct OperandName {
-  std::string_view name;
-  uint32_t key;
-  consteval OperandName(const char* n) : name(n), key(slot_key(n)) {}  // NOLINT: implicit on purpose
+// Sixteen bytes, so it is passed in registers rather than through the stack.
+class OperandName {
+ public:
+  consteval OperandName(const char* n)  // NOLINT: implicit on purpose
+      : text_(n), size_(static_cast<uint32_t>(std::string_view(n).size())), key_(slot_key(n)) {}
+  std::string_view name() const { return {text_, size_}; }
+  uint32_t key() const { return key_; }
+
+ private:
+  const char* text_;
+  uint32_t size_;
+  uint32_t key_;
 };
 
 // An entry of a decoded list of integers (offsets, shapes): a variable's frame slot or a constant.

@@ -16,7 +16,7 @@ const DecodedOperand* Interp::decoded_operand(const ir::OpCall& c, OperandName s
   if (!op) return nullptr;
   const DecodedOperand* operands = f.code->operands.data() + op->first;
   for (uint8_t i = 0; i < op->count; ++i)
-    if (operands[i].key == slot.key) return &operands[i];
+    if (operands[i].key == slot.key()) return &operands[i];
   return nullptr;
 }
 
@@ -29,8 +29,8 @@ const Value& Interp::operand_arg(const ir::OpCall& c, OperandName slot, OperandH
       return holder.emplace(Scalar::of_int(o->value));
     }
   }
-  const ir::Expr& e = c.arg(slot.name);
-  if (!e) fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot.name) + "'");
+  const ir::Expr& e = c.arg(slot.name());
+  if (!e) fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot.name()) + "'");
   // A variable is read in place: no copy of its value on every use in an inner loop.
   if (const auto* ref = e->as<ir::VarRef>()) {
     if (const Value* v = lookup(*ref->var)) return *v;
@@ -42,9 +42,9 @@ const TensorView& Interp::tensor_arg(const ir::OpCall& c, OperandName slot, Oper
   const Value& v = operand_arg(c, slot, holder);
   const auto* t = std::get_if<TensorView>(&v);
   if (!t)
-    fail(c.arg(slot.name)->span, c.op->spelling + ": operand '" + std::string(slot.name) + "' must be a tensor here");
+    fail(c.arg(slot.name())->span, c.op->spelling + ": operand '" + std::string(slot.name()) + "' must be a tensor here");
   if (!t->data)
-    fail(c.arg(slot.name)->span, c.op->spelling + ": window view '" + t->name + "' is not bound to a rank");
+    fail(c.arg(slot.name())->span, c.op->spelling + ": window view '" + t->name + "' is not bound to a rank");
   return *t;
 }
 
@@ -52,7 +52,7 @@ const TileValue& Interp::tile_arg(const ir::OpCall& c, OperandName slot, Operand
   const Value& v = operand_arg(c, slot, holder);
   const auto* t = std::get_if<TileValue>(&v);
   if (!t)
-    fail(c.arg(slot.name)->span, c.op->spelling + ": operand '" + std::string(slot.name) + "' must be a tile here");
+    fail(c.arg(slot.name())->span, c.op->spelling + ": operand '" + std::string(slot.name()) + "' must be a tile here");
   return *t;
 }
 
@@ -77,7 +77,7 @@ static bool decoded_ints(const Interp& in, const DecodedOperand* o, Dims& out) {
 Dims Interp::ints_arg(const ir::OpCall& c, OperandName slot) {
   // One named result, so it is built in the caller's object rather than copied out.
   Dims out;
-  if (!decoded_ints(*this, decoded_operand(c, slot), out)) out = eval_ints(c.arg(slot.name));
+  if (!decoded_ints(*this, decoded_operand(c, slot), out)) out = eval_ints(c.arg(slot.name()));
   return out;
 }
 

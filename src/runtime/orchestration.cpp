@@ -108,9 +108,19 @@ std::shared_ptr<TilePool> pool_for(RankExec& rx, bool cube, int id) {
   return list[id];
 }
 
+// Says which block of which kernel runs on `c` (on core `core`, -1 before it has one).
+void describe_block(CoreState& c, const TaskState& task, int core, int block) {
+  c.function = task.kernel;
+  c.cube = task.cube;
+  c.core = core;
+  c.block_idx = block;
+  c.block_num = task.cores;
+}
+
 std::string block_name(const TaskState& task, int core, int block) {
-  return std::string(core_kind(task.cube)) + " core " + (core >= 0 ? std::to_string(core) : "?") +
-         " (block " + std::to_string(block) + "/" + std::to_string(task.cores) + " of " + task.kernel + ")";
+  CoreState c;
+  describe_block(c, task, core, block);
+  return c.name();
 }
 
 // Check mode: the block waits for the baton; the scheduler started it only once its deps finished
@@ -146,10 +156,9 @@ void run_block_on_core(const BlockJob& j, CoreState& core) {
   if (id < 0)
     throw RunError{j.task->span, "pl.spmd_submit: no free " + std::string(core_kind(j.task->cube)) +
                                      " core for kernel '" + j.task->kernel + "'"};
-  core.name = block_name(*j.task, id, j.block);
+  core.core = id;
   // A block that waited for a core learns it only now.
-  if (auto* s = j.env->world->scheduler())
-    s->set_name(j.actor, "rank " + std::to_string(j.rank) + ", " + core.name);
+  if (auto* s = j.env->world->scheduler()) s->set_name(j.actor, "rank " + std::to_string(j.rank) + ", " + core.name());
   Frame frame;
   frame.env = j.env;
   frame.rank = j.rank;
@@ -173,7 +182,7 @@ void run_block(const BlockJob& j) {
   World& world = *j.env->world;
   CoreState core;
   core.rank = j.rank;
-  core.name = "block " + std::to_string(j.block) + " of " + j.task->kernel;
+  describe_block(core, *j.task, -1, j.block);
   world.register_core(&core);
   check::Scheduler* sched = world.scheduler();
   try {
@@ -283,7 +292,8 @@ Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNod
     CoreState core;
     core.rank = rank;
     core.actor = env->rank_actor.empty() ? -1 : env->rank_actor[rank];
-    core.name = "orchestrator (" + fn.name + ")";
+    core.function = fn.name;
+    core.orchestrator = true;
     env->world->register_core(&core);
     Frame frame;
     frame.env = env;

@@ -159,6 +159,12 @@ void World::reset_status() {
   for (auto& d : dma_) d->clear();
 }
 
+std::string CoreState::name() const {
+  if (orchestrator) return "orchestrator (" + std::string(function) + ")";
+  return std::string(cube ? "cube" : "vector") + " core " + (core >= 0 ? std::to_string(core) : "?") + " (block " +
+         std::to_string(block_idx) + "/" + std::to_string(block_num) + " of " + std::string(function) + ")";
+}
+
 void World::register_core(CoreState* core) {
   std::lock_guard<std::mutex> lock(mu_);
   cores_.push_back(core);
@@ -186,7 +192,7 @@ std::string World::blocked_report() {
     if (!c->blocked.load(std::memory_order_acquire)) continue;
     ++blocked;
     const BlockInfo& b = c->block;
-    os << "  rank " << c->rank << ", " << c->name << ": blocked in " << b.op << " at " << b.span.str();
+    os << "  rank " << c->rank << ", " << c->name() << ": blocked in " << b.op << " at " << b.span.str();
     if (b.watch) {
       os << " on " << b.cell << ": sees " << std::atomic_ref<int32_t>(*const_cast<int32_t*>(b.watch)).load()
          << ", expects " << b.cmp << " " << b.expected;

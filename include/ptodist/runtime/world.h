@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ptodist/runtime/value.h"
@@ -93,8 +94,16 @@ struct BlockInfo {
 // A running core (or an orchestrator thread): progress counter and what it blocks on, if anything.
 struct CoreState {
   int rank = 0;
-  int actor = -1;    // its actor in check mode (check::ActorId); -1 in fast mode
-  std::string name;  // "vector core 3 (block 1/4 of comm_local_shard)"
+  int actor = -1;  // its actor in check mode (check::ActorId); -1 in fast mode
+  // What runs here, for reports, in parts: starting a block or an orchestrator builds no string.
+  std::string_view function;  // the kernel's or orchestrator's name (owned by the program)
+  bool orchestrator = false;
+  bool cube = false;
+  int core = -1;  // the core a block got; -1 until it has one
+  int block_idx = 0;
+  int block_num = 1;
+  // "vector core 3 (block 1/4 of comm_local_shard)", "orchestrator (chip_orch)"
+  std::string name() const;
   std::atomic<uint64_t> progress{0};
   std::atomic<bool> blocked{false};
   BlockInfo block;  // valid while `blocked`; written before blocked is set
