@@ -37,22 +37,43 @@ class Decoder {
       o.value = imm->value;
     } else if (const std::vector<ir::Expr>* list = ir::as_list(e); list && list->size() <= Dims::kMaxDims) {
       ints(*list, o);
+    } else if (const auto* b = e->as<ir::Binary>()) {
+      pair(b->lhs, b->rhs, DecodedOperand::Kind::Binary, o);
+    } else if (const auto* c = e->as<ir::Compare>()) {
+      pair(c->lhs, c->rhs, DecodedOperand::Kind::Compare, o);
     }
     return o;
   }
 
+  // A variable's slot or an integer constant; false for anything else.
+  static bool entry(const ir::Expr& x, IntEntry& out) {
+    if (const auto* ref = x->as<ir::VarRef>(); ref && ref->var->frame_slot >= 0) {
+      out = {ref->var->frame_slot, 0};
+      return true;
+    }
+    if (const auto* imm = x->as<ir::IntImm>()) {
+      out = {-1, imm->value};
+      return true;
+    }
+    return false;
+  }
+
+  // `lhs op rhs` where both sides are entries (`k0 = kb * K_TILE`, `if kb == 0`).
+  void pair(const ir::Expr& lhs, const ir::Expr& rhs, DecodedOperand::Kind kind, DecodedOperand& o) {
+    IntEntry l, r;
+    if (!entry(lhs, l) || !entry(rhs, r)) return;
+    o.kind = kind;
+    o.count = 2;
+    o.first = static_cast<uint32_t>(out_.ints.size());
+    out_.ints.push_back(l);
+    out_.ints.push_back(r);
+  }
+
   // A list whose entries are all variables or integer constants; anything else stays an expression.
   void ints(const std::vector<ir::Expr>& list, DecodedOperand& o) {
-    std::vector<IntEntry> entries;
-    for (const ir::Expr& x : list) {
-      if (const auto* ref = x->as<ir::VarRef>(); ref && ref->var->frame_slot >= 0) {
-        entries.push_back({ref->var->frame_slot, 0});
-      } else if (const auto* imm = x->as<ir::IntImm>()) {
-        entries.push_back({-1, imm->value});
-      } else {
-        return;
-      }
-    }
+    std::vector<IntEntry> entries(list.size());
+    for (size_t i = 0; i < list.size(); ++i)
+      if (!entry(list[i], entries[i])) return;
     o.kind = DecodedOperand::Kind::Ints;
     o.count = static_cast<uint8_t>(entries.size());
     o.first = static_cast<uint32_t>(out_.ints.size());
@@ -119,8 +140,10 @@ class Decoder {
       case ir::StmtKind::Assign: {
         const auto* a = s->as<ir::Assign>();
         int op_index = a->value && a->value->kind == ir::ExprKind::OpCall ? op(*a->value->as<ir::OpCall>()) : -1;
+        DecodedOperand value = op_index < 0 ? operand(a->value) : DecodedOperand{};
         DecodedStmt& d = out_.code[at];
         d.op = op_index;
+        d.value = value;
         const ir::VarNode* target = a->targets.size() == 1 ? a->targets[0].get() : nullptr;
         if (target) d.target_slot = target->frame_slot;
         if (target && target->type && target->type->kind == ir::TypeKind::Tile) d.planned_addr = target->type->addr;
@@ -129,7 +152,9 @@ class Decoder {
       case ir::StmtKind::ExprStmt: {
         const auto* e = s->as<ir::ExprStmt>();
         int op_index = e->value && e->value->kind == ir::ExprKind::OpCall ? op(*e->value->as<ir::OpCall>()) : -1;
+        DecodedOperand value = op_index < 0 ? operand(e->value) : DecodedOperand{};
         out_.code[at].op = op_index;
+        out_.code[at].value = value;
         return;
       }
       case ir::StmtKind::For: {

@@ -49,7 +49,9 @@ struct IntEntry {
 // An operand as the executor needs it. Most are a variable or a constant; anything else keeps its
 // expression and is evaluated as before.
 struct DecodedOperand {
-  enum class Kind : uint8_t { Missing, Var, Int, Ints, Expr };
+  // Binary, Compare: `lhs op rhs` of two entries (a variable or an integer constant each), at
+  // DecodedFunction::ints[first] and [first + 1]; `expr` is the ir::Binary or ir::Compare.
+  enum class Kind : uint8_t { Missing, Var, Int, Ints, Binary, Compare, Expr };
   Kind kind = Kind::Missing;
   uint8_t count = 0;   // Ints: entries
   uint32_t key = 0;    // slot_key of the parameter name (op operands)
@@ -86,6 +88,7 @@ struct DecodedStmt {
   uint32_t else_at = 0;
   int iv_slot = -1;      // For
   DecodedOperand start, stop, step;  // For (start and step default to 0 and 1); If: `start` is cond
+  DecodedOperand value;              // Assign, ExprStmt whose value is not an op call
 };
 
 struct DecodedFunction {

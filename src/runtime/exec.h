@@ -244,6 +244,12 @@ class Interp {
  private:
   Value eval_binary(const ir::Binary& b);
   Value eval_compare(const ir::Compare& c);
+  // Python semantics of `b` / `c` on operands already evaluated.
+  Value binary_of(const ir::Binary& b, const Scalar& x, const Scalar& y);
+  Value compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y);
+  // A decoded operand's value; anything the decoder did not resolve is evaluated from the IR.
+  Value value_of(const DecodedOperand& o);
+  bool scalar_of(const DecodedOperand& o, Scalar& out);
   Value eval_subscript(const ir::Subscript& s);
   // Runs a decoded op; its tile result goes to `planned_addr` when that is not -1.
   Value run_op(const DecodedOp& op, long long planned_addr = -1);

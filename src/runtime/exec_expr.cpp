@@ -140,8 +140,10 @@ Value Interp::eval(const ir::Expr& e) {
 }
 
 Value Interp::eval_binary(const ir::Binary& b) {
-  Scalar x = scalar_operand(*this, b.lhs, b.span);
-  Scalar y = scalar_operand(*this, b.rhs, b.span);
+  return binary_of(b, scalar_operand(*this, b.lhs, b.span), scalar_operand(*this, b.rhs, b.span));
+}
+
+Value Interp::binary_of(const ir::Binary& b, const Scalar& x, const Scalar& y) {
   bool fl = x.is_float() || y.is_float() || b.op == ir::BinaryOpKind::Div;
   if (fl && b.op != ir::BinaryOpKind::FloorDiv && b.op != ir::BinaryOpKind::Mod) {
     double p = x.as_double(), q = y.as_double();
@@ -202,8 +204,10 @@ Value Interp::eval_binary(const ir::Binary& b) {
 }
 
 Value Interp::eval_compare(const ir::Compare& c) {
-  Scalar x = scalar_operand(*this, c.lhs, c.span);
-  Scalar y = scalar_operand(*this, c.rhs, c.span);
+  return compare_of(c, scalar_operand(*this, c.lhs, c.span), scalar_operand(*this, c.rhs, c.span));
+}
+
+Value Interp::compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y) {
   auto cmp = [&](auto p, auto q) {
     switch (c.op) {
       case ir::CompareOpKind::Eq:

@@ -35,7 +35,7 @@ void Interp::exec_range(uint32_t begin, uint32_t end) {
         if (s.op >= 0)
           run_op(f.code->ops[s.op]);
         else
-          eval(static_cast<const ir::ExprStmt*>(s.node)->value);
+          value_of(s.value);
         break;
       case ir::StmtKind::For:
         exec_for(s, i);
@@ -95,7 +95,7 @@ static void assign_targets(Interp& in, const ir::Assign& a, Value value) {
 void Interp::exec_assign(const DecodedStmt& s) {
   const auto* a = static_cast<const ir::Assign*>(s.node);
   // Built in place: a default Value first would zero its whole storage on every assignment.
-  Value v = s.op >= 0 ? run_op(f.code->ops[s.op], s.planned_addr) : eval(a->value);
+  Value v = s.op >= 0 ? run_op(f.code->ops[s.op], s.planned_addr) : value_of(s.value);
   if (s.target_slot >= 0) {
     f.vars.set(static_cast<size_t>(s.target_slot), std::move(v));
     return;
@@ -103,23 +103,57 @@ void Interp::exec_assign(const DecodedStmt& s) {
   assign_targets(*this, *a, std::move(v));
 }
 
-// A scalar operand read in place; null when it is not a bound scalar variable.
-static const Scalar* scalar_var(const Interp& in, const DecodedOperand& o) {
-  if (o.kind != DecodedOperand::Kind::Var) return nullptr;
-  const Value* v = in.lookup_slot(o.slot);
-  return v ? std::get_if<Scalar>(v) : nullptr;
+// A variable or constant entry as a scalar; false when the variable is unbound or not a scalar.
+static bool entry_scalar(const Interp& in, const IntEntry& e, Scalar& out) {
+  if (e.slot < 0) {
+    out = Scalar::of_int(e.value);
+    return true;
+  }
+  const Value* v = in.lookup_slot(e.slot);
+  const Scalar* s = v ? std::get_if<Scalar>(v) : nullptr;
+  if (s) out = *s;
+  return s != nullptr;
 }
 
-// Anything but a constant or a bound scalar is evaluated from the IR, which also reports what is wrong.
+// Resolves `o` to a scalar when it is a constant, a bound scalar variable, or a binary operation or
+// comparison of those; false otherwise (the caller evaluates the IR, which also reports errors).
+bool Interp::scalar_of(const DecodedOperand& o, Scalar& out) {
+  switch (o.kind) {
+    case DecodedOperand::Kind::Int:
+      out = Scalar::of_int(o.value);
+      return true;
+    case DecodedOperand::Kind::Var:
+      return entry_scalar(*this, IntEntry{o.slot, 0}, out);
+    case DecodedOperand::Kind::Binary:
+    case DecodedOperand::Kind::Compare: {
+      Scalar x, y;
+      const IntEntry* e = f.code->ints.data() + o.first;
+      if (!entry_scalar(*this, e[0], x) || !entry_scalar(*this, e[1], y)) return false;
+      Value v = o.kind == DecodedOperand::Kind::Binary ? binary_of(*(*o.expr)->as<ir::Binary>(), x, y)
+                                                       : compare_of(*(*o.expr)->as<ir::Compare>(), x, y);
+      out = std::get<Scalar>(v);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+Value Interp::value_of(const DecodedOperand& o) {
+  if (o.kind == DecodedOperand::Kind::Var) {
+    if (const Value* v = lookup_slot(o.slot)) return *v;
+  }
+  if (Scalar s; scalar_of(o, s)) return s;
+  return eval(*o.expr);
+}
+
 long long Interp::int_of(const DecodedOperand& o) {
-  if (o.kind == DecodedOperand::Kind::Int) return o.value;
-  if (const Scalar* s = scalar_var(*this, o)) return s->as_int();
+  if (Scalar s; scalar_of(o, s)) return s.as_int();
   return eval_int(*o.expr);
 }
 
 double Interp::double_of(const DecodedOperand& o) {
-  if (o.kind == DecodedOperand::Kind::Int) return static_cast<double>(o.value);
-  if (const Scalar* s = scalar_var(*this, o)) return s->as_double();
+  if (Scalar s; scalar_of(o, s)) return s.as_double();
   return eval_double(*o.expr);
 }
 

@@ -57,7 +57,11 @@ TEST_F(DecodedTest, StatementsAreInExecutionOrderWithBodiesInline) {
   const DecodedStmt& branch = k.code[2];
   EXPECT_EQ(branch.else_at, 4u);
   EXPECT_EQ(branch.end, 5u);
-  EXPECT_EQ(branch.start.kind, DecodedOperand::Kind::Expr);  // `i == 1` is evaluated
+  // `i == 1`: a comparison of the loop variable and a constant, both decoded.
+  ASSERT_EQ(branch.start.kind, DecodedOperand::Kind::Compare);
+  EXPECT_EQ(k.ints[branch.start.first].slot, loop.iv_slot);
+  EXPECT_EQ(k.ints[branch.start.first + 1].slot, -1);
+  EXPECT_EQ(k.ints[branch.start.first + 1].value, 1);
   EXPECT_EQ(k.code[1].target_slot >= 0 && k.code[1].op >= 0, true);
 }
 
