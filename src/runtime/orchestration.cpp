@@ -150,7 +150,7 @@ void give_back_core(const BlockJob& j, int id) {
   if (!j.env->world->scheduler()) j.env->ranks[j.rank]->release_core(j.task->cube, id);
 }
 
-void run_block_on_core(const BlockJob& j, CoreState& core) {
+void run_block_on_core(BlockJob& j, CoreState& core) {
   RankExec& rx = *j.env->ranks[j.rank];
   int id = take_core(j, core);
   if (id < 0)
@@ -169,7 +169,7 @@ void run_block_on_core(const BlockJob& j, CoreState& core) {
   frame.buffers = buffers_for(rx, j.task->cube, id);
   try {
     Interp in(frame);
-    std::vector<Value> results = in.run_function(*j.fn, j.args);
+    std::vector<Value> results = in.run_function(*j.fn, std::move(j.args));
     if (j.block == 0) j.task->results = std::move(results);
   } catch (...) {
     give_back_core(j, id);
@@ -178,7 +178,8 @@ void run_block_on_core(const BlockJob& j, CoreState& core) {
   give_back_core(j, id);
 }
 
-void run_block(const BlockJob& j) {
+// Takes the job's arguments: each block has its own copy, bound into its frame without another.
+void run_block(BlockJob j) {
   World& world = *j.env->world;
   CoreState core;
   core.rank = j.rank;
@@ -227,7 +228,7 @@ void spawn_blocks(Interp& in, const ir::FunctionNode& fn, TaskState& task) {
 // `joined_now`: the submitter waits for the task at once. Then, in fast mode, it runs the last block
 // itself instead of sleeping while a core thread does: one hand-off fewer per kernel call. In check
 // mode every block stays an actor on its own thread.
-std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, const std::vector<Value>& args,
+std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args,
                                   long long cores, std::vector<std::shared_ptr<TaskState>> deps,
                                   const SourceSpan& span, bool joined_now) {
   if (cores < 1) in.fail(span, "pl.spmd_submit: core_num must be at least 1, got " + std::to_string(cores));
@@ -253,9 +254,9 @@ std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, const 
   const int pooled = run_last_here ? task->cores - 1 : task->cores;
   for (int b = 0; b < pooled; ++b) {
     int actor = task->block_actors.empty() ? -1 : task->block_actors[static_cast<size_t>(b)];
-    rx.pool.run([job = BlockJob{env, in.f.rank, &fn, task, args, b, actor}] { run_block(job); });
+    rx.pool.run([job = BlockJob{env, in.f.rank, &fn, task, args, b, actor}]() mutable { run_block(std::move(job)); });
   }
-  if (run_last_here) run_block(BlockJob{env, in.f.rank, &fn, task, args, task->cores - 1, -1});
+  if (run_last_here) run_block(BlockJob{env, in.f.rank, &fn, task, std::move(args), task->cores - 1, -1});
   check_switch_point(in);  // a task boundary: the new blocks may run before the submitter goes on
   return task;
 }
@@ -347,7 +348,7 @@ Value call_function(Interp& in, const ir::FuncCall& call) {
   if (in.f.rank < 0) in.fail(call.span, "a call from the host orchestrator needs device=<rank>");
   // A kernel called from orchestration runs as one block and is waited for; anything else runs inline.
   if (ir::is_kernel(fn.kind) && !ir::is_kernel(in.f.fn->kind)) {
-    std::vector<std::shared_ptr<TaskState>> one{launch(in, fn, args, 1, {}, call.span, true)};
+    std::vector<std::shared_ptr<TaskState>> one{launch(in, fn, std::move(args), 1, {}, call.span, true)};
     auto task = one[0];
     join_tasks(in, one, call.span, "kernel call");
     std::vector<Value>& r = task->results;
@@ -395,11 +396,13 @@ Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
       }
     }
   }
-  auto task = launch(in, fn, args, cores, std::move(deps), c.span, !in.f.scope_tasks);
+  // Inside a manual scope the submit returns at once, with the value the kernel's result stands for.
+  Value early = in.f.scope_tasks ? static_result(fn, args) : NoneValue{};
+  auto task = launch(in, fn, std::move(args), cores, std::move(deps), c.span, !in.f.scope_tasks);
   auto out = std::make_shared<TupleValue>();
   if (in.f.scope_tasks) {
     in.f.scope_tasks->push_back(task);
-    out->elements = {static_result(fn, args), TaskValue{task}};
+    out->elements = {std::move(early), TaskValue{task}};
     return out;
   }
   // Outside a manual scope submissions run in order: this one finishes before the next statement.
