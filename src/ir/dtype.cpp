@@ -30,29 +30,6 @@ constexpr std::array<std::pair<Memory, std::string_view>, 5> kMemoryNames = {{
 
 }  // namespace
 
-int dtype_bytes(DType t) {
-  switch (t) {
-    case DType::FP32:
-    case DType::INT32:
-      return 4;
-    case DType::FP16:
-    case DType::BF16:
-    case DType::INT16:
-      return 2;
-    case DType::INT8:
-    case DType::UINT8:
-    case DType::BOOL:
-      return 1;
-    case DType::INT64:
-      return 8;
-  }
-  return 1;
-}
-
-bool dtype_is_float(DType t) {
-  return t == DType::FP32 || t == DType::FP16 || t == DType::BF16;
-}
-
 bool dtype_is_int(DType t) {
   return t == DType::INT32 || t == DType::INT16 || t == DType::INT8 || t == DType::UINT8 || t == DType::INT64;
 }

@@ -3,22 +3,10 @@
 
 namespace ptodist::runtime {
 
-long long TensorView::numel() const {
-  long long n = 1;
-  for (long long d : shape) n *= d;
-  return n;
-}
-
 long long TensorView::byte_offset(const Dims& index) const {
   long long elems = 0;
   for (size_t i = 0; i < index.size() && i < strides.size(); ++i) elems += index[i] * strides[i];
   return elems * ir::dtype_bytes(dtype);
-}
-
-long long TileValue::numel() const {
-  long long n = 1;
-  for (long long d : shape) n *= d;
-  return n;
 }
 
 Dims dense_strides(const Dims& shape) {

@@ -9,8 +9,28 @@ namespace ptodist::ir {
 
 enum class DType { FP32, FP16, BF16, INT32, INT16, INT8, UINT8, INT64, BOOL };
 
-int dtype_bytes(DType t);
-bool dtype_is_float(DType t);
+// Inline: the executor asks on every op (tile sizes, element offsets).
+constexpr int dtype_bytes(DType t) {
+  switch (t) {
+    case DType::FP32:
+    case DType::INT32:
+      return 4;
+    case DType::FP16:
+    case DType::BF16:
+    case DType::INT16:
+      return 2;
+    case DType::INT8:
+    case DType::UINT8:
+    case DType::BOOL:
+      return 1;
+    case DType::INT64:
+      return 8;
+  }
+  return 1;
+}
+constexpr bool dtype_is_float(DType t) {
+  return t == DType::FP32 || t == DType::FP16 || t == DType::BF16;
+}
 bool dtype_is_int(DType t);            // signed or unsigned integer, not BOOL
 std::string_view dtype_name(DType t);  // "FP16"; printed as "pl.FP16"
 std::optional<DType> dtype_from_name(std::string_view name);

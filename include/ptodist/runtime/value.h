@@ -18,6 +18,13 @@ namespace ptodist::runtime {
 
 struct NoneValue {};
 
+// The product of the dims (1 for a scalar shape). Inline: asked for several times per op.
+inline long long shape_numel(const Dims& shape) {
+  long long n = 1;
+  for (long long d : shape) n *= d;
+  return n;
+}
+
 // A scalar: Python ints/bools are integers, floats are doubles; `dtype` keeps the declared type.
 struct Scalar {
   ir::DType dtype = ir::DType::INT64;
@@ -50,7 +57,7 @@ struct TensorView {
   std::string name;   // the parameter or buffer name, for diagnostics
 
   bool is_window() const { return window.segment >= 0; }
-  long long numel() const;
+  long long numel() const { return shape_numel(shape); }
   // Byte offset of the element at `index` (one entry per dim) from `data`.
   long long byte_offset(const Dims& index) const;
 };
@@ -63,7 +70,7 @@ struct TileValue {
   ir::Memory memory = ir::Memory::Vec;
   Dims shape;
 
-  long long numel() const;
+  long long numel() const { return shape_numel(shape); }
   long long bytes() const { return numel() * ir::dtype_bytes(dtype); }
   long long rows() const { return shape.size() >= 2 ? numel() / shape.back() : 1; }
   long long cols() const { return shape.empty() ? 1 : shape.back(); }
