@@ -87,40 +87,43 @@ class Decoder {
       d.id = c.op->id;
       d.effects = c.op->effects;
     }
-    if (c.type && c.type->kind == ir::TypeKind::Tile) {
-      d.tile_result = true;
-      d.memory = c.type->memory;
-      d.addr = c.type->addr;
-    }
-    if (c.type && c.type->shape.size() <= Dims::kMaxDims) {
-      d.static_shape = true;
-      for (const ir::Expr& dim : c.type->shape) {
-        auto v = ir::as_const_int(dim);
-        if (!v) {
-          d.static_shape = false;
-          d.shape.clear();
-          break;
-        }
-        d.shape.push_back(*v);
-      }
-    }
-    // Operands are found by the key of their parameter's name; an op whose names collide keeps the
-    // lookup by name (none does today).
-    std::set<uint32_t> keys;
-    if (c.op) {
-      for (const ir::OpParam& p : c.op->params) keys.insert(slot_key(p.name));
-    }
-    if (c.op && keys.size() == c.op->params.size()) {
-      d.first = static_cast<uint32_t>(out_.operands.size());
-      for (size_t i = 0; i < c.op->params.size(); ++i) {
-        DecodedOperand o = i < c.args.size() ? operand(c.args[i]) : DecodedOperand{};
-        o.key = slot_key(c.op->params[i].name);
-        out_.operands.push_back(o);
-      }
-      d.count = static_cast<uint8_t>(c.op->params.size());
-    }
+    if (c.type) result_type(*c.type, d);
+    if (c.op) operands(c, d);
     out_.ops.push_back(std::move(d));
     return static_cast<int>(out_.ops.size() - 1);
+  }
+
+  // What ops read from their checked result type: a tile's memory and planned address, static dims.
+  static void result_type(const ir::TypeNode& type, DecodedOp& d) {
+    if (type.kind == ir::TypeKind::Tile) {
+      d.tile_result = true;
+      d.memory = type.memory;
+      d.addr = type.addr;
+    }
+    if (type.shape.size() > Dims::kMaxDims) return;
+    Dims dims;
+    for (const ir::Expr& dim : type.shape) {
+      auto v = ir::as_const_int(dim);
+      if (!v) return;
+      dims.push_back(*v);
+    }
+    d.static_shape = true;
+    d.shape = dims;
+  }
+
+  // The operands in parameter order, each with the key of its parameter's name. An op whose names
+  // collide keeps the lookup by name (no op does: DecodedKeys.EveryOpsParametersHaveDistinctKeys).
+  void operands(const ir::OpCall& c, DecodedOp& d) {
+    std::set<uint32_t> keys;
+    for (const ir::OpParam& p : c.op->params) keys.insert(slot_key(p.name));
+    if (keys.size() != c.op->params.size()) return;
+    d.first = static_cast<uint32_t>(out_.operands.size());
+    for (size_t i = 0; i < c.op->params.size(); ++i) {
+      DecodedOperand o = i < c.args.size() ? operand(c.args[i]) : DecodedOperand{};
+      o.key = slot_key(c.op->params[i].name);
+      out_.operands.push_back(o);
+    }
+    d.count = static_cast<uint8_t>(c.op->params.size());
   }
 
   // Emits a statement's record and returns its index (records may move while bodies are decoded).
@@ -178,7 +181,7 @@ class Decoder {
         uint32_t else_at = here();
         block(i->else_body);
         DecodedStmt& d = out_.code[at];
-        d.start = cond;
+        d.value = cond;
         d.else_at = else_at;
         d.end = here();
         return;

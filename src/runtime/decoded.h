@@ -87,8 +87,10 @@ struct DecodedStmt {
   uint32_t end = 0;
   uint32_t else_at = 0;
   int iv_slot = -1;      // For
-  DecodedOperand start, stop, step;  // For (start and step default to 0 and 1); If: `start` is cond
-  DecodedOperand value;              // Assign, ExprStmt whose value is not an op call
+  DecodedOperand start, stop, step;  // For (start and step default to 0 and 1)
+  // What the statement evaluates: an If's condition, an Assign's or ExprStmt's value when that is not
+  // an op call.
+  DecodedOperand value;
 };
 
 struct DecodedFunction {

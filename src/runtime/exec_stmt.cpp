@@ -42,7 +42,7 @@ void Interp::exec_range(uint32_t begin, uint32_t end) {
         i = s.end;
         continue;
       case ir::StmtKind::If:
-        if (double_of(s.start) != 0)
+        if (double_of(s.value) != 0)
           exec_range(i + 1, s.else_at);
         else
           exec_range(s.else_at, s.end);

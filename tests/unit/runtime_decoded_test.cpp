@@ -58,10 +58,10 @@ TEST_F(DecodedTest, StatementsAreInExecutionOrderWithBodiesInline) {
   EXPECT_EQ(branch.else_at, 4u);
   EXPECT_EQ(branch.end, 5u);
   // `i == 1`: a comparison of the loop variable and a constant, both decoded.
-  ASSERT_EQ(branch.start.kind, DecodedOperand::Kind::Compare);
-  EXPECT_EQ(k.ints[branch.start.first].slot, loop.iv_slot);
-  EXPECT_EQ(k.ints[branch.start.first + 1].slot, -1);
-  EXPECT_EQ(k.ints[branch.start.first + 1].value, 1);
+  ASSERT_EQ(branch.value.kind, DecodedOperand::Kind::Compare);
+  EXPECT_EQ(k.ints[branch.value.first].slot, loop.iv_slot);
+  EXPECT_EQ(k.ints[branch.value.first + 1].slot, -1);
+  EXPECT_EQ(k.ints[branch.value.first + 1].value, 1);
   EXPECT_EQ(k.code[1].target_slot >= 0 && k.code[1].op >= 0, true);
 }
 
