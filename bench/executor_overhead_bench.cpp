@@ -321,7 +321,8 @@ int main(int argc, char** argv) {
       c.defines[d.substr(0, eq)] = v;
     } else {
       std::fprintf(stderr,
-                   "usage: executor_overhead_bench [--rounds R] [--warmup W] [--m-local M] [--file F] [--define NAME=N]...\n");
+                   "usage: executor_overhead_bench [--rounds R] [--warmup W] [--m-local M] [--file F] "
+                   "[--define NAME=N]...\n");
       return 2;
     }
   }

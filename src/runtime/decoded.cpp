@@ -142,19 +142,22 @@ class Decoder {
     switch (s->kind) {
       case ir::StmtKind::Assign: {
         const auto* a = s->as<ir::Assign>();
-        int op_index = a->value && a->value->kind == ir::ExprKind::OpCall ? op(*a->value->as<ir::OpCall>()) : -1;
+        int op_index =
+            a->value && a->value->kind == ir::ExprKind::OpCall ? op(*a->value->as<ir::OpCall>()) : -1;
         DecodedOperand value = op_index < 0 ? operand(a->value) : DecodedOperand{};
         DecodedStmt& d = out_.code[at];
         d.op = op_index;
         d.value = value;
         const ir::VarNode* target = a->targets.size() == 1 ? a->targets[0].get() : nullptr;
         if (target) d.target_slot = target->frame_slot;
-        if (target && target->type && target->type->kind == ir::TypeKind::Tile) d.planned_addr = target->type->addr;
+        if (target && target->type && target->type->kind == ir::TypeKind::Tile)
+          d.planned_addr = target->type->addr;
         return;
       }
       case ir::StmtKind::ExprStmt: {
         const auto* e = s->as<ir::ExprStmt>();
-        int op_index = e->value && e->value->kind == ir::ExprKind::OpCall ? op(*e->value->as<ir::OpCall>()) : -1;
+        int op_index =
+            e->value && e->value->kind == ir::ExprKind::OpCall ? op(*e->value->as<ir::OpCall>()) : -1;
         DecodedOperand value = op_index < 0 ? operand(e->value) : DecodedOperand{};
         out_.code[at].op = op_index;
         out_.code[at].value = value;

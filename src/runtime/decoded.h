@@ -53,11 +53,11 @@ struct DecodedOperand {
   // DecodedFunction::ints[first] and [first + 1]; `expr` is the ir::Binary or ir::Compare.
   enum class Kind : uint8_t { Missing, Var, Int, Ints, Binary, Compare, Expr };
   Kind kind = Kind::Missing;
-  uint8_t count = 0;   // Ints: entries
-  uint32_t key = 0;    // slot_key of the parameter name (op operands)
-  int slot = -1;       // Var: frame slot
-  uint32_t first = 0;  // Ints: the first entry in DecodedFunction::ints
-  long long value = 0; // Int
+  uint8_t count = 0;               // Ints: entries
+  uint32_t key = 0;                // slot_key of the parameter name (op operands)
+  int slot = -1;                   // Var: frame slot
+  uint32_t first = 0;              // Ints: the first entry in DecodedFunction::ints
+  long long value = 0;             // Int
   const ir::Expr* expr = nullptr;  // the operand as written (in the IR); null when missing
 };
 
@@ -65,14 +65,14 @@ struct DecodedOperand {
 // the executor reads from its checked result type.
 struct DecodedOp {
   const ir::OpCall* call = nullptr;
-  ir::OpId id{};         // call->op's, kept here with its effects: no load from the op table per op
+  ir::OpId id{};  // call->op's, kept here with its effects: no load from the op table per op
   uint32_t effects = 0;
-  uint32_t first = 0;   // operands: DecodedFunction::operands[first, first + count)
+  uint32_t first = 0;  // operands: DecodedFunction::operands[first, first + count)
   uint8_t count = 0;
   bool tile_result = false;  // the checked result type is a tile: `memory` and `addr` are its
   ir::Memory memory = ir::Memory::Vec;
-  long long addr = -1;       // the result type's planned address, -1 when unplanned
-  bool static_shape = false; // `shape` holds the result type's dims (all constants)
+  long long addr = -1;        // the result type's planned address, -1 when unplanned
+  bool static_shape = false;  // `shape` holds the result type's dims (all constants)
   Dims shape;
 };
 
@@ -81,12 +81,12 @@ struct DecodedOp {
 struct DecodedStmt {
   ir::StmtKind kind = ir::StmtKind::Pass;
   const ir::StmtNode* node = nullptr;
-  int op = -1;           // Assign, ExprStmt: the value is DecodedFunction::ops[op]; -1 when not an op
-  int target_slot = -1;  // Assign with one named target: its frame slot
+  int op = -1;                  // Assign, ExprStmt: the value is DecodedFunction::ops[op]; -1 when not an op
+  int target_slot = -1;         // Assign with one named target: its frame slot
   long long planned_addr = -1;  // Assign to a tile variable that plan-memory placed: its address
   uint32_t end = 0;
   uint32_t else_at = 0;
-  int iv_slot = -1;      // For
+  int iv_slot = -1;                  // For
   DecodedOperand start, stop, step;  // For (start and step default to 0 and 1)
   // What the statement evaluates: an If's condition, an Assign's or ExprStmt's value when that is not
   // an op call.

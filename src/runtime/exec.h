@@ -15,11 +15,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "decoded.h"
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
 #include "ptodist/runtime/value.h"
 #include "ptodist/runtime/world.h"
-#include "decoded.h"
 
 namespace ptodist::runtime {
 
@@ -101,7 +101,7 @@ struct RunEnv {
   World* world = nullptr;
   const ir::ProgramNode* program = nullptr;
   const DecodedProgram* decoded = nullptr;  // decoded.h
-  std::map<std::string, long long> dyn;  // pl.dynamic dims bound from host shapes
+  std::map<std::string, long long> dyn;     // pl.dynamic dims bound from host shapes
   std::vector<RankExec*> ranks;
   std::vector<double> rank_seconds;
   int live_ranks = 0;  // fast mode: rank orchestrations still running on other threads (live_mu)
@@ -129,7 +129,8 @@ class FrameSlots {
   void reset(size_t n);
   // The value in `slot`, or null while it is unbound.
   const Value* get(size_t slot) const {
-    return slot < size_ && bound_[slot] ? std::launder(reinterpret_cast<const Value*>(&storage_[slot])) : nullptr;
+    return slot < size_ && bound_[slot] ? std::launder(reinterpret_cast<const Value*>(&storage_[slot]))
+                                        : nullptr;
   }
   // Binds `slot` (growing the frame if a slot lies past its size: only a program laid out after the
   // frame was sized could do that).
@@ -227,7 +228,9 @@ class Interp {
   const Value* lookup_slot(int slot) const { return f.vars.get(static_cast<size_t>(slot)); }
   // The decoded form of `c` when it is the op running now, else null (an op call nested in an
   // operand, or one the decoder left as an expression): callers then read the IR.
-  const DecodedOp* site_of(const ir::OpCall& c) const { return f.site && f.site->call == &c ? f.site : nullptr; }
+  const DecodedOp* site_of(const ir::OpCall& c) const {
+    return f.site && f.site->call == &c ? f.site : nullptr;
+  }
   // The decoded operand `slot` of `c`, or null when `c` has no decoded form (see site_of).
   const DecodedOperand* decoded_operand(const ir::OpCall& c, OperandName slot) const;
   [[noreturn]] void fail(const SourceSpan& span, const std::string& message) const;

@@ -34,7 +34,8 @@ Value make_session(Interp& in, const ir::OpCall& c, TileValue scratch) {
   return SessionValue{s};
 }
 
-const std::shared_ptr<AsyncSessionState>& session_arg(Interp& in, const ir::OpCall& c, OperandHolder& holder) {
+const std::shared_ptr<AsyncSessionState>& session_arg(Interp& in, const ir::OpCall& c,
+                                                      OperandHolder& holder) {
   const auto* s = std::get_if<SessionValue>(&in.operand_arg(c, "session", holder));
   if (!s)
     in.fail(c.arg("session")->span, c.op->spelling + ": 'session' must come from pld.system.async_session");

@@ -22,8 +22,9 @@ int peer_arg(Interp& in, const ir::OpCall& c) {
 const TensorView& window_arg(Interp& in, const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
   const TensorView& t = in.tensor_arg(c, slot, holder);
   if (!t.is_window()) {
-    in.fail(c.arg(slot.name())->span, c.op->spelling + ": '" + t.name +
-                                   "' is not window-backed; pass a pld.DistributedTensor made by pld.window");
+    in.fail(c.arg(slot.name())->span,
+            c.op->spelling + ": '" + t.name +
+                "' is not window-backed; pass a pld.DistributedTensor made by pld.window");
   }
   return t;
 }

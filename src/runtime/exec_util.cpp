@@ -42,7 +42,8 @@ const TensorView& Interp::tensor_arg(const ir::OpCall& c, OperandName slot, Oper
   const Value& v = operand_arg(c, slot, holder);
   const auto* t = std::get_if<TensorView>(&v);
   if (!t)
-    fail(c.arg(slot.name())->span, c.op->spelling + ": operand '" + std::string(slot.name()) + "' must be a tensor here");
+    fail(c.arg(slot.name())->span,
+         c.op->spelling + ": operand '" + std::string(slot.name()) + "' must be a tensor here");
   if (!t->data)
     fail(c.arg(slot.name())->span, c.op->spelling + ": window view '" + t->name + "' is not bound to a rank");
   return *t;
@@ -52,7 +53,8 @@ const TileValue& Interp::tile_arg(const ir::OpCall& c, OperandName slot, Operand
   const Value& v = operand_arg(c, slot, holder);
   const auto* t = std::get_if<TileValue>(&v);
   if (!t)
-    fail(c.arg(slot.name())->span, c.op->spelling + ": operand '" + std::string(slot.name()) + "' must be a tile here");
+    fail(c.arg(slot.name())->span,
+         c.op->spelling + ": operand '" + std::string(slot.name()) + "' must be a tile here");
   return *t;
 }
 

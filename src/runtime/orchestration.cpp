@@ -158,7 +158,8 @@ void run_block_on_core(BlockJob& j, CoreState& core) {
                                      " core for kernel '" + j.task->kernel + "'"};
   core.core = id;
   // A block that waited for a core learns it only now.
-  if (auto* s = j.env->world->scheduler()) s->set_name(j.actor, "rank " + std::to_string(j.rank) + ", " + core.name());
+  if (auto* s = j.env->world->scheduler())
+    s->set_name(j.actor, "rank " + std::to_string(j.rank) + ", " + core.name());
   Frame frame;
   frame.env = j.env;
   frame.rank = j.rank;
@@ -254,7 +255,8 @@ std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::v
   const int pooled = run_last_here ? task->cores - 1 : task->cores;
   for (int b = 0; b < pooled; ++b) {
     int actor = task->block_actors.empty() ? -1 : task->block_actors[static_cast<size_t>(b)];
-    rx.pool.run([job = BlockJob{env, in.f.rank, &fn, task, args, b, actor}]() mutable { run_block(std::move(job)); });
+    rx.pool.run(
+        [job = BlockJob{env, in.f.rank, &fn, task, args, b, actor}]() mutable { run_block(std::move(job)); });
   }
   if (run_last_here) run_block(BlockJob{env, in.f.rank, &fn, task, std::move(args), task->cores - 1, -1});
   check_switch_point(in);  // a task boundary: the new blocks may run before the submitter goes on

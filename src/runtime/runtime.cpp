@@ -8,8 +8,8 @@
 
 #include "check/happens_before.h"
 #include "check/scheduler.h"
-#include "exec.h"
 #include "decoded.h"
+#include "exec.h"
 #include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/host_io.h"
 #include "ptodist/support/diagnostics.h"

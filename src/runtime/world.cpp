@@ -161,8 +161,9 @@ void World::reset_status() {
 
 std::string CoreState::name() const {
   if (orchestrator) return "orchestrator (" + std::string(function) + ")";
-  return std::string(cube ? "cube" : "vector") + " core " + (core >= 0 ? std::to_string(core) : "?") + " (block " +
-         std::to_string(block_idx) + "/" + std::to_string(block_num) + " of " + std::string(function) + ")";
+  return std::string(cube ? "cube" : "vector") + " core " + (core >= 0 ? std::to_string(core) : "?") +
+         " (block " + std::to_string(block_idx) + "/" + std::to_string(block_num) + " of " +
+         std::string(function) + ")";
 }
 
 void World::register_core(CoreState* core) {

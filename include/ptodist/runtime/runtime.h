@@ -84,10 +84,10 @@ class Runtime {
   ir::Program program_;
   RunOptions options_;
   std::unique_ptr<World> world_;
-  std::vector<std::unique_ptr<RankExec>> ranks_;  // core pools and buffers, kept across rounds
-  std::unique_ptr<WorkerPool> rank_threads_;      // fast mode: every rank's orchestration but one
-  std::unique_ptr<Watchdog> watchdog_;            // after world_: it is stopped first
-  std::set<std::string> sliced_params_;           // host parameters indexed by the rank loop (found once)
+  std::vector<std::unique_ptr<RankExec>> ranks_;   // core pools and buffers, kept across rounds
+  std::unique_ptr<WorkerPool> rank_threads_;       // fast mode: every rank's orchestration but one
+  std::unique_ptr<Watchdog> watchdog_;             // after world_: it is stopped first
+  std::set<std::string> sliced_params_;            // host parameters indexed by the rank loop (found once)
   std::unique_ptr<const DecodedProgram> decoded_;  // every function decoded once (runtime/decoded.h)
   bool first_round_ = true;
   int round_ = 0;
