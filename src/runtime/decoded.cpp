@@ -37,10 +37,10 @@ class Decoder {
       o.value = imm->value;
     } else if (const std::vector<ir::Expr>* list = ir::as_list(e); list && list->size() <= Dims::kMaxDims) {
       ints(*list, o);
-    } else if (const auto* b = e->as<ir::Binary>()) {
-      pair(b->lhs, b->rhs, DecodedOperand::Kind::Binary, o);
-    } else if (const auto* c = e->as<ir::Compare>()) {
-      pair(c->lhs, c->rhs, DecodedOperand::Kind::Compare, o);
+    } else if (uint32_t first, count; scalar(e, first, count)) {
+      o.kind = DecodedOperand::Kind::Scalar;
+      o.first = first;
+      o.count = static_cast<uint8_t>(count);
     }
     return o;
   }
@@ -48,32 +48,70 @@ class Decoder {
   // A variable's slot or an integer constant; false for anything else.
   static bool entry(const ir::Expr& x, IntEntry& out) {
     if (const auto* ref = x->as<ir::VarRef>(); ref && ref->var->frame_slot >= 0) {
-      out = {ref->var->frame_slot, 0};
+      out.slot = ref->var->frame_slot;
       return true;
     }
     if (const auto* imm = x->as<ir::IntImm>()) {
-      out = {-1, imm->value};
+      out.slot = IntEntry::kConstant;
+      out.value = imm->value;
       return true;
     }
     return false;
   }
 
-  // `lhs op rhs` where both sides are entries (`k0 = kb * K_TILE`, `if kb == 0`).
-  void pair(const ir::Expr& lhs, const ir::Expr& rhs, DecodedOperand::Kind kind, DecodedOperand& o) {
-    IntEntry l, r;
-    if (!entry(lhs, l) || !entry(rhs, r)) return;
-    o.kind = kind;
-    o.count = 2;
-    o.first = static_cast<uint32_t>(out_.ints.size());
-    out_.ints.push_back(l);
-    out_.ints.push_back(r);
+  // `e` as postfix steps appended to DecodedFunction::steps when it is built of variables, integer
+  // constants, binary operations and comparisons; false (and nothing appended) otherwise.
+  bool scalar(const ir::Expr& e, uint32_t& first, uint32_t& count) {
+    const size_t start = out_.steps.size();
+    if (!postfix(e, 1) || out_.steps.size() - start > 255) {
+      out_.steps.resize(start);
+      return false;
+    }
+    first = static_cast<uint32_t>(start);
+    count = static_cast<uint32_t>(out_.steps.size() - start);
+    return true;
   }
 
-  // A list whose entries are all variables or integer constants; anything else stays an expression.
+  // Appends the steps of `e`, whose value lands at stack depth `depth`.
+  bool postfix(const ir::Expr& e, int depth) {
+    if (depth > kMaxScalarDepth) return false;
+    ScalarStep step;
+    if (entry(e, step.entry)) {
+      out_.steps.push_back(step);
+      return true;
+    }
+    const ir::Expr *lhs = nullptr, *rhs = nullptr;
+    if (const auto* b = e->as<ir::Binary>()) {
+      step.kind = ScalarStep::Kind::Binary;
+      lhs = &b->lhs;
+      rhs = &b->rhs;
+    } else if (const auto* c = e->as<ir::Compare>()) {
+      step.kind = ScalarStep::Kind::Compare;
+      lhs = &c->lhs;
+      rhs = &c->rhs;
+    } else {
+      return false;
+    }
+    if (!postfix(*lhs, depth) || !postfix(*rhs, depth + 1)) return false;
+    step.node = e.get();
+    out_.steps.push_back(step);
+    return true;
+  }
+
+  // A list whose entries are all variables, integer constants or scalar expressions of those;
+  // anything else stays an expression.
   void ints(const std::vector<ir::Expr>& list, DecodedOperand& o) {
     std::vector<IntEntry> entries(list.size());
-    for (size_t i = 0; i < list.size(); ++i)
-      if (!entry(list[i], entries[i])) return;
+    const size_t steps = out_.steps.size();
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (entry(list[i], entries[i])) continue;
+      uint32_t first, count;
+      if (!scalar(list[i], first, count)) {
+        out_.steps.resize(steps);
+        return;
+      }
+      entries[i] = IntEntry{IntEntry::kScalar, count, first};
+    }
     o.kind = DecodedOperand::Kind::Ints;
     o.count = static_cast<uint8_t>(entries.size());
     o.first = static_cast<uint32_t>(out_.ints.size());

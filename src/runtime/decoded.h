@@ -40,23 +40,37 @@ class OperandName {
   uint32_t key_;
 };
 
-// An entry of a decoded list of integers (offsets, shapes): a variable's frame slot or a constant.
+// An entry of a decoded list of integers (offsets, shapes): a variable's frame slot, a constant, or a
+// scalar expression of those.
 struct IntEntry {
-  int slot = -1;  // -1: `value` is the entry
+  static constexpr int kConstant = -1;  // `value` is the entry
+  static constexpr int kScalar = -2;    // DecodedFunction::steps[value, value + steps)
+  int slot = kConstant;
+  uint32_t steps = 0;
   long long value = 0;
 };
+
+// One step of a decoded scalar expression (`my_rank * M_LOCAL + row`, `kb == 0`) in postfix order:
+// Push puts an entry (a variable or an integer constant) on the stack; Binary and Compare replace the
+// top two with `node`'s result, computed as the IR evaluator computes it.
+struct ScalarStep {
+  enum class Kind : uint8_t { Push, Binary, Compare };
+  Kind kind = Kind::Push;
+  IntEntry entry;                      // Push (never itself kScalar)
+  const ir::ExprNode* node = nullptr;  // Binary, Compare: the ir::Binary or ir::Compare
+};
+inline constexpr int kMaxScalarDepth = 8;  // stack entries an expression may need to be decoded
 
 // An operand as the executor needs it. Most are a variable or a constant; anything else keeps its
 // expression and is evaluated as before.
 struct DecodedOperand {
-  // Binary, Compare: `lhs op rhs` of two entries (a variable or an integer constant each), at
-  // DecodedFunction::ints[first] and [first + 1]; `expr` is the ir::Binary or ir::Compare.
-  enum class Kind : uint8_t { Missing, Var, Int, Ints, Binary, Compare, Expr };
+  // Scalar: DecodedFunction::steps[first, first + count) (ScalarStep).
+  enum class Kind : uint8_t { Missing, Var, Int, Ints, Scalar, Expr };
   Kind kind = Kind::Missing;
-  uint8_t count = 0;               // Ints: entries
+  uint8_t count = 0;               // Ints: entries; Scalar: steps
   uint32_t key = 0;                // slot_key of the parameter name (op operands)
   int slot = -1;                   // Var: frame slot
-  uint32_t first = 0;              // Ints: the first entry in DecodedFunction::ints
+  uint32_t first = 0;              // Ints: the first entry in DecodedFunction::ints; Scalar: step
   long long value = 0;             // Int
   const ir::Expr* expr = nullptr;  // the operand as written (in the IR); null when missing
 };
@@ -100,6 +114,7 @@ struct DecodedFunction {
   std::vector<DecodedOp> ops;
   std::vector<DecodedOperand> operands;
   std::vector<IntEntry> ints;
+  std::vector<ScalarStep> steps;
 };
 
 struct DecodedProgram {

@@ -214,6 +214,8 @@ class Interp {
   Dims eval_ints(const ir::Expr& e);
   // Operand `slot` of `c` as a list of integers (offsets, shapes).
   Dims ints_arg(const ir::OpCall& c, OperandName slot);
+  // Runs decoded scalar steps (ScalarStep) into `out`; false when an entry is unbound or not a scalar.
+  bool run_steps(uint32_t first, uint32_t count, Scalar& out);
   // Operand `slot` of `c`: a variable in place, else evaluated into `holder`.
   const Value& operand_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
   const TensorView& tensor_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
@@ -248,10 +250,12 @@ class Interp {
   Value eval_binary(const ir::Binary& b);
   Value eval_compare(const ir::Compare& c);
   // Python semantics of `b` / `c` on operands already evaluated.
-  Value binary_of(const ir::Binary& b, const Scalar& x, const Scalar& y);
-  Value compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y);
+  Scalar binary_of(const ir::Binary& b, const Scalar& x, const Scalar& y);
+  Scalar compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y);
   // A decoded operand's value; anything the decoder did not resolve is evaluated from the IR.
   Value value_of(const DecodedOperand& o);
+  // `o` as a scalar when it is a constant, a bound scalar variable or a decoded scalar expression of
+  // those; false otherwise (the caller evaluates the IR, which also reports what is wrong).
   bool scalar_of(const DecodedOperand& o, Scalar& out);
   Value eval_subscript(const ir::Subscript& s);
   // Runs a decoded op; its tile result goes to `planned_addr` when that is not -1.

@@ -39,7 +39,7 @@ long long floor_mod(long long a, long long b) {
   return m;
 }
 
-Value int_result(long long v, const Scalar& a, const Scalar& b) {
+Scalar int_result(long long v, const Scalar& a, const Scalar& b) {
   ir::DType t = a.dtype == ir::DType::BOOL ? b.dtype : a.dtype;
   if (t == ir::DType::BOOL) t = ir::DType::INT64;
   return Scalar::of_int(v, t);
@@ -143,7 +143,7 @@ Value Interp::eval_binary(const ir::Binary& b) {
   return binary_of(b, scalar_operand(*this, b.lhs, b.span), scalar_operand(*this, b.rhs, b.span));
 }
 
-Value Interp::binary_of(const ir::Binary& b, const Scalar& x, const Scalar& y) {
+Scalar Interp::binary_of(const ir::Binary& b, const Scalar& x, const Scalar& y) {
   bool fl = x.is_float() || y.is_float() || b.op == ir::BinaryOpKind::Div;
   if (fl && b.op != ir::BinaryOpKind::FloorDiv && b.op != ir::BinaryOpKind::Mod) {
     double p = x.as_double(), q = y.as_double();
@@ -207,7 +207,7 @@ Value Interp::eval_compare(const ir::Compare& c) {
   return compare_of(c, scalar_operand(*this, c.lhs, c.span), scalar_operand(*this, c.rhs, c.span));
 }
 
-Value Interp::compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y) {
+Scalar Interp::compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y) {
   auto cmp = [&](auto p, auto q) {
     switch (c.op) {
       case ir::CompareOpKind::Eq:

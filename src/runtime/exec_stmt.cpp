@@ -105,7 +105,7 @@ void Interp::exec_assign(const DecodedStmt& s) {
 
 // A variable or constant entry as a scalar; false when the variable is unbound or not a scalar.
 static bool entry_scalar(const Interp& in, const IntEntry& e, Scalar& out) {
-  if (e.slot < 0) {
+  if (e.slot == IntEntry::kConstant) {
     out = Scalar::of_int(e.value);
     return true;
   }
@@ -115,25 +115,35 @@ static bool entry_scalar(const Interp& in, const IntEntry& e, Scalar& out) {
   return s != nullptr;
 }
 
-// Resolves `o` to a scalar when it is a constant, a bound scalar variable, or a binary operation or
-// comparison of those; false otherwise (the caller evaluates the IR, which also reports errors).
+bool Interp::run_steps(uint32_t first, uint32_t count, Scalar& out) {
+  Scalar stack[kMaxScalarDepth];
+  int top = 0;
+  const ScalarStep* steps = f.code->steps.data() + first;
+  for (uint32_t i = 0; i < count; ++i) {
+    const ScalarStep& s = steps[i];
+    if (s.kind == ScalarStep::Kind::Push) {
+      if (!entry_scalar(*this, s.entry, stack[top])) return false;
+      ++top;
+      continue;
+    }
+    --top;
+    stack[top - 1] = s.kind == ScalarStep::Kind::Binary
+                         ? binary_of(*static_cast<const ir::Binary*>(s.node), stack[top - 1], stack[top])
+                         : compare_of(*static_cast<const ir::Compare*>(s.node), stack[top - 1], stack[top]);
+  }
+  out = stack[0];
+  return true;
+}
+
 bool Interp::scalar_of(const DecodedOperand& o, Scalar& out) {
   switch (o.kind) {
     case DecodedOperand::Kind::Int:
       out = Scalar::of_int(o.value);
       return true;
     case DecodedOperand::Kind::Var:
-      return entry_scalar(*this, IntEntry{o.slot, 0}, out);
-    case DecodedOperand::Kind::Binary:
-    case DecodedOperand::Kind::Compare: {
-      Scalar x, y;
-      const IntEntry* e = f.code->ints.data() + o.first;
-      if (!entry_scalar(*this, e[0], x) || !entry_scalar(*this, e[1], y)) return false;
-      Value v = o.kind == DecodedOperand::Kind::Binary ? binary_of(*(*o.expr)->as<ir::Binary>(), x, y)
-                                                       : compare_of(*(*o.expr)->as<ir::Compare>(), x, y);
-      out = std::get<Scalar>(v);
-      return true;
-    }
+      return entry_scalar(*this, IntEntry{o.slot, 0, 0}, out);
+    case DecodedOperand::Kind::Scalar:
+      return run_steps(o.first, o.count, out);
     default:
       return false;
   }

@@ -59,18 +59,25 @@ const TileValue& Interp::tile_arg(const ir::OpCall& c, OperandName slot, Operand
 }
 
 // The decoded entries of a list operand, read into `out`; false when it has none (not the running op,
-// or an entry that is not a constant or a bound scalar: evaluation then handles or reports it).
-static bool decoded_ints(const Interp& in, const DecodedOperand* o, Dims& out) {
+// or an entry whose variables are unbound or not scalars: evaluation then handles or reports it).
+static bool decoded_ints(Interp& in, const DecodedOperand* o, Dims& out) {
   if (!o || o->kind != DecodedOperand::Kind::Ints) return false;
   const IntEntry* entries = in.f.code->ints.data() + o->first;
   for (uint8_t i = 0; i < o->count; ++i) {
-    if (entries[i].slot < 0) {
-      out.push_back(entries[i].value);
+    const IntEntry& e = entries[i];
+    if (e.slot == IntEntry::kConstant) {
+      out.push_back(e.value);
       continue;
     }
-    const Value* v = in.lookup_slot(entries[i].slot);
-    const Scalar* s = v ? std::get_if<Scalar>(v) : nullptr;
-    if (!s) return false;
+    Scalar computed;
+    const Scalar* s = &computed;
+    if (e.slot == IntEntry::kScalar) {
+      if (!in.run_steps(static_cast<uint32_t>(e.value), e.steps, computed)) return false;
+    } else {
+      const Value* v = in.lookup_slot(e.slot);
+      s = v ? std::get_if<Scalar>(v) : nullptr;
+      if (!s) return false;
+    }
     out.push_back(s->as_int());
   }
   return true;

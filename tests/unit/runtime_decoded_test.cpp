@@ -57,11 +57,15 @@ TEST_F(DecodedTest, StatementsAreInExecutionOrderWithBodiesInline) {
   const DecodedStmt& branch = k.code[2];
   EXPECT_EQ(branch.else_at, 4u);
   EXPECT_EQ(branch.end, 5u);
-  // `i == 1`: a comparison of the loop variable and a constant, both decoded.
-  ASSERT_EQ(branch.value.kind, DecodedOperand::Kind::Compare);
-  EXPECT_EQ(k.ints[branch.value.first].slot, loop.iv_slot);
-  EXPECT_EQ(k.ints[branch.value.first + 1].slot, -1);
-  EXPECT_EQ(k.ints[branch.value.first + 1].value, 1);
+  // `i == 1` in postfix: push i, push 1, compare.
+  ASSERT_EQ(branch.value.kind, DecodedOperand::Kind::Scalar);
+  ASSERT_EQ(branch.value.count, 3);
+  const ScalarStep* steps = k.steps.data() + branch.value.first;
+  EXPECT_EQ(steps[0].kind, ScalarStep::Kind::Push);
+  EXPECT_EQ(steps[0].entry.slot, loop.iv_slot);
+  EXPECT_EQ(steps[1].entry.slot, IntEntry::kConstant);
+  EXPECT_EQ(steps[1].entry.value, 1);
+  EXPECT_EQ(steps[2].kind, ScalarStep::Kind::Compare);
   EXPECT_EQ(k.code[1].target_slot >= 0 && k.code[1].op >= 0, true);
 }
 
@@ -88,13 +92,40 @@ TEST_F(DecodedTest, OperandsAreSlotsConstantsOrExpressions) {
   EXPECT_TRUE(load.static_shape);
   EXPECT_EQ(std::vector<long long>(load.shape.begin(), load.shape.end()), (std::vector<long long>{1, 8}));
 
-  // `[i * 1, 0]` has an entry that is neither a variable nor a constant: the list stays an expression.
+  // `[i * 1, 0]`: the first entry is a scalar expression of the loop variable.
   const DecodedOp& store = k.ops[k.code[5].op];
   ASSERT_EQ(store.call->op->id, ir::OpId::Store);
   const DecodedOperand& offsets = k.operands[store.first + store.call->op->param_index("offsets")];
-  EXPECT_EQ(offsets.kind, DecodedOperand::Kind::Expr);
-  ASSERT_NE(offsets.expr, nullptr);
-  EXPECT_EQ((*offsets.expr)->kind, ir::ExprKind::List);
+  ASSERT_EQ(offsets.kind, DecodedOperand::Kind::Ints);
+  const IntEntry& row = k.ints[offsets.first];
+  ASSERT_EQ(row.slot, IntEntry::kScalar);
+  ASSERT_EQ(row.steps, 3u);
+  EXPECT_EQ(k.steps[row.value + 2].kind, ScalarStep::Kind::Binary);
+}
+
+// An operand the decoder cannot resolve keeps its expression: a float constant, or arithmetic nested
+// deeper than the evaluation stack.
+TEST_F(DecodedTest, AnythingElseStaysAnExpression) {
+  std::string deep = "i";
+  for (int d = 0; d < kMaxScalarDepth; ++d) deep = "1 + (" + deep + " * 1)";
+  std::string text = R"(@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        for i in pl.range(4):
+            x = i * 0.5
+            y = )" + deep +
+                     R"(
+        return out
+)";
+  ir::Program p = parse(text);
+  ASSERT_TRUE(p);
+  auto decoded = decode_program(*p);
+  const DecodedFunction& k = kernel_of(*decoded, *p);
+  ASSERT_EQ(k.code[1].kind, ir::StmtKind::Assign);
+  EXPECT_EQ(k.code[1].value.kind, DecodedOperand::Kind::Expr);  // i * 0.5
+  EXPECT_EQ(k.code[2].value.kind, DecodedOperand::Kind::Expr);  // nested too deep
+  EXPECT_TRUE(k.steps.empty());                                 // nothing left behind by the attempts
 }
 
 TEST_F(DecodedTest, APlannedTileTargetCarriesItsAddress) {
