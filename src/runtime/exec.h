@@ -142,8 +142,10 @@ class FrameSlots {
   };
   Value* at(size_t slot) { return std::launder(reinterpret_cast<Value*>(&storage_[slot])); }
   void clear();
+  // One allocation per frame: `size_` raw slots, then as many bound flags after them.
+  void allocate(size_t n);
   std::unique_ptr<Raw[]> storage_;
-  std::unique_ptr<bool[]> bound_;
+  bool* bound_ = nullptr;  // inside storage_
   size_t size_ = 0;
 };
 

@@ -195,32 +195,36 @@ void Interp::exec_manual_scope(const DecodedStmt& scope, uint32_t at) {
   join_tasks(*this, tasks, scope.node->span, "end of pl.manual_scope");
 }
 
+void FrameSlots::allocate(size_t n) {
+  const size_t flag_raws = (n * sizeof(bool) + sizeof(Raw) - 1) / sizeof(Raw);
+  storage_ = std::make_unique_for_overwrite<Raw[]>(n + flag_raws);  // raw bytes: a Value is built when bound
+  bound_ = reinterpret_cast<bool*>(&storage_[n]);
+  std::fill_n(bound_, n, false);
+  size_ = n;
+}
+
 void FrameSlots::reset(size_t n) {
   clear();
-  if (n > size_ || !storage_) {
-    storage_ = std::make_unique_for_overwrite<Raw[]>(n);  // raw bytes: a Value is built when bound
-    bound_ = std::make_unique_for_overwrite<bool[]>(n);
-  }
-  size_ = n;
-  std::fill_n(bound_.get(), n, false);
+  if (n > size_ || !storage_)
+    allocate(n);
+  else
+    size_ = n;
 }
 
 void FrameSlots::set(size_t slot, Value v) {
   if (slot >= size_) {
     // Keep what is bound: move it into storage that covers `slot`.
-    size_t n = slot + 1;
-    auto storage = std::make_unique_for_overwrite<Raw[]>(n);
-    auto bound = std::make_unique_for_overwrite<bool[]>(n);
-    std::fill_n(bound.get(), n, false);
-    for (size_t i = 0; i < size_; ++i) {
-      if (!bound_[i]) continue;
-      new (&storage[i]) Value(std::move(*at(i)));
-      bound[i] = true;
+    std::unique_ptr<Raw[]> old_storage = std::move(storage_);
+    bool* old_bound = bound_;
+    const size_t old_size = size_;
+    allocate(slot + 1);
+    for (size_t i = 0; i < old_size; ++i) {
+      if (!old_bound[i]) continue;
+      Value* old = std::launder(reinterpret_cast<Value*>(&old_storage[i]));
+      new (&storage_[i]) Value(std::move(*old));
+      bound_[i] = true;
+      old->~Value();
     }
-    clear();
-    storage_ = std::move(storage);
-    bound_ = std::move(bound);
-    size_ = n;
   }
   if (bound_[slot]) {
     *at(slot) = std::move(v);

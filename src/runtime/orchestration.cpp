@@ -94,18 +94,16 @@ void finish_block(const BlockJob& j) {
   if (--j.env->live_blocks == 0) j.env->live_cv.notify_all();
 }
 
-CoreBuffers* buffers_for(RankExec& rx, bool cube, int id) {
+// Gives `frame` the on-chip buffers and the tile pool of core `id` (made on its first use), in one
+// trip through the rank's lock.
+void use_core_storage(RankExec& rx, bool cube, int id, Frame& frame) {
   std::lock_guard<std::mutex> lock(rx.mu);
-  auto& list = cube ? rx.cube_buffers : rx.vector_buffers;
-  if (!list[id]) list[id] = std::make_unique<CoreBuffers>();
-  return list[id].get();
-}
-
-std::shared_ptr<TilePool> pool_for(RankExec& rx, bool cube, int id) {
-  std::lock_guard<std::mutex> lock(rx.mu);
-  auto& list = cube ? rx.cube_pools : rx.vector_pools;
-  if (!list[id]) list[id] = std::make_shared<TilePool>();
-  return list[id];
+  auto& buffers = cube ? rx.cube_buffers : rx.vector_buffers;
+  auto& pools = cube ? rx.cube_pools : rx.vector_pools;
+  if (!buffers[id]) buffers[id] = std::make_unique<CoreBuffers>();
+  if (!pools[id]) pools[id] = std::make_shared<TilePool>();
+  frame.buffers = buffers[id].get();
+  frame.tiles = pools[id];
 }
 
 // Says which block of which kernel runs on `c` (on core `core`, -1 before it has one).
@@ -166,8 +164,7 @@ void run_block_on_core(BlockJob& j, CoreState& core) {
   frame.core = &core;
   frame.block_idx = j.block;
   frame.block_num = j.task->cores;
-  frame.tiles = pool_for(rx, j.task->cube, id);
-  frame.buffers = buffers_for(rx, j.task->cube, id);
+  use_core_storage(rx, j.task->cube, id, frame);
   try {
     Interp in(frame);
     std::vector<Value> results = in.run_function(*j.fn, std::move(j.args));
