@@ -53,7 +53,7 @@ class WorkerPool {
 
 // A submitted kernel: its blocks, dependencies and completion.
 struct TaskState {
-  std::string kernel;
+  const ir::FunctionNode* kernel = nullptr;  // owned by the program
   int cores = 1;
   bool cube = false;
   SourceSpan span;

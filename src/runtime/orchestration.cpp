@@ -56,8 +56,9 @@ void check_budget(Interp& in, const TaskState& task) {
   int budget = task.cube ? p.cube_cores : p.vector_cores;
   std::string kind = core_kind(task.cube);
   if (task.cores > budget) {
-    in.fail(task.span, "pl.spmd_submit: kernel '" + task.kernel + "' needs " + std::to_string(task.cores) +
-                           " " + kind + " cores but chip '" + p.name + "' has " + std::to_string(budget));
+    in.fail(task.span, "pl.spmd_submit: kernel '" + task.kernel->name + "' needs " +
+                           std::to_string(task.cores) + " " + kind + " cores but chip '" + p.name + "' has " +
+                           std::to_string(budget));
   }
   if (!in.f.scope_tasks || in.world().scheduler()) return;
   int total = task.cores;
@@ -65,10 +66,10 @@ void check_budget(Interp& in, const TaskState& task) {
   for (const auto& t : *in.f.scope_tasks) {
     if (t->cube != task.cube || depends_on(task, t.get())) continue;
     total += t->cores;
-    others += (others.empty() ? "'" : ", '") + t->kernel + "' (" + std::to_string(t->cores) + ")";
+    others += (others.empty() ? "'" : ", '") + t->kernel->name + "' (" + std::to_string(t->cores) + ")";
   }
   if (total > budget) {
-    in.fail(task.span, "pl.spmd_submit: kernels " + others + " and '" + task.kernel + "' (" +
+    in.fail(task.span, "pl.spmd_submit: kernels " + others + " and '" + task.kernel->name + "' (" +
                            std::to_string(task.cores) + ") run concurrently in this manual_scope and need " +
                            std::to_string(total) + " " + kind + " cores together, but chip '" + p.name +
                            "' has " + std::to_string(budget) + "; lower core_num or add deps");
@@ -108,7 +109,7 @@ void use_core_storage(RankExec& rx, bool cube, int id, Frame& frame) {
 
 // Says which block of which kernel runs on `c` (on core `core`, -1 before it has one).
 void describe_block(CoreState& c, const TaskState& task, int core, int block) {
-  c.function = task.kernel;
+  c.function = task.kernel->name;
   c.cube = task.cube;
   c.core = core;
   c.block_idx = block;
@@ -137,7 +138,7 @@ int take_core(const BlockJob& j, CoreState& core) {
   if (auto* s = world.scheduler()) return s->core_of(j.actor);
   for (const auto& dep : j.task->deps) {
     BlockInfo info{
-        "pl.spmd_submit", j.task->span, "deps: kernel '" + dep->kernel + "'", nullptr, nullptr, 0, ""};
+        "pl.spmd_submit", j.task->span, "deps: kernel '" + dep->kernel->name + "'", nullptr, nullptr, 0, ""};
     world.block_until(j.rank, &core, info, [&dep] { return dep->done.load(); });
   }
   return j.env->ranks[j.rank]->acquire_core(j.task->cube);
@@ -153,7 +154,7 @@ void run_block_on_core(BlockJob& j, CoreState& core) {
   int id = take_core(j, core);
   if (id < 0)
     throw RunError{j.task->span, "pl.spmd_submit: no free " + std::string(core_kind(j.task->cube)) +
-                                     " core for kernel '" + j.task->kernel + "'"};
+                                     " core for kernel '" + j.task->kernel->name + "'"};
   core.core = id;
   // A block that waited for a core learns it only now.
   if (auto* s = j.env->world->scheduler())
@@ -231,7 +232,7 @@ std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::v
                                   const SourceSpan& span, bool joined_now) {
   if (cores < 1) in.fail(span, "pl.spmd_submit: core_num must be at least 1, got " + std::to_string(cores));
   auto task = std::make_shared<TaskState>();
-  task->kernel = fn.name;
+  task->kernel = &fn;
   task->cores = static_cast<int>(cores);
   task->cube = uses_cube(fn);
   task->span = span;
@@ -320,7 +321,7 @@ void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, cons
     // A task that is done already needs no description of the wait (a string built per kernel call).
     // Check mode always goes through block_until: waiting is a switch point there.
     if (!t->done.load() || in.world().scheduler()) {
-      BlockInfo info{what, span, "kernel '" + t->kernel + "'", nullptr, nullptr, 0, ""};
+      BlockInfo info{what, span, "kernel '" + t->kernel->name + "'", nullptr, nullptr, 0, ""};
       in.world().block_until(in.f.rank, in.f.core, info, [&t] { return t->done.load(); });
     }
     if (auto* hb = in.world().hb(); hb && in.f.core) {
