@@ -238,6 +238,8 @@ class Interp {
   // The decoded operand `slot` of `c`, or null when `c` has no decoded form (see site_of).
   const DecodedOperand* decoded_operand(const ir::OpCall& c, OperandName slot) const;
   [[noreturn]] void fail(const SourceSpan& span, const std::string& message) const;
+  // The program's function called `name`; an error at `span` when there is none.
+  const ir::FunctionNode& function_named(const std::string& name, const SourceSpan& span) const;
   World& world() const { return *f.env->world; }
   // Only the core's own thread writes its counter (the watchdog reads it), so a plain load and store
   // do: no locked read-modify-write on every op.

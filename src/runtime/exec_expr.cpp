@@ -130,13 +130,17 @@ Value Interp::eval(const ir::Expr& e) {
       return call_function(*this, *e->as<ir::FuncCall>());
     case ir::ExprKind::FuncRef: {
       const auto* r = e->as<ir::FuncRef>();
-      ir::Function fn = f.env->program->find(r->callee);
-      if (!fn)
-        fail(e->span, "no function named '" + r->callee + "' in program '" + f.env->program->name + "'");
-      return FuncRefValue{fn.get()};
+      return FuncRefValue{&function_named(r->callee, e->span)};
     }
   }
   fail(e->span, "cannot evaluate expression '" + ir::print_expr(e) + "'");
+}
+
+const ir::FunctionNode& Interp::function_named(const std::string& name, const SourceSpan& span) const {
+  // By reference: ProgramNode::find returns a shared_ptr, two atomic updates per call for nothing.
+  for (const ir::Function& fn : f.env->program->functions)
+    if (fn && fn->name == name) return *fn;
+  fail(span, "no function named '" + name + "' in program '" + f.env->program->name + "'");
 }
 
 Value Interp::eval_binary(const ir::Binary& b) {

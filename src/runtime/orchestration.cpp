@@ -261,12 +261,6 @@ std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::v
   return task;
 }
 
-const ir::FunctionNode& callee(Interp& in, const std::string& name, const SourceSpan& span) {
-  ir::Function fn = in.f.env->program->find(name);
-  if (!fn) in.fail(span, "no function named '" + name + "' in program '" + in.f.env->program->name + "'");
-  return *fn;
-}
-
 // A tensor view made by pld.window in the host names no rank yet; the device call binds it.
 Value bind_to_rank(World& world, Value v, int rank) {
   if (auto* t = std::get_if<TensorView>(&v)) {
@@ -337,7 +331,7 @@ void check_switch_point(Interp& in) {
 }
 
 Value call_function(Interp& in, const ir::FuncCall& call) {
-  const ir::FunctionNode& fn = callee(in, call.callee, call.span);
+  const ir::FunctionNode& fn = in.function_named(call.callee, call.span);
   std::vector<Value> args;
   for (const ir::Expr& a : call.args) args.push_back(in.eval(a));
   if (args.size() != fn.params.size()) {
