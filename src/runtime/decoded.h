@@ -61,8 +61,9 @@ struct ScalarStep {
 };
 inline constexpr int kMaxScalarDepth = 8;  // stack entries an expression may need to be decoded
 
-// An operand as the executor needs it. Most are a variable or a constant; anything else keeps its
-// expression and is evaluated as before.
+// An operand as the executor needs it: a variable, an integer constant, a list of entries, or a
+// scalar expression of variables and constants. Anything else keeps its expression and is evaluated
+// from the IR (`expr` is kept for every kind: the fallback when a variable is unbound, and errors).
 struct DecodedOperand {
   // Scalar: DecodedFunction::steps[first, first + count) (ScalarStep).
   enum class Kind : uint8_t { Missing, Var, Int, Ints, Scalar, Expr };
