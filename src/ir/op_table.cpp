@@ -55,14 +55,9 @@ std::vector<OpInfo> build_table() {
 
 }  // namespace
 
-// The executor looks operands up by name on every op it runs: compare lengths and first letters
-// before the bytes (a library memcmp per candidate was measurable in the inner loop).
 int OpInfo::param_index(std::string_view name) const {
-  if (name.empty()) return -1;
-  for (size_t i = 0; i < params.size(); ++i) {
-    const std::string& p = params[i].name;
-    if (p.size() == name.size() && p[0] == name[0] && std::string_view(p) == name) return static_cast<int>(i);
-  }
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].name == name) return static_cast<int>(i);
   return -1;
 }
 

@@ -175,32 +175,33 @@ class Decoder {
 
   uint32_t here() const { return static_cast<uint32_t>(out_.code.size()); }
 
+  // An Assign's or ExprStmt's value: an op call becomes the statement's op, anything else its operand.
+  void value(const ir::Expr& e, size_t at) {
+    if (e && e->kind == ir::ExprKind::OpCall) {
+      int index = op(*e->as<ir::OpCall>());
+      out_.code[at].op = index;
+    } else {
+      DecodedOperand o = operand(e);
+      out_.code[at].value = o;
+    }
+  }
+
   void stmt(const ir::Stmt& s) {
     size_t at = emit(s);
     switch (s->kind) {
       case ir::StmtKind::Assign: {
         const auto* a = s->as<ir::Assign>();
-        int op_index =
-            a->value && a->value->kind == ir::ExprKind::OpCall ? op(*a->value->as<ir::OpCall>()) : -1;
-        DecodedOperand value = op_index < 0 ? operand(a->value) : DecodedOperand{};
+        value(a->value, at);
         DecodedStmt& d = out_.code[at];
-        d.op = op_index;
-        d.value = value;
         const ir::VarNode* target = a->targets.size() == 1 ? a->targets[0].get() : nullptr;
         if (target) d.target_slot = target->frame_slot;
         if (target && target->type && target->type->kind == ir::TypeKind::Tile)
           d.planned_addr = target->type->addr;
         return;
       }
-      case ir::StmtKind::ExprStmt: {
-        const auto* e = s->as<ir::ExprStmt>();
-        int op_index =
-            e->value && e->value->kind == ir::ExprKind::OpCall ? op(*e->value->as<ir::OpCall>()) : -1;
-        DecodedOperand value = op_index < 0 ? operand(e->value) : DecodedOperand{};
-        out_.code[at].op = op_index;
-        out_.code[at].value = value;
+      case ir::StmtKind::ExprStmt:
+        value(s->as<ir::ExprStmt>()->value, at);
         return;
-      }
       case ir::StmtKind::For: {
         const auto* loop = s->as<ir::For>();
         DecodedOperand start = loop->start ? operand(loop->start) : constant(0);

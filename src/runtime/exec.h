@@ -216,8 +216,9 @@ class Interp {
   Dims eval_ints(const ir::Expr& e);
   // Operand `slot` of `c` as a list of integers (offsets, shapes).
   Dims ints_arg(const ir::OpCall& c, OperandName slot);
-  // Runs decoded scalar steps (ScalarStep) into `out`; false when an entry is unbound or not a scalar.
-  bool run_steps(uint32_t first, uint32_t count, Scalar& out);
+  // A decoded entry (a constant, a variable, or scalar steps) as a scalar; false when a variable it
+  // reads is unbound or not a scalar (the caller then evaluates the IR, which reports that).
+  bool entry_of(const IntEntry& e, Scalar& out);
   // Operand `slot` of `c`: a variable in place, else evaluated into `holder`.
   const Value& operand_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
   const TensorView& tensor_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
@@ -261,6 +262,8 @@ class Interp {
   // `o` as a scalar when it is a constant, a bound scalar variable or a decoded scalar expression of
   // those; false otherwise (the caller evaluates the IR, which also reports what is wrong).
   bool scalar_of(const DecodedOperand& o, Scalar& out);
+  // Runs decoded scalar steps (ScalarStep) into `out`; false as for entry_of.
+  bool run_steps(uint32_t first, uint32_t count, Scalar& out);
   Value eval_subscript(const ir::Subscript& s);
   // Runs a decoded op; its tile result goes to `planned_addr` when that is not -1.
   Value run_op(const DecodedOp& op, long long planned_addr = -1);

@@ -78,7 +78,7 @@ Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   if (src.dtype != dst.dtype) in.fail(c.span, c.op->spelling + ": 'src' and 'dst' dtypes differ");
   const ir::Expr& shape_e = c.arg("shape");
   bool sub = shape_e && !shape_e->isa<ir::NoneImm>();
-  Dims shape = sub ? in.eval_ints(shape_e) : src.shape;
+  Dims shape = sub ? in.ints_arg(c, "shape") : src.shape;
   Dims so = sub ? in.ints_arg(c, "src_offsets") : Dims(src.shape.size(), 0);
   Dims dof = sub ? in.ints_arg(c, "dst_offsets") : Dims(dst.shape.size(), 0);
   if (!sub && src.numel() != dst.numel())

@@ -103,13 +103,13 @@ void Interp::exec_assign(const DecodedStmt& s) {
   assign_targets(*this, *a, std::move(v));
 }
 
-// A variable or constant entry as a scalar; false when the variable is unbound or not a scalar.
-static bool entry_scalar(const Interp& in, const IntEntry& e, Scalar& out) {
+bool Interp::entry_of(const IntEntry& e, Scalar& out) {
   if (e.slot == IntEntry::kConstant) {
     out = Scalar::of_int(e.value);
     return true;
   }
-  const Value* v = in.lookup_slot(e.slot);
+  if (e.slot == IntEntry::kScalar) return run_steps(static_cast<uint32_t>(e.value), e.steps, out);
+  const Value* v = lookup_slot(e.slot);
   const Scalar* s = v ? std::get_if<Scalar>(v) : nullptr;
   if (s) out = *s;
   return s != nullptr;
@@ -122,7 +122,7 @@ bool Interp::run_steps(uint32_t first, uint32_t count, Scalar& out) {
   for (uint32_t i = 0; i < count; ++i) {
     const ScalarStep& s = steps[i];
     if (s.kind == ScalarStep::Kind::Push) {
-      if (!entry_scalar(*this, s.entry, stack[top])) return false;
+      if (!entry_of(s.entry, stack[top])) return false;
       ++top;
       continue;
     }
@@ -141,7 +141,7 @@ bool Interp::scalar_of(const DecodedOperand& o, Scalar& out) {
       out = Scalar::of_int(o.value);
       return true;
     case DecodedOperand::Kind::Var:
-      return entry_scalar(*this, IntEntry{o.slot, 0, 0}, out);
+      return entry_of(IntEntry{o.slot, 0, 0}, out);
     case DecodedOperand::Kind::Scalar:
       return run_steps(o.first, o.count, out);
     default:
@@ -205,10 +205,7 @@ void FrameSlots::allocate(size_t n) {
 
 void FrameSlots::reset(size_t n) {
   clear();
-  if (n > size_ || !storage_)
-    allocate(n);
-  else
-    size_ = n;
+  allocate(n);
 }
 
 void FrameSlots::set(size_t slot, Value v) {

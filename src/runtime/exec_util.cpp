@@ -64,21 +64,9 @@ static bool decoded_ints(Interp& in, const DecodedOperand* o, Dims& out) {
   if (!o || o->kind != DecodedOperand::Kind::Ints) return false;
   const IntEntry* entries = in.f.code->ints.data() + o->first;
   for (uint8_t i = 0; i < o->count; ++i) {
-    const IntEntry& e = entries[i];
-    if (e.slot == IntEntry::kConstant) {
-      out.push_back(e.value);
-      continue;
-    }
-    Scalar computed;
-    const Scalar* s = &computed;
-    if (e.slot == IntEntry::kScalar) {
-      if (!in.run_steps(static_cast<uint32_t>(e.value), e.steps, computed)) return false;
-    } else {
-      const Value* v = in.lookup_slot(e.slot);
-      s = v ? std::get_if<Scalar>(v) : nullptr;
-      if (!s) return false;
-    }
-    out.push_back(s->as_int());
+    Scalar s;
+    if (!in.entry_of(entries[i], s)) return false;
+    out.push_back(s.as_int());
   }
   return true;
 }

@@ -86,10 +86,10 @@ struct Transfer {
   Dims shape, src_offsets, dst_offsets;
 };
 
-Dims ints_or(Interp& in, const ir::OpCall& c, std::string_view slot, Dims fallback) {
-  const ir::Expr& e = c.arg(slot);
+Dims ints_or(Interp& in, const ir::OpCall& c, OperandName slot, Dims fallback) {
+  const ir::Expr& e = c.arg(slot.name());
   if (!e || e->isa<ir::NoneImm>()) return fallback;
-  return in.eval_ints(e);
+  return in.ints_arg(c, slot);
 }
 
 void check_inner_contiguous(Interp& in, const ir::OpCall& c, const TensorView& t) {
