@@ -173,7 +173,7 @@ void Interp::exec_for(const DecodedStmt& loop, uint32_t at) {
   long long step = int_of(loop.step);
   if (step == 0) fail(loop.node->span, "loop step is zero");
   for (long long i = start; step > 0 ? i < stop : i > stop; i += step) {
-    if (loop.iv_slot >= 0) f.vars.set(static_cast<size_t>(loop.iv_slot), Scalar::of_int(i));
+    if (loop.iv_slot >= 0) f.vars.set_int(static_cast<size_t>(loop.iv_slot), i);
     exec_range(at + 1, loop.end);
     if (f.returned) return;
   }
@@ -208,7 +208,7 @@ void FrameSlots::reset(size_t n) {
   allocate(n);
 }
 
-void FrameSlots::set(size_t slot, Value v) {
+void FrameSlots::set(size_t slot, Value&& v) {
   if (slot >= size_) {
     // Keep what is bound: move it into storage that covers `slot`.
     std::unique_ptr<Raw[]> old_storage = std::move(storage_);
