@@ -229,8 +229,19 @@ class Interp {
   // Operand `slot` of `c` as a list of integers (offsets, shapes).
   Dims ints_arg(const ir::OpCall& c, OperandName slot);
   // A decoded entry (a constant, a variable, or scalar steps) as a scalar; false when a variable it
-  // reads is unbound or not a scalar (the caller then evaluates the IR, which reports that).
-  bool entry_of(const IntEntry& e, Scalar& out);
+  // reads is unbound or not a scalar (the caller then evaluates the IR, which reports that). Inline:
+  // every offset and shape list and every scalar step reads entries.
+  bool entry_of(const IntEntry& e, Scalar& out) {
+    if (e.slot == IntEntry::kConstant) {
+      out = Scalar::of_int(e.value);
+      return true;
+    }
+    if (e.slot == IntEntry::kScalar) return run_steps(static_cast<uint32_t>(e.value), e.steps, out);
+    const Value* v = lookup_slot(e.slot);
+    const Scalar* s = v ? std::get_if<Scalar>(v) : nullptr;
+    if (s) out = *s;
+    return s != nullptr;
+  }
   // Operand `slot` of `c`: a variable in place, else evaluated into `holder`.
   const Value& operand_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
   const TensorView& tensor_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);

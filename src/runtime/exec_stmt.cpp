@@ -103,16 +103,23 @@ void Interp::exec_assign(const DecodedStmt& s) {
   assign_targets(*this, *a, std::move(v));
 }
 
-bool Interp::entry_of(const IntEntry& e, Scalar& out) {
-  if (e.slot == IntEntry::kConstant) {
-    out = Scalar::of_int(e.value);
-    return true;
+// Index arithmetic on two INT64 scalars (loop indices, constants): what binary_of computes for +, -
+// and *, without its call and float checks. False for anything else, which binary_of then computes.
+static bool int64_add_sub_mul(ir::BinaryOpKind op, Scalar& x, const Scalar& y) {
+  if (x.dtype != ir::DType::INT64 || y.dtype != ir::DType::INT64) return false;
+  switch (op) {
+    case ir::BinaryOpKind::Add:
+      x.i += y.i;
+      return true;
+    case ir::BinaryOpKind::Sub:
+      x.i -= y.i;
+      return true;
+    case ir::BinaryOpKind::Mul:
+      x.i *= y.i;
+      return true;
+    default:
+      return false;
   }
-  if (e.slot == IntEntry::kScalar) return run_steps(static_cast<uint32_t>(e.value), e.steps, out);
-  const Value* v = lookup_slot(e.slot);
-  const Scalar* s = v ? std::get_if<Scalar>(v) : nullptr;
-  if (s) out = *s;
-  return s != nullptr;
 }
 
 bool Interp::run_steps(uint32_t first, uint32_t count, Scalar& out) {
@@ -127,9 +134,13 @@ bool Interp::run_steps(uint32_t first, uint32_t count, Scalar& out) {
       continue;
     }
     --top;
-    stack[top - 1] = s.kind == ScalarStep::Kind::Binary
-                         ? binary_of(*static_cast<const ir::Binary*>(s.node), stack[top - 1], stack[top])
-                         : compare_of(*static_cast<const ir::Compare*>(s.node), stack[top - 1], stack[top]);
+    Scalar& x = stack[top - 1];
+    if (s.kind == ScalarStep::Kind::Binary) {
+      const auto& b = *static_cast<const ir::Binary*>(s.node);
+      if (!int64_add_sub_mul(b.op, x, stack[top])) x = binary_of(b, x, stack[top]);
+    } else {
+      x = compare_of(*static_cast<const ir::Compare*>(s.node), x, stack[top]);
+    }
   }
   out = stack[0];
   return true;
