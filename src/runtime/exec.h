@@ -243,12 +243,30 @@ class Interp {
     return s != nullptr;
   }
   // Operand `slot` of `c`: a variable in place, else evaluated into `holder`.
-  const Value& operand_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
-  const TensorView& tensor_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
-  const TileValue& tile_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder);
+  // Inline, with everything but a decoded variable out of line (operand_slow): ops read several
+  // operands each, and the fallback's strings would otherwise make every read set up a large frame.
+  const Value& operand_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
+    const DecodedOperand* o = decoded_operand(c, slot);
+    if (o && o->kind == DecodedOperand::Kind::Var) {
+      if (const Value* v = lookup_slot(o->slot)) return *v;
+    }
+    return operand_slow(c, slot, o, holder);
+  }
+  const TensorView& tensor_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
+    const auto* t = std::get_if<TensorView>(&operand_arg(c, slot, holder));
+    if (!t || !t->data) [[unlikely]]
+      not_a_bound_tensor(c, slot, t);
+    return *t;
+  }
+  const TileValue& tile_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
+    const auto* t = std::get_if<TileValue>(&operand_arg(c, slot, holder));
+    if (!t) [[unlikely]]
+      not_a_tile(c, slot);
+    return *t;
+  }
 
   // A fresh tile for the result of `c` (at the planned address when there is one).
-  TileValue new_tile(const ir::OpCall& c, Dims shape, ir::DType dtype, ir::Memory memory);
+  TileValue new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dtype, ir::Memory memory);
 
   void bind(const ir::Var& v, Value value);
   // The variable's value in this frame, or null before it is bound.
@@ -260,7 +278,14 @@ class Interp {
     return f.site && f.site->call == &c ? f.site : nullptr;
   }
   // The decoded operand `slot` of `c`, or null when `c` has no decoded form (see site_of).
-  const DecodedOperand* decoded_operand(const ir::OpCall& c, OperandName slot) const;
+  const DecodedOperand* decoded_operand(const ir::OpCall& c, OperandName slot) const {
+    const DecodedOp* op = site_of(c);
+    if (!op) return nullptr;
+    const DecodedOperand* operands = f.code->operands.data() + op->first;
+    for (uint8_t i = 0; i < op->count; ++i)
+      if (operands[i].key == slot.key()) return &operands[i];
+    return nullptr;
+  }
   [[noreturn]] void fail(const SourceSpan& span, const std::string& message) const;
   // The program's function called `name`; an error at `span` when there is none.
   const ir::FunctionNode& function_named(const std::string& name, const SourceSpan& span) const;
@@ -275,6 +300,13 @@ class Interp {
   Frame& f;
 
  private:
+  // operand_arg's other cases: a decoded constant, an operand evaluated from the IR (`decoded` is
+  // its decoded form or null), a missing one.
+  const Value& operand_slow(const ir::OpCall& c, OperandName slot, const DecodedOperand* decoded,
+                            OperandHolder& holder);
+  // The errors of tensor_arg (`t`: the operand when it is a tensor without data) and tile_arg.
+  [[noreturn]] void not_a_bound_tensor(const ir::OpCall& c, OperandName slot, const TensorView* t) const;
+  [[noreturn]] void not_a_tile(const ir::OpCall& c, OperandName slot) const;
   Value eval_binary(const ir::Binary& b);
   Value eval_compare(const ir::Compare& c);
   // Python semantics of `b` / `c` on operands already evaluated.

@@ -103,8 +103,9 @@ Value scalar_op(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
   return out;
 }
 
-Value matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const TileValue& b, TileValue acc,
-                  bool add) {
+// a @ b into acc (added to it when `add`), after checking that the three fit together.
+void matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const TileValue& b, const TileValue& acc,
+                 bool add) {
   if (a.cols() != b.rows()) {
     in.fail(c.span, c.op->spelling + ": inner dims differ: lhs " + dims_str(a.shape) + " and rhs " +
                         dims_str(b.shape));
@@ -120,7 +121,6 @@ Value matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const Til
     kernels::matmul_acc(view_of(a), view_of(b), view_of(acc));
   else
     kernels::matmul(view_of(a), view_of(b), view_of(acc));
-  return acc;
 }
 
 }  // namespace
@@ -175,7 +175,8 @@ Value op_Matmul(Interp& in, const ir::OpCall& c) {
   const TileValue& b = in.tile_arg(c, "rhs", hb);
   ir::DType acc_type = c.type ? c.type->dtype : ir::DType::FP32;
   TileValue acc = in.new_tile(c, {a.rows(), b.cols()}, acc_type, ir::Memory::Acc);
-  return matmul_into(in, c, a, b, acc, false);
+  matmul_into(in, c, a, b, acc, false);
+  return acc;
 }
 
 // The accumulator is updated in place, as on the device, where the result shares the Acc buffer.
@@ -184,7 +185,8 @@ Value op_MatmulAcc(Interp& in, const ir::OpCall& c) {
   const TileValue& acc = in.tile_arg(c, "acc", hc);
   const TileValue& a = in.tile_arg(c, "lhs", ha);
   const TileValue& b = in.tile_arg(c, "rhs", hb);
-  return matmul_into(in, c, a, b, acc, true);
+  matmul_into(in, c, a, b, acc, true);
+  return acc;
 }
 
 Value op_Add(Interp& in, const ir::OpCall& c) {

@@ -235,7 +235,15 @@ void FrameSlots::set(size_t slot, Value&& v) {
     }
   }
   if (bound_[slot]) {
-    *at(slot) = std::move(v);
+    // A tile variable rebound to a tile (each op result in a loop) is assigned as a TileValue: the
+    // variant's own assignment would go through a visit of its alternatives first.
+    Value& bound = *at(slot);
+    auto* tile = std::get_if<TileValue>(&v);
+    auto* old_tile = std::get_if<TileValue>(&bound);
+    if (tile && old_tile)
+      *old_tile = std::move(*tile);
+    else
+      bound = std::move(v);
     return;
   }
   new (&storage_[slot]) Value(std::move(v));

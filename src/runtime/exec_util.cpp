@@ -11,24 +11,9 @@ namespace ptodist::runtime {
 
 // ---- operands ----
 
-const DecodedOperand* Interp::decoded_operand(const ir::OpCall& c, OperandName slot) const {
-  const DecodedOp* op = site_of(c);
-  if (!op) return nullptr;
-  const DecodedOperand* operands = f.code->operands.data() + op->first;
-  for (uint8_t i = 0; i < op->count; ++i)
-    if (operands[i].key == slot.key()) return &operands[i];
-  return nullptr;
-}
-
-const Value& Interp::operand_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
-  // The running op's decoded operand: a variable's slot or a constant, without reading the IR.
-  if (const DecodedOperand* o = decoded_operand(c, slot)) {
-    if (o->kind == DecodedOperand::Kind::Var) {
-      if (const Value* v = lookup_slot(o->slot)) return *v;
-    } else if (o->kind == DecodedOperand::Kind::Int) {
-      return holder.emplace(Scalar::of_int(o->value));
-    }
-  }
+const Value& Interp::operand_slow(const ir::OpCall& c, OperandName slot, const DecodedOperand* decoded,
+                                  OperandHolder& holder) {
+  if (decoded && decoded->kind == DecodedOperand::Kind::Int) return holder.emplace(Scalar::of_int(decoded->value));
   const ir::Expr& e = c.arg(slot.name());
   if (!e) fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot.name()) + "'");
   // A variable is read in place: no copy of its value on every use in an inner loop.
@@ -38,24 +23,16 @@ const Value& Interp::operand_arg(const ir::OpCall& c, OperandName slot, OperandH
   return holder.emplace(eval(e));
 }
 
-const TensorView& Interp::tensor_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
-  const Value& v = operand_arg(c, slot, holder);
-  const auto* t = std::get_if<TensorView>(&v);
+void Interp::not_a_bound_tensor(const ir::OpCall& c, OperandName slot, const TensorView* t) const {
   if (!t)
     fail(c.arg(slot.name())->span,
          c.op->spelling + ": operand '" + std::string(slot.name()) + "' must be a tensor here");
-  if (!t->data)
-    fail(c.arg(slot.name())->span, c.op->spelling + ": window view '" + t->name + "' is not bound to a rank");
-  return *t;
+  fail(c.arg(slot.name())->span, c.op->spelling + ": window view '" + t->name + "' is not bound to a rank");
 }
 
-const TileValue& Interp::tile_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
-  const Value& v = operand_arg(c, slot, holder);
-  const auto* t = std::get_if<TileValue>(&v);
-  if (!t)
-    fail(c.arg(slot.name())->span,
-         c.op->spelling + ": operand '" + std::string(slot.name()) + "' must be a tile here");
-  return *t;
+void Interp::not_a_tile(const ir::OpCall& c, OperandName slot) const {
+  fail(c.arg(slot.name())->span,
+       c.op->spelling + ": operand '" + std::string(slot.name()) + "' must be a tile here");
 }
 
 // The decoded entries of a list operand, read into `out`; false when it has none (not the running op,
@@ -123,9 +100,9 @@ static void note_tile_written(Interp& in, const ir::OpCall& c, const TileValue& 
 
 // A tile planned by plan-memory lives at its address in this core's buffer of that memory, so a
 // reuse bug corrupts real bytes; an unplanned tile takes pooled storage.
-TileValue Interp::new_tile(const ir::OpCall& c, Dims shape, ir::DType dtype, ir::Memory memory) {
+TileValue Interp::new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dtype, ir::Memory memory) {
   TileValue t;
-  t.shape = std::move(shape);
+  t.shape = shape;
   t.dtype = dtype;
   t.memory = memory;
   long long bytes = t.bytes();
