@@ -41,6 +41,10 @@ static bool decoded_ints(Interp& in, const DecodedOperand* o, Dims& out) {
   if (!o || o->kind != DecodedOperand::Kind::Ints) return false;
   const IntEntry* entries = in.f.code->ints.data() + o->first;
   for (uint8_t i = 0; i < o->count; ++i) {
+    if (entries[i].slot == IntEntry::kConstant) {  // most shapes: no Scalar in between
+      out.push_back(entries[i].value);
+      continue;
+    }
     Scalar s;
     if (!in.entry_of(entries[i], s)) return false;
     out.push_back(s.as_int());
@@ -51,7 +55,8 @@ static bool decoded_ints(Interp& in, const DecodedOperand* o, Dims& out) {
 Dims Interp::ints_arg(const ir::OpCall& c, OperandName slot) {
   // One named result, so it is built in the caller's object rather than copied out.
   Dims out;
-  if (!decoded_ints(*this, decoded_operand(c, slot), out)) out = eval_ints(c.arg(slot.name()));
+  if (!decoded_ints(*this, decoded_operand(c, slot), out)) [[unlikely]]
+    out = eval_ints(c.arg(slot.name()));
   return out;
 }
 
@@ -98,6 +103,13 @@ static void note_tile_written(Interp& in, const ir::OpCall& c, const TileValue& 
                    check::Access{c.span, c.op->spelling, ""});
 }
 
+[[noreturn]] static void tile_overflow(const Interp& in, const ir::OpCall& c, long long bytes, long long addr,
+                                       ir::Memory memory, long long cap) {
+  in.fail(c.span, c.op->spelling + ": tile of " + std::to_string(bytes) + " bytes at address " +
+                      std::to_string(addr) + " overflows the " + std::string(ir::memory_name(memory)) +
+                      " buffer (" + std::to_string(cap) + " bytes)");
+}
+
 // A tile planned by plan-memory lives at its address in this core's buffer of that memory, so a
 // reuse bug corrupts real bytes; an unplanned tile takes pooled storage.
 TileValue Interp::new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dtype, ir::Memory memory) {
@@ -105,7 +117,7 @@ TileValue Interp::new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dty
   t.shape = shape;
   t.dtype = dtype;
   t.memory = memory;
-  long long bytes = t.bytes();
+  const long long bytes = t.bytes();
   long long addr = -1;
   if (const DecodedOp* op = site_of(c))
     addr = op->addr;
@@ -113,13 +125,10 @@ TileValue Interp::new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dty
     addr = c.type->addr;
   if (f.planned_call == &c) addr = f.planned_addr;
   if (addr >= 0 && f.buffers) {
-    long long cap = memory_capacity(world().profile(), memory);
-    if (addr + bytes > cap) {
-      fail(c.span, c.op->spelling + ": tile of " + std::to_string(bytes) + " bytes at address " +
-                       std::to_string(addr) + " overflows the " + std::string(ir::memory_name(memory)) +
-                       " buffer (" + std::to_string(cap) + " bytes)");
-    }
-    size_t index = static_cast<size_t>(memory);
+    const long long cap = memory_capacity(world().profile(), memory);
+    if (addr + bytes > cap) [[unlikely]]
+      tile_overflow(*this, c, bytes, addr, memory, cap);
+    const size_t index = static_cast<size_t>(memory);
     PTODIST_INTERNAL_ASSERT(index < std::size(f.buffers->memory), "new_tile: memory out of range");
     t.data = f.buffers->memory[index].reserve(cap) + addr;
     note_tile_written(*this, c, t);
