@@ -235,13 +235,13 @@ void FrameSlots::set(size_t slot, Value&& v) {
     }
   }
   if (bound_[slot]) {
-    // A tile variable rebound to a tile (each op result in a loop) is assigned as a TileValue: the
-    // variant's own assignment would go through a visit of its alternatives first.
+    // A tile or scalar variable rebound to the same kind (each op result and index in a loop) is
+    // assigned as that type: the variant's own assignment would go through a visit first.
     Value& bound = *at(slot);
-    auto* tile = std::get_if<TileValue>(&v);
-    auto* old_tile = std::get_if<TileValue>(&bound);
-    if (tile && old_tile)
-      *old_tile = std::move(*tile);
+    if (auto* tile = std::get_if<TileValue>(&v), *old = std::get_if<TileValue>(&bound); tile && old)
+      *old = std::move(*tile);
+    else if (auto* scalar = std::get_if<Scalar>(&v), *old_scalar = std::get_if<Scalar>(&bound); scalar && old_scalar)
+      *old_scalar = *scalar;
     else
       bound = std::move(v);
     return;
