@@ -104,8 +104,8 @@ Value scalar_op(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
 }
 
 // a @ b into acc (added to it when `add`), after checking that the three fit together.
-void matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const TileValue& b, const TileValue& acc,
-                 bool add) {
+void matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const TileValue& b,
+                 const TileValue& acc, bool add) {
   if (a.cols() != b.rows()) {
     in.fail(c.span, c.op->spelling + ": inner dims differ: lhs " + dims_str(a.shape) + " and rhs " +
                         dims_str(b.shape));

@@ -240,7 +240,8 @@ void FrameSlots::set(size_t slot, Value&& v) {
     Value& bound = *at(slot);
     if (auto* tile = std::get_if<TileValue>(&v), *old = std::get_if<TileValue>(&bound); tile && old)
       *old = std::move(*tile);
-    else if (auto* scalar = std::get_if<Scalar>(&v), *old_scalar = std::get_if<Scalar>(&bound); scalar && old_scalar)
+    else if (auto* scalar = std::get_if<Scalar>(&v), *old_scalar = std::get_if<Scalar>(&bound);
+             scalar && old_scalar)
       *old_scalar = *scalar;
     else
       bound = std::move(v);

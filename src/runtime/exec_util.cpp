@@ -13,7 +13,8 @@ namespace ptodist::runtime {
 
 const Value& Interp::operand_slow(const ir::OpCall& c, OperandName slot, const DecodedOperand* decoded,
                                   OperandHolder& holder) {
-  if (decoded && decoded->kind == DecodedOperand::Kind::Int) return holder.emplace(Scalar::of_int(decoded->value));
+  if (decoded && decoded->kind == DecodedOperand::Kind::Int)
+    return holder.emplace(Scalar::of_int(decoded->value));
   const ir::Expr& e = c.arg(slot.name());
   if (!e) fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot.name()) + "'");
   // A variable is read in place: no copy of its value on every use in an inner loop.

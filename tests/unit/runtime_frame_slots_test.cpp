@@ -1,4 +1,5 @@
-// A frame's slots (unbound until set, rebinding replaces, growing keeps what is bound, reset empties)
+// A frame's slots (unbound until set, rebinding replaces, same-kind rebinding and loop indices release
+// what they replace, growing keeps what is bound, reset empties)
 // and the operand holder (empty until a value is put in, replaced by the next).
 #include <gtest/gtest.h>
 
@@ -30,6 +31,48 @@ TEST(FrameSlots, RebindingReplacesTheValueAndItsKind) {
   const auto* tile = std::get_if<TileValue>(slots.get(0));
   ASSERT_NE(tile, nullptr);
   EXPECT_EQ(tile->numel(), 6);
+}
+
+// A tile rebound to a tile and a scalar to a scalar take the typed path; the old value must still go.
+TEST(FrameSlots, RebindingToTheSameKindReplacesAndReleasesTheOldValue) {
+  auto first = std::make_shared<int>(0), second = std::make_shared<int>(0);
+  FrameSlots slots;
+  slots.reset(2);
+  TileValue t;
+  t.storage = first;
+  t.shape = {2, 3};
+  slots.set(0, TileValue(t));
+  t = TileValue{};
+  EXPECT_EQ(first.use_count(), 2);  // first, the slot
+  TileValue u;
+  u.storage = second;
+  u.shape = {4};
+  slots.set(0, std::move(u));
+  EXPECT_EQ(first.use_count(), 1);
+  EXPECT_EQ(second.use_count(), 2);
+  EXPECT_EQ(std::get<TileValue>(*slots.get(0)).numel(), 4);
+
+  slots.set(1, Scalar::of_float(1.5));
+  slots.set(1, Scalar::of_int(9, ir::DType::INT32));
+  const Scalar& s = std::get<Scalar>(*slots.get(1));
+  EXPECT_EQ(s.dtype, ir::DType::INT32);
+  EXPECT_EQ(s.as_int(), 9);
+}
+
+TEST(FrameSlots, ALoopIndexRebindsAnyBoundValueToAnInt64) {
+  auto owner = std::make_shared<int>(0);
+  FrameSlots slots;
+  slots.reset(2);
+  slots.set_int(0, 3);  // unbound
+  slots.set_int(0, 4);  // a scalar already
+  EXPECT_EQ(std::get<Scalar>(*slots.get(0)).i, 4);
+  EXPECT_EQ(std::get<Scalar>(*slots.get(0)).dtype, ir::DType::INT64);
+  TileValue t;
+  t.storage = owner;
+  slots.set(1, std::move(t));
+  slots.set_int(1, 5);  // a tile: replaced
+  EXPECT_EQ(owner.use_count(), 1);
+  EXPECT_EQ(std::get<Scalar>(*slots.get(1)).i, 5);
 }
 
 TEST(FrameSlots, ASlotPastTheFrameGrowsItAndKeepsWhatIsBound) {
