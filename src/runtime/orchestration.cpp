@@ -333,6 +333,7 @@ void check_switch_point(Interp& in) {
 Value call_function(Interp& in, const ir::FuncCall& call) {
   const ir::FunctionNode& fn = in.function_named(call.callee, call.span);
   std::vector<Value> args;
+  args.reserve(call.args.size());
   for (const ir::Expr& a : call.args) args.push_back(in.eval(a));
   if (args.size() != fn.params.size()) {
     in.fail(call.span, "'" + fn.name + "' takes " + std::to_string(fn.params.size()) + " arguments, got " +
@@ -375,6 +376,7 @@ Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
     in.fail(c.span, "pl.spmd_submit: the first argument must name a kernel (self.kernel)");
   const ir::FunctionNode& fn = *ref->fn;
   std::vector<Value> args;
+  args.reserve(c.varargs.size());
   for (const ir::Expr& a : c.varargs) args.push_back(in.eval(a));
   if (args.size() != fn.params.size()) {
     in.fail(c.span, "pl.spmd_submit: kernel '" + fn.name + "' takes " + std::to_string(fn.params.size()) +

@@ -168,6 +168,7 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   env.rank_jobs.resize(options_.ranks);
   env.rank_job_fns.resize(options_.ranks);
   std::vector<Value> host_args;
+  host_args.reserve(host->params.size());
   for (const ir::Param& p : host->params) {
     HostTensor& t = args.at(p.var->name);
     for (size_t i = 0; i < t.shape.size(); ++i)
