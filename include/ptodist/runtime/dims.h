@@ -27,18 +27,12 @@ class Dims {
   // in the executor. A copy takes the whole array as bytes: a fixed 64-byte copy is a few vector
   // moves, where copying only the live entries compiled to a call of memmove.
   Dims() {}  // NOLINT: entries past size() stay unwritten on purpose
-// Copying the unwritten entries' bytes is what the copy means to do (memcpy copies representations);
-// GCC's warning about it would fire wherever a partly filled Dims is copied.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-  Dims(const Dims& other) : size_(other.size_) { std::memcpy(values_, other.values_, sizeof values_); }
+  Dims(const Dims& other) : size_(other.size_) { copy_all(values_, other.values_); }
   Dims& operator=(const Dims& other) {
     size_ = other.size_;
-    std::memcpy(values_, other.values_, sizeof values_);
+    copy_all(values_, other.values_);
     return *this;
   }
-#pragma GCC diagnostic pop
   Dims(std::initializer_list<long long> values) { assign(values.begin(), values.size()); }
   Dims(std::span<const long long> values) { assign(values.data(), values.size()); }     // NOLINT: implicit
   Dims(const std::vector<long long>& values) { assign(values.data(), values.size()); }  // NOLINT
@@ -91,6 +85,15 @@ class Dims {
   [[noreturn]] static void too_many() {
     throw std::length_error("a shape of more than " + std::to_string(kMaxDims) + " dims");
   }
+// Copying the unwritten entries' bytes is what a copy means to do (memcpy copies representations);
+// GCC's warning about it would fire wherever a partly filled Dims is copied.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+  static void copy_all(long long* to, const long long* from) {
+    std::memcpy(to, from, kMaxDims * sizeof *to);
+  }
+#pragma GCC diagnostic pop
   void assign(const long long* p, size_t n) {
     check_size(n);
     size_ = n;
