@@ -95,6 +95,21 @@ TEST(Dims, BehavesLikeASmallVector) {
   EXPECT_EQ(s.size(), 2u);
 }
 
+// A copy takes the whole inline array; what it means is still only the live entries.
+TEST(Dims, CopiesCarryTheLiveEntriesAndSurviveSelfAssignment) {
+  Dims longer{1, 2, 3, 4, 5};
+  Dims d{7, 8};
+  Dims copy(d);
+  EXPECT_EQ(copy, (Dims{7, 8}));
+  longer = d;
+  EXPECT_EQ(longer.to_vector(), (std::vector<long long>{7, 8}));
+  longer.push_back(9);  // the entry past the copied ones is written, not left from before
+  EXPECT_EQ(longer.to_vector(), (std::vector<long long>{7, 8, 9}));
+  Dims& same = d;
+  d = same;
+  EXPECT_EQ(d, (Dims{7, 8}));
+}
+
 TEST(Dims, MoreThanTheMaximumIsAnErrorNotAnOverflow) {
   Dims d(Dims::kMaxDims, 1);
   EXPECT_THROW(d.push_back(1), std::length_error);

@@ -29,6 +29,7 @@ class Dims {
   Dims() {}  // NOLINT: entries past size() stay unwritten on purpose
   Dims(const Dims& other) : size_(other.size_) { copy_all(values_, other.values_); }
   Dims& operator=(const Dims& other) {
+    if (this == &other) return *this;  // memcpy's ranges must not overlap
     size_ = other.size_;
     copy_all(values_, other.values_);
     return *this;
