@@ -136,17 +136,6 @@ class FrameSlots {
   // frame was sized could do that), moving from `v`: taken by reference, so an assignment moves its
   // value once instead of twice (each move of a Value is a visit of its alternatives).
   void set(size_t slot, Value&& v);
-  // Binds `slot` to an integer: a loop's index, rebound every iteration, overwrites the Scalar already
-  // there without a visit.
-  void set_int(size_t slot, long long i) {
-    if (slot < size_ && bound_[slot]) {
-      if (auto* s = std::get_if<Scalar>(at(slot))) {
-        *s = Scalar::of_int(i);
-        return;
-      }
-    }
-    set(slot, Scalar::of_int(i));
-  }
 
  private:
   struct alignas(Value) Raw {

@@ -184,7 +184,7 @@ void Interp::exec_for(const DecodedStmt& loop, uint32_t at) {
   long long step = int_of(loop.step);
   if (step == 0) fail(loop.node->span, "loop step is zero");
   for (long long i = start; step > 0 ? i < stop : i > stop; i += step) {
-    if (loop.iv_slot >= 0) f.vars.set_int(static_cast<size_t>(loop.iv_slot), i);
+    if (loop.iv_slot >= 0) f.vars.set(static_cast<size_t>(loop.iv_slot), Scalar::of_int(i));
     exec_range(at + 1, loop.end);
     if (f.returned) return;
   }

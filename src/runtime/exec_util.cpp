@@ -42,10 +42,6 @@ static bool decoded_ints(Interp& in, const DecodedOperand* o, Dims& out) {
   if (!o || o->kind != DecodedOperand::Kind::Ints) return false;
   const IntEntry* entries = in.f.code->ints.data() + o->first;
   for (uint8_t i = 0; i < o->count; ++i) {
-    if (entries[i].slot == IntEntry::kConstant) {  // most shapes: no Scalar in between
-      out.push_back(entries[i].value);
-      continue;
-    }
     Scalar s;
     if (!in.entry_of(entries[i], s)) return false;
     out.push_back(s.as_int());

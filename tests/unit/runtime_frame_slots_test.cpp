@@ -1,4 +1,4 @@
-// A frame's slots (unbound until set, rebinding replaces, same-kind rebinding and loop indices release
+// A frame's slots (unbound until set, rebinding replaces, same-kind rebinding and integers release
 // what they replace, growing keeps what is bound, reset empties)
 // and the operand holder (empty until a value is put in, replaced by the next).
 #include <gtest/gtest.h>
@@ -59,18 +59,18 @@ TEST(FrameSlots, RebindingToTheSameKindReplacesAndReleasesTheOldValue) {
   EXPECT_EQ(s.as_int(), 9);
 }
 
-TEST(FrameSlots, ALoopIndexRebindsAnyBoundValueToAnInt64) {
+TEST(FrameSlots, AnIntegerRebindsAnyBoundValue) {
   auto owner = std::make_shared<int>(0);
   FrameSlots slots;
   slots.reset(2);
-  slots.set_int(0, 3);  // unbound
-  slots.set_int(0, 4);  // a scalar already
+  slots.set(0, Scalar::of_int(3));  // unbound
+  slots.set(0, Scalar::of_int(4));  // a scalar already
   EXPECT_EQ(std::get<Scalar>(*slots.get(0)).i, 4);
   EXPECT_EQ(std::get<Scalar>(*slots.get(0)).dtype, ir::DType::INT64);
   TileValue t;
   t.storage = owner;
   slots.set(1, std::move(t));
-  slots.set_int(1, 5);  // a tile: replaced
+  slots.set(1, Scalar::of_int(5));  // a tile: replaced
   EXPECT_EQ(owner.use_count(), 1);
   EXPECT_EQ(std::get<Scalar>(*slots.get(1)).i, 5);
 }
