@@ -83,7 +83,7 @@ std::string block_note(const Actor& a) {
 }
 
 bool waits_on_signal(const Actor& a) {
-  return a.state == ActorState::Blocked && (a.info.watch || a.info.watch_u);
+  return a.state == RunState::Blocked && (a.info.watch || a.info.watch_u);
 }
 
 // Depth-first search for a cycle over `edges`, visiting nodes in order and trying unvisited
@@ -135,9 +135,9 @@ std::string SchedulerImpl::deadlock_report() {
   std::vector<const Actor*> blocked, signal_waiters;
   std::vector<const Actor*> starved;  // blocks of the first starved kernel (by actor id) on its rank
   for (const auto& a : actors) {
-    if (a->state == ActorState::Blocked) blocked.push_back(a.get());
+    if (a->state == RunState::Blocked) blocked.push_back(a.get());
     if (waits_on_signal(*a)) signal_waiters.push_back(a.get());
-    bool no_core = a->state == ActorState::Unstarted && a->needs_core && a->core_id < 0 &&
+    bool no_core = a->state == RunState::Unstarted && a->needs_core && a->core_id < 0 &&
                    (!a->start_when || a->start_when());
     if (no_core && (starved.empty() || (starved[0]->fn == a->fn && starved[0]->rank == a->rank &&
                                         same_place(starved[0]->origin, a->origin))))

@@ -17,7 +17,9 @@
 
 namespace ptodist::runtime::check {
 
-enum class ActorState { Unstarted, Runnable, Running, Blocked, Finished };
+// Where an actor is in its life under the scheduler (named apart from happens_before_impl.h's
+// ActorState, its vector-clock state: one name for two types in this namespace breaks the ODR).
+enum class RunState { Unstarted, Runnable, Running, Blocked, Finished };
 
 struct Actor {
   ActorId id = 0;
@@ -28,7 +30,7 @@ struct Actor {
   bool cube = false;
   int core_id = -1;                  // the core it holds (blocks), -1 before it starts
   std::function<bool()> start_when;  // deps of a block: it starts only once they hold
-  ActorState state = ActorState::Unstarted;
+  RunState state = RunState::Unstarted;
   const std::function<bool()>* ready = nullptr;  // while Blocked: the waiter's condition
   BlockInfo info;                                // while Blocked: what it waits on
   const ir::FunctionNode* fn = nullptr;          // what it runs (wait-for cycle), when known

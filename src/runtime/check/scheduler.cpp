@@ -12,7 +12,7 @@ size_t SchedulerImpl::pick_index(size_t n) {
 
 bool SchedulerImpl::all_finished() const {
   for (const auto& a : actors)
-    if (a->state != ActorState::Finished) return false;
+    if (a->state != RunState::Finished) return false;
   return true;
 }
 
@@ -54,13 +54,13 @@ Choice SchedulerImpl::choose(std::unique_lock<std::mutex>&) {
   for (const auto& a : actors) {
     bool ok = false;
     switch (a->state) {
-      case ActorState::Runnable:
+      case RunState::Runnable:
         ok = true;
         break;
-      case ActorState::Blocked:
+      case RunState::Blocked:
         ok = a->ready && (*a->ready)();
         break;
-      case ActorState::Unstarted:
+      case RunState::Unstarted:
         ok = startable(*a);
         break;
       default:
@@ -74,8 +74,8 @@ Choice SchedulerImpl::choose(std::unique_lock<std::mutex>&) {
     const Actor& issuer = actor(f->issuer);
     // "At the wait": the issuer waits on this session's completion word (or has ended).
     bool waiting =
-        issuer.state == ActorState::Finished ||
-        (issuer.state == ActorState::Blocked && issuer.info.watch_u == f->t.session->completion_word());
+        issuer.state == RunState::Finished ||
+        (issuer.state == RunState::Blocked && issuer.info.watch_u == f->t.session->completion_word());
     (f->landing != Landing::AtWait || waiting ? cand : held_back).push_back(Choice{Choice::Land, 0, f.get()});
   }
   if (cand.empty()) cand = std::move(held_back);
@@ -115,7 +115,7 @@ void SchedulerImpl::hand_on(ActorId self, std::unique_lock<std::mutex>& lk) {
     }
     Actor& next = actor(c.actor);
     if (next.needs_core && next.core_id < 0) takes_core(next);
-    next.state = ActorState::Running;
+    next.state = RunState::Running;
     next.ready = nullptr;
     holder = next.id;
     if (next.id != self) next.cv.notify_one();
@@ -219,7 +219,7 @@ void Scheduler::finish(ActorId a) {
   std::unique_lock<std::mutex> lk(s.mu);
   Actor& me = s.actor(a);
   bool holds = s.holder == a;
-  me.state = ActorState::Finished;
+  me.state = RunState::Finished;
   me.ready = nullptr;
   s.release_core(me);
   if (s.aborted) {
@@ -234,7 +234,7 @@ void Scheduler::yield(ActorId a) {
   SchedulerImpl& s = *impl_;
   std::unique_lock<std::mutex> lk(s.mu);
   if (s.aborted) throw RunAborted{};
-  s.actor(a).state = ActorState::Runnable;
+  s.actor(a).state = RunState::Runnable;
   s.hand_on(a, lk);
   s.wait_for_baton(a, lk);
 }
@@ -244,7 +244,7 @@ void Scheduler::block_until(ActorId a, const BlockInfo& info, const std::functio
   std::unique_lock<std::mutex> lk(s.mu);
   if (s.aborted) throw RunAborted{};
   Actor& me = s.actor(a);
-  me.state = ActorState::Blocked;
+  me.state = RunState::Blocked;
   me.ready = &ready;
   me.info = info;
   s.hand_on(a, lk);
