@@ -49,6 +49,9 @@ struct Config {
   std::map<std::string, long long> defines;  // --define NAME=VALUE: other factory parameters (tile sizes)
   int warmup = 3;
   int rounds = 15;
+  // --flush-mb N: before every timed call, write N MiB of scratch (untimed), so each round starts with
+  // its code and data out of the core's private caches, as after other work between rounds.
+  long long flush_mib = 0;
 };
 
 // The example's sizes after -D bindings (factory defaults otherwise).
@@ -261,11 +264,18 @@ bool measure(const Config& c, long long m_local) {
       failed = true;
     }
   };
+  // One write per cache line takes the line from whatever held it (volatile: the writes are never read).
+  std::vector<char> scratch(static_cast<size_t>(c.flush_mib) << 20);
+  auto flush_caches = [&] {
+    volatile char* bytes = scratch.data();
+    for (size_t i = 0; i < scratch.size(); i += 64) bytes[i] = static_cast<char>(bytes[i] + 1);
+  };
   const std::function<void()> ways[kWays] = {[&] { exec_round(kept); }, [&] { exec_round(zeroed); },
                                              [&] { direct.run(a, w, direct_out.data()); }};
   for (int rep = 0; rep < c.warmup + c.rounds; ++rep) {
     for (int i = 0; i < kWays; ++i) {  // rotate which one goes first
       const int way = (rep + i) % kWays;
+      flush_caches();
       const Times t = timed(ways[way]);
       if (failed) return false;
       if (rep < c.warmup) continue;
@@ -280,6 +290,9 @@ bool measure(const Config& c, long long m_local) {
       "GEMM kernel, 1 rank, 1 cube core, A [%lld, %lld] @ W [%lld, %lld] fp16 (%lld tile matmuls, "
       "tile M %lld K %lld N %lld), %d interleaved rounds; outputs bit-identical: %s\n",
       s.m, s.k, s.k, s.n, matmuls, s.m_tile, s.k_tile, s.n_tile, c.rounds, same ? "yes" : "NO");
+  if (c.flush_mib > 0)
+    std::printf(" caches flushed before every timed call (%lld MiB of scratch written, untimed)\n",
+                c.flush_mib);
   std::printf(" executor, windows kept between rounds (bench --persistent):\n");
   print_overhead("wall time (whole round)", wall[kKept], wall[kDirect]);
   print_overhead("CPU time (all threads)", cpu[kKept], cpu[kDirect]);
@@ -304,6 +317,8 @@ int main(int argc, char** argv) {
       c.warmup = std::max(0, std::atoi(argv[++i]));
     } else if (arg == "--m-local" && i + 1 < argc) {
       c.m_locals = {std::atoll(argv[++i])};
+    } else if (arg == "--flush-mb" && i + 1 < argc) {
+      c.flush_mib = std::max(0LL, std::atoll(argv[++i]));
     } else if (arg == "--file" && i + 1 < argc) {
       c.file = argv[++i];
     } else if (arg == "--define" && i + 1 < argc) {
@@ -321,7 +336,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: executor_overhead_bench [--rounds R] [--warmup W] [--m-local M] [--file F] "
-                   "[--define NAME=N]...\n");
+                   "[--define NAME=N]... [--flush-mb N]\n");
       return 2;
     }
   }
