@@ -96,6 +96,12 @@ struct RankExec {
   void release_core(bool cube, int id);
 };
 
+// A chip orchestration the host orchestrator queued for a rank with `device=`: run after it, in order.
+struct DeviceCall {
+  const ir::FunctionNode* fn = nullptr;
+  std::vector<Value> args;
+};
+
 // Everything one round shares.
 struct RunEnv {
   World* world = nullptr;
@@ -106,13 +112,15 @@ struct RunEnv {
   std::vector<double> rank_seconds;
   int live_ranks = 0;  // fast mode: rank orchestrations still running on other threads (live_mu)
   // Chip orchestrations queued by the host's `device=` calls, run one thread per rank afterwards.
-  std::vector<std::vector<std::function<void()>>> rank_jobs;
-  std::vector<std::vector<const ir::FunctionNode*>> rank_job_fns;  // what each queued job runs
+  std::vector<std::vector<DeviceCall>> rank_calls;
   std::vector<int> rank_actor;  // check mode: the actor of each rank's orchestrator (-1: none)
   // Blocks still running on core threads; a round ends only when this is zero, even after an abort.
   std::mutex live_mu;
   std::condition_variable live_cv;
   int live_blocks = 0;
+
+  // Ready for the next round: no dynamic dims, queued calls or actors, zero times (runtime.cpp).
+  void begin_round();
 };
 
 // A frame's variables by ir::VarNode::frame_slot (frame_layout.h). A slot holds no Value until its
@@ -328,6 +336,8 @@ Value dispatch_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects
 
 // Calls of program functions: kernels, orchestrators and `device=` calls (orchestration.cpp).
 Value call_function(Interp& in, const ir::FuncCall& call);
+// Runs a chip orchestration the host queued for `rank` (its arguments are moved into its frame).
+void run_device_call(RunEnv& env, int rank, DeviceCall& call);
 // Waits for every task the frame submitted (end of a manual scope or of an orchestrator).
 // `what` names the wait in a watchdog report ("end of pl.manual_scope", "kernel call").
 void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span,

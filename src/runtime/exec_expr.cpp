@@ -235,15 +235,19 @@ Scalar Interp::compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y
 
 // `x[r]` on a host tensor drops the leading dim (the per-rank slice); on a tuple it picks an element.
 Value Interp::eval_subscript(const ir::Subscript& s) {
-  Value base = eval(s.value);
+  // A variable (the host's tensors) is read in place: a copy of its view would cost more than the slice.
+  OperandHolder holder;
+  const Value* bound = nullptr;
+  if (const auto* ref = s.value->as<ir::VarRef>()) bound = lookup(*ref->var);
+  const Value& base = bound ? *bound : holder.emplace(eval(s.value));
   if (s.indices.size() != 1) fail(s.span, "subscript takes one index here (the rank)");
   long long idx = eval_int(s.indices[0]);
-  if (auto* t = std::get_if<std::shared_ptr<TupleValue>>(&base)) {
+  if (const auto* t = std::get_if<std::shared_ptr<TupleValue>>(&base)) {
     if (idx < 0 || idx >= static_cast<long long>((*t)->elements.size()))
       fail(s.span, "tuple index out of range");
     return (*t)->elements[idx];
   }
-  auto* view = std::get_if<TensorView>(&base);
+  const auto* view = std::get_if<TensorView>(&base);
   if (!view || view->shape.empty())
     fail(s.span, "only a tensor with a leading rank dim can be indexed by a rank");
   if (idx < 0 || idx >= view->shape[0]) {

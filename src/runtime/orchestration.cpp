@@ -281,33 +281,34 @@ Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNod
   }
   int rank = static_cast<int>(r);
   for (Value& a : args) a = bind_to_rank(in.world(), std::move(a), rank);
-  RunEnv* env = in.f.env;
-  env->rank_job_fns[rank].push_back(&fn);
-  env->rank_jobs[rank].push_back([env, rank, &fn, args = std::move(args)]() mutable {
-    CoreState core;
-    core.rank = rank;
-    core.actor = env->rank_actor.empty() ? -1 : env->rank_actor[rank];
-    core.function = fn.name;
-    core.orchestrator = true;
-    env->world->register_core(&core);
-    Frame frame;
-    frame.env = env;
-    frame.rank = rank;
-    frame.core = &core;
-    try {
-      Interp(frame).run_function(fn, std::move(args));
-    } catch (const RunError& e) {
-      env->world->fail(e);
-    } catch (const RunAborted&) {
-    } catch (const std::exception& e) {
-      env->world->fail(RunError{fn.span, std::string("internal error in '") + fn.name + "': " + e.what()});
-    }
-    env->world->unregister_core(&core);
-  });
+  in.f.env->rank_calls[static_cast<size_t>(rank)].push_back(DeviceCall{&fn, std::move(args)});
   return NoneValue{};
 }
 
 }  // namespace
+
+void run_device_call(RunEnv& env, int rank, DeviceCall& call) {
+  const ir::FunctionNode& fn = *call.fn;
+  CoreState core;
+  core.rank = rank;
+  core.actor = env.rank_actor.empty() ? -1 : env.rank_actor[rank];
+  core.function = fn.name;
+  core.orchestrator = true;
+  env.world->register_core(&core);
+  Frame frame;
+  frame.env = &env;
+  frame.rank = rank;
+  frame.core = &core;
+  try {
+    Interp(frame).run_function(fn, std::move(call.args));
+  } catch (const RunError& e) {
+    env.world->fail(e);
+  } catch (const RunAborted&) {
+  } catch (const std::exception& e) {
+    env.world->fail(RunError{fn.span, std::string("internal error in '") + fn.name + "': " + e.what()});
+  }
+  env.world->unregister_core(&core);
+}
 
 void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span,
                 const char* what) {

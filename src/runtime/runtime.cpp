@@ -90,6 +90,21 @@ Runtime::Runtime(ir::Program program, RunOptions options)
   if (const ir::FunctionNode* host = host_function()) sliced_params_ = rank_sliced_params(*host);
   rank_threads_ = std::make_unique<WorkerPool>();
   watchdog_ = std::make_unique<Watchdog>(*world_, options_.watchdog_seconds);
+  env_ = std::make_unique<RunEnv>();
+  env_->world = world_.get();
+  env_->program = program_.get();
+  env_->decoded = decoded_.get();
+  for (auto& rx : ranks_) env_->ranks.push_back(rx.get());
+  env_->rank_calls.resize(options_.ranks);
+}
+
+void RunEnv::begin_round() {
+  dyn.clear();
+  rank_seconds.assign(ranks.size(), 0);
+  for (auto& calls : rank_calls) calls.clear();  // keeps their capacity
+  rank_actor.clear();
+  live_ranks = 0;
+  live_blocks = 0;
 }
 
 Runtime::~Runtime() = default;
@@ -159,14 +174,8 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   if (auto* s = world.scheduler()) s->begin_round();
   if (auto* hb = world.hb()) hb->begin_round(round_, zeroed);
   ++round_;
-  RunEnv env;
-  env.world = &world;
-  env.program = program_.get();
-  env.decoded = decoded_.get();
-  for (auto& rx : ranks_) env.ranks.push_back(rx.get());
-  env.rank_seconds.assign(options_.ranks, 0);
-  env.rank_jobs.resize(options_.ranks);
-  env.rank_job_fns.resize(options_.ranks);
+  RunEnv& env = *env_;
+  env.begin_round();
   std::vector<Value> host_args;
   host_args.reserve(host->params.size());
   for (const ir::Param& p : host->params) {
@@ -217,26 +226,28 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
 // The chip orchestrations the host queued for `rank`, in order, timed.
 void Runtime::run_rank(RunEnv& env, int rank) {
   auto t0 = std::chrono::steady_clock::now();
-  for (auto& job : env.rank_jobs[rank]) job();
+  for (DeviceCall& call : env.rank_calls[rank]) run_device_call(env, rank, call);
   env.rank_seconds[rank] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // Every rank runs on its own thread: the last on the calling thread, which would only wait, the
 // others on threads kept across rounds (they count down live_ranks, which run() waits for).
 void Runtime::run_ranks(RunEnv& env) {
-  std::vector<int> mine;
-  int local = world_->transport().local_rank();  // an MPI process runs only its own rank
-  for (int r = 0; r < options_.ranks; ++r)
-    if (local < 0 || r == local) mine.push_back(r);
-  env.live_ranks = static_cast<int>(mine.size()) - 1;
-  for (size_t i = 0; i + 1 < mine.size(); ++i) {
-    rank_threads_->run([this, &env, r = mine[i]] {
+  const int local = world_->transport().local_rank();  // an MPI process runs only its own rank
+  if (local >= 0) {
+    env.live_ranks = 0;
+    run_rank(env, local);
+    return;
+  }
+  env.live_ranks = options_.ranks - 1;
+  for (int r = 0; r + 1 < options_.ranks; ++r) {
+    rank_threads_->run([this, &env, r] {
       run_rank(env, r);
       std::lock_guard<std::mutex> lock(env.live_mu);
       if (--env.live_ranks == 0) env.live_cv.notify_all();
     });
   }
-  if (!mine.empty()) run_rank(env, mine.back());
+  run_rank(env, options_.ranks - 1);
 }
 
 }  // namespace ptodist::runtime
@@ -249,8 +260,8 @@ void Runtime::run_ranks_checked(RunEnv& env) {
   check::Scheduler& sched = *world_->scheduler();
   env.rank_actor.assign(options_.ranks, -1);
   for (int r = 0; r < options_.ranks; ++r) {
-    if (env.rank_jobs[r].empty()) continue;
-    const ir::FunctionNode* fn = env.rank_job_fns[r].front();
+    if (env.rank_calls[r].empty()) continue;
+    const ir::FunctionNode* fn = env.rank_calls[r].front().fn;
     std::string name = "rank " + std::to_string(r) + ", orchestrator (" + fn->name + ")";
     int id = sched.spawn(check::kDriver, r, name, false, false);
     sched.set_origin(id, fn, fn->span);
@@ -265,9 +276,9 @@ void Runtime::run_ranks_checked(RunEnv& env) {
       try {
         sched.attach(env.rank_actor[r], nullptr);
         // After an abort only the thread that held the baton may still touch shared check state.
-        for (auto& job : env.rank_jobs[r]) {
+        for (DeviceCall& call : env.rank_calls[r]) {
           env.world->check_abort();
-          job();
+          run_device_call(env, r, call);
         }
       } catch (const RunAborted&) {
       }

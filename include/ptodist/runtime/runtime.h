@@ -89,6 +89,9 @@ class Runtime {
   std::unique_ptr<Watchdog> watchdog_;             // after world_: it is stopped first
   std::set<std::string> sliced_params_;            // host parameters indexed by the rank loop (found once)
   std::unique_ptr<const DecodedProgram> decoded_;  // every function decoded once (runtime/decoded.h)
+  // What a round shares (exec.h), kept across rounds: its set-up and tear-down would otherwise be
+  // a few allocations and a few kilobytes of code that run, from cold caches, once per round.
+  std::unique_ptr<RunEnv> env_;
   bool first_round_ = true;
   int round_ = 0;
 };
