@@ -301,6 +301,9 @@ class Interp {
   // its decoded form or null), a missing one.
   const Value& operand_slow(const ir::OpCall& c, OperandName slot, const DecodedOperand* decoded,
                             OperandHolder& holder);
+  // `e`'s value: a bound variable's in place (no copy of it on every use), anything else evaluated
+  // into `holder`.
+  const Value& value_in_place(const ir::Expr& e, OperandHolder& holder);
   // The errors of tensor_arg (`t`: the operand when it is a tensor without data) and tile_arg.
   [[noreturn]] void not_a_bound_tensor(const ir::OpCall& c, OperandName slot, const TensorView* t) const;
   [[noreturn]] void not_a_tile(const ir::OpCall& c, OperandName slot) const;

@@ -235,11 +235,9 @@ Scalar Interp::compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y
 
 // `x[r]` on a host tensor drops the leading dim (the per-rank slice); on a tuple it picks an element.
 Value Interp::eval_subscript(const ir::Subscript& s) {
-  // A variable (the host's tensors) is read in place: a copy of its view would cost more than the slice.
+  // The host's tensors are variables: a copy of the view would cost more than the slice.
   OperandHolder holder;
-  const Value* bound = nullptr;
-  if (const auto* ref = s.value->as<ir::VarRef>()) bound = lookup(*ref->var);
-  const Value& base = bound ? *bound : holder.emplace(eval(s.value));
+  const Value& base = value_in_place(s.value, holder);
   if (s.indices.size() != 1) fail(s.span, "subscript takes one index here (the rank)");
   long long idx = eval_int(s.indices[0]);
   if (const auto* t = std::get_if<std::shared_ptr<TupleValue>>(&base)) {

@@ -17,7 +17,10 @@ const Value& Interp::operand_slow(const ir::OpCall& c, OperandName slot, const D
     return holder.emplace(Scalar::of_int(decoded->value));
   const ir::Expr& e = c.arg(slot.name());
   if (!e) fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot.name()) + "'");
-  // A variable is read in place: no copy of its value on every use in an inner loop.
+  return value_in_place(e, holder);
+}
+
+const Value& Interp::value_in_place(const ir::Expr& e, OperandHolder& holder) {
   if (const auto* ref = e->as<ir::VarRef>()) {
     if (const Value* v = lookup(*ref->var)) return *v;
   }
