@@ -27,19 +27,23 @@ void check_program(const ir::Program& p, LoadedFile& lf, const CheckOptions& o) 
 int run_check(const CheckOptions& o) {
   parse_defines(o.program.defines);  // malformed -D values are usage errors before any parsing
   std::unique_ptr<LoadedFile> lf = load_file(o.program.file);
+  // Without --program, every program of the file is checked (PyPTO's test files hold several; negative
+  // test files hold one small program per expected error).
+  std::string checked;
   if (lf->module) {
-    // With --verify-diagnostics and no --program, every program of the file is checked: negative test
-    // files hold one small program per expected error.
-    if (o.verify_diagnostics && o.program.program.empty()) {
-      for (const ir::Program& p : lf->module->programs)
-        if (p) check_program(p, *lf, o);
-    } else {
-      check_program(select_program(lf->module, o.program.program), *lf, o);
+    std::vector<ir::Program> programs = o.program.program.empty() && o.verify_diagnostics
+                                            ? lf->module->programs
+                                            : select_programs(lf->module, o.program.program);
+    for (const ir::Program& p : programs) {
+      if (!p) continue;
+      check_program(p, *lf, o);
+      checked += (checked.empty() ? "" : ", ") + p->name;
     }
   }
   if (o.verify_diagnostics)
     return verify_diagnostics(*lf->file, lf->diags, std::cerr) ? 0 : kExitProgramError;
   lf->diags.print(std::cerr);
+  if (!checked.empty()) std::cout << "checked: " << checked << "\n";
   return lf->diags.has_errors() ? kExitProgramError : 0;
 }
 

@@ -34,6 +34,12 @@ std::string factory_param_names(const ir::ProgramNode& p) {
 
 }  // namespace
 
+// The names PyPTO's distributed programs give the factory parameter that sets the rank count
+// (`n_ranks` in its tests and examples; `world_size` after pld.world_size()).
+bool is_rank_count_name(const std::string& name) {
+  return name == "world_size" || name == "n_ranks" || name == "nranks" || name == "num_ranks";
+}
+
 void usage_error(const std::string& message) {
   std::cerr << "ptodist: error: " << one_line(message) << "\n";
   exit_with(kExitUsage);
@@ -46,11 +52,13 @@ void exit_with(int code) {
 
 void add_program_options(CLI::App* sub, ProgramOptions& o) {
   sub->add_option("file", o.file, "kernel file (.py, PyPTO syntax)")->required();
-  sub->add_option("--program", o.program, "program to use when the file defines several");
+  sub->add_option("--program", o.program,
+                  "use only this program (default: every program of the file in turn; bench needs one)");
   sub->add_option("-D", o.defines, "bind a factory parameter: -D name=value (integer)")
       ->allow_extra_args(false)
       ->type_name("NAME=VALUE");
-  sub->add_option("--ranks", o.ranks, "number of ranks; binds the factory parameter world_size")
+  sub->add_option("--ranks", o.ranks,
+                  "number of ranks; binds the factory parameter world_size, n_ranks, nranks or num_ranks")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
 }
@@ -98,20 +106,43 @@ ir::Program select_program(const ir::Module& m, const std::string& name) {
   return m->programs[0];
 }
 
-std::map<std::string, long long> bind_factory(const ir::Program& p,
+std::vector<ir::Program> select_programs(const ir::Module& m, const std::string& name) {
+  if (!name.empty() || !m || m->programs.size() <= 1) return {select_program(m, name)};
+  return m->programs;
+}
+
+namespace {
+
+bool has_factory_param(const ir::ProgramNode& p, const std::string& name) {
+  for (const ir::FactoryParam& fp : p.factory_params)
+    if (fp.var && fp.var->name == name) return true;
+  return false;
+}
+
+}  // namespace
+
+std::map<std::string, long long> bind_factory(const ir::Module& m, const ir::Program& p,
                                               const std::map<std::string, long long>& defines, int ranks) {
+  std::map<std::string, long long> out;
   for (const auto& [name, value] : defines) {
-    bool known = false;
-    for (const ir::FactoryParam& fp : p->factory_params) known |= fp.var && fp.var->name == name;
-    if (known) continue;
+    if (has_factory_param(*p, name)) {
+      out[name] = value;
+      continue;
+    }
+    // A file of several programs: a -D may be meant for another program's factory.
+    bool elsewhere = false;
+    for (const ir::Program& other : m ? m->programs : std::vector<ir::Program>{})
+      elsewhere |= other && other != p && has_factory_param(*other, name);
+    if (elsewhere) continue;
     if (p->factory_params.empty())
       usage_error("-D " + name + ": program '" + p->name +
                   "' is not built by a factory and takes no parameters");
     usage_error("-D " + name + ": '" + name + "' is not a parameter of factory '" + p->factory_name +
                 "' (parameters: " + factory_param_names(*p) + ")");
   }
-  std::map<std::string, long long> out = defines;
-  out.emplace("world_size", ranks);
+  out.emplace("world_size", ranks);  // also what pld.world_size() folds to
+  for (const ir::FactoryParam& fp : p->factory_params)
+    if (fp.var && is_rank_count_name(fp.var->name)) out.emplace(fp.var->name, ranks);
   return out;
 }
 
@@ -128,7 +159,7 @@ transforms::PassContext make_pass_context(DiagnosticEngine& diags, const ir::Mod
                                           const std::vector<std::string>& disabled_passes) {
   transforms::PassContext cx{.diags = diags,
                              .profile = ChipProfile{},
-                             .bindings = bind_factory(p, parse_defines(o.defines), o.ranks),
+                             .bindings = bind_factory(m, p, parse_defines(o.defines), o.ranks),
                              .disabled = {},
                              .module = m};
   for (const std::string& flag : disabled_passes) {

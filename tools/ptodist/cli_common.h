@@ -51,9 +51,16 @@ std::map<std::string, long long> parse_defines(const std::vector<std::string>& d
 // The program named `name`, or the only program when `name` is empty; a usage error otherwise.
 ir::Program select_program(const ir::Module& m, const std::string& name);
 
-// Factory bindings for `p`: the user's -D values (each must name a factory parameter of `p`) and
-// `world_size` = ranks unless -D set it.
-std::map<std::string, long long> bind_factory(const ir::Program& p,
+// Whether a factory parameter of this name is the rank count, bound from --ranks.
+bool is_rank_count_name(const std::string& name);
+
+// The programs a command works on: the one --program names, else every program of the file in order.
+std::vector<ir::Program> select_programs(const ir::Module& m, const std::string& name);
+
+// Factory bindings for `p` of module `m`: the user's -D values that name factory parameters of `p`
+// (each must name one of `p` or of another program of `m`), and the rank count from --ranks for
+// `world_size` and the rank-count parameters unless -D set them.
+std::map<std::string, long long> bind_factory(const ir::Module& m, const ir::Program& p,
                                               const std::map<std::string, long long>& defines, int ranks);
 
 // A pass context for `p` of module `m`: the bindings above, and `--no-pass` names (each checked).

@@ -65,8 +65,7 @@ int emit_pto(const CompileOptions& o, const ir::Program& lowered, const ChipProf
   return 0;
 }
 
-int emit_tile_ir(const CompileOptions& o, LoadedFile& lf) {
-  ir::Program p = select_program(lf.module, o.program.program);
+int emit_tile_ir(const CompileOptions& o, const ir::Program& p, LoadedFile& lf) {
   for (const std::string& flag : o.passes) require_known_pass(flag);
   transforms::PassContext cx = make_pass_context(lf.diags, lf.module, p, o.program, o.no_pass);
   if (o.print_after_all) cx.print_after_all = &std::cout;
@@ -90,7 +89,16 @@ int run_compile(const CompileOptions& o) {
     lf->diags.print(std::cerr);  // warnings of the parse
     return emit_ir(o, *lf);
   }
-  return emit_tile_ir(o, *lf);
+  std::vector<ir::Program> programs = select_programs(lf->module, o.program.program);
+  if (programs.size() == 1) return emit_tile_ir(o, programs[0], *lf);
+  // Several programs and no --program: each in turn, under a header line, into its own subfolder.
+  for (size_t i = 0; i < programs.size(); ++i) {
+    std::cout << "== program " << programs[i]->name << " (" << i + 1 << " of " << programs.size() << ") ==\n";
+    CompileOptions one = o;
+    if (!o.out_dir.empty()) one.out_dir = (std::filesystem::path(o.out_dir) / programs[i]->name).string();
+    if (int code = emit_tile_ir(one, programs[i], *lf); code != 0) return code;
+  }
+  return 0;
 }
 
 }  // namespace

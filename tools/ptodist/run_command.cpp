@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <thread>
@@ -220,13 +221,36 @@ int run_once(const RunOptions& o) {
   return 0;
 }
 
+// Without --program, a file of several programs runs each in turn, under a header line, with its outputs
+// in --out-dir's subfolder of the program's name; the first failure ends the command.
+int run_each(const RunOptions& o) {
+  std::vector<std::string> names;
+  if (o.flags.program.program.empty()) {
+    parse_defines(o.flags.program.defines);
+    std::unique_ptr<LoadedFile> lf = load_file(o.flags.program.file);
+    if (lf->module && lf->module->programs.size() > 1)
+      for (const ir::Program& p : lf->module->programs) names.push_back(p->name);
+  }
+  if (names.empty()) return run_once(o);
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::cout << "== program " << names[i] << " (" << i + 1 << " of " << names.size() << ") ==" << std::endl;
+    RunOptions one = o;
+    one.flags.program.program = names[i];
+    if (!o.out_dir.empty()) one.out_dir = (std::filesystem::path(o.out_dir) / names[i]).string();
+    if (int code = run_once(one); code != 0) return code;
+  }
+  return 0;
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* sub = app.add_subcommand("run", "run a program on N in-process ranks");
   add_run_flags(sub, o->flags);
-  sub->add_option("--out-dir", o->out_dir, "write every Out/InOut host parameter to DIR/<name>.npy");
+  sub->add_option("--out-dir", o->out_dir,
+                  "write every Out/InOut host parameter to DIR/<name>.npy (DIR/<program>/<name>.npy when the "
+                  "file's programs run in turn)");
   sub->add_option("--runs", o->runs,
                   "check mode: run seeds S..S+K-1, each from fresh windows and inputs; stop at the first "
                   "report (default 1; needs --mode check)");
@@ -234,7 +258,7 @@ void add_run_command(CLI::App& app) {
     if (sub->count("--runs") && !o->flags.check())
       usage_error("--runs explores check-mode seeds; add --mode check");
     if (o->runs < 1) usage_error("--runs must be at least 1, got " + std::to_string(o->runs));
-    int code = run_once(*o);
+    int code = run_each(*o);
     if (code != 0) exit_with(code);
   });
 }
