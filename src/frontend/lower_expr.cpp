@@ -22,8 +22,13 @@ const std::vector<EnumSpec>& enum_specs() {
       {"pld.WaitCmp", ir::EnumKind::WaitCmp, {"Eq", "Ne", "Gt", "Ge", "Lt", "Le"}},
       {"pld.AtomicType", ir::EnumKind::AtomicType, {"None_", "Add"}},
       {"pl.FunctionType", ir::EnumKind::FunctionType, {"InCore", "AIC", "AIV", "Orchestration", "Opaque"}},
-      {"pl.Level", ir::EnumKind::Level, {}},
-      {"pl.Role", ir::EnumKind::Role, {}},
+      // PyPTO's hierarchy levels, bottom-up, then its aliases (L2CACHE = CHIP_DIE, PROCESSOR = UMA = CHIP,
+      // NODE = HOST, POD = CLUSTER_0, CLOS1 = CLUSTER_1, CLOS2 = CLUSTER_2).
+      {"pl.Level",
+       ir::EnumKind::Level,
+       {"AIV", "AIC", "CORE_GROUP", "CHIP_DIE", "CHIP", "HOST", "CLUSTER_0", "CLUSTER_1", "CLUSTER_2",
+        "GLOBAL", "L2CACHE", "PROCESSOR", "UMA", "NODE", "POD", "CLOS1", "CLOS2"}},
+      {"pl.Role", ir::EnumKind::Role, {"Orchestrator", "SubWorker"}},
   };
   return specs;
 }
@@ -79,6 +84,7 @@ ir::Expr Parser::lower(const SynExpr& e, LowerCtx& cx) {
     case SynKind::Compare:
       return lower_compare(e, cx);
     case SynKind::Subscript: {
+      if (is_slice_subscript(e)) return lower_slice_read(e, cx);
       ir::Expr value = lower(*e.items[0], cx);
       const SynExpr& index = *e.items[1];
       std::vector<const SynExpr*> parts;
@@ -156,13 +162,19 @@ ir::Expr Parser::lower(const SynExpr& e, LowerCtx& cx) {
 
 ir::Expr Parser::lower_name(const SynExpr& e, LowerCtx& cx) {
   const std::string& name = e.text;
-  if (const Binding* b = lookup(cx, name)) return b->var ? b_->var_ref(b->var, e.span) : nullptr;
+  if (const Binding* b = lookup(cx, name)) {
+    if (b->var) return b_->var_ref(b->var, e.span);
+    ++poisoned_uses_;  // its failed definition was reported; the statement using it is not lowered
+    return nullptr;
+  }
   if (!cx.const_only && find_function(cx, name)) {
     if (!cx.class_style) return b_->func_ref(name, false, cx.build, e.span);
     error(e.span, "methods of a @pl.program class are named through self: 'self." + name + "'");
     return nullptr;
   }
-  if (name == "self") {
+  if (std::string why = host_name_reason(cx, name); !why.empty()) {
+    error(e.span, why);
+  } else if (name == "self") {
     error(e.span, "'self' can only be used as 'self.<method>'");
   } else if (is_module_alias(name)) {
     error(e.span, "module '" + name + "' is not a value");
@@ -205,6 +217,8 @@ ir::Expr Parser::lower_attr(const SynExpr& e, LowerCtx& cx) {
       error(e.span, "'self' is only available in the methods of a @pl.program class");
     } else if (member.find('.') == std::string::npos && find_function(cx, member)) {
       return b_->func_ref(member, true, cx.build, e.span);
+    } else if (std::string why = host_name_reason(cx, member); !why.empty()) {
+      error(e.span, why);
     } else {
       std::vector<std::string> names;
       if (cx.build.functions)
@@ -219,7 +233,9 @@ ir::Expr Parser::lower_attr(const SynExpr& e, LowerCtx& cx) {
   }
   std::optional<std::string> c = canonical(path);
   if (!c) {
-    if (is_module_alias(root))
+    if (std::string why = host_name_reason(cx, root); !why.empty())
+      error(e.span, why);
+    else if (is_module_alias(root))
       error(e.span, "'" + path + "' is not part of the kernel language (pypto.language)");
     else
       error(e.span, "undefined name '" + root + "'" + did_you_mean(root, visible_names(cx)));
@@ -238,8 +254,13 @@ ir::Expr Parser::lower_attr(const SynExpr& e, LowerCtx& cx) {
 std::optional<ir::DType> Parser::dtype_of(const SynExpr& e, LowerCtx& cx) {
   if (e.kind == SynKind::Name) {
     const Binding* b = lookup(cx, e.text);
-    if (b && b->const_value)
+    // `DTYPE = dtype` names another constant: follow the chain (bounded, constants cannot cycle).
+    for (int hops = 0; b && b->const_value && hops < 16; ++hops) {
       if (auto d = b->const_value->as<ir::DTypeImm>()) return d->value;
+      const ir::VarRef* ref = b->const_value->as<ir::VarRef>();
+      if (!ref || !ref->var) break;
+      b = lookup(cx, ref->var->name);
+    }
     if (b) return std::nullopt;
   }
   std::optional<std::string> c = canonical(e);
@@ -293,6 +314,10 @@ ir::Expr Parser::lower_call(const SynExpr& e, LowerCtx& cx) {
     }
     if (path == "range") {
       error(callee.span, "'range' is only allowed as the iterable of a 'for' loop");
+      return nullptr;
+    }
+    if (std::string why = host_name_reason(cx, path); !why.empty()) {
+      error(callee.span, why);
       return nullptr;
     }
     std::vector<std::string> names;

@@ -43,7 +43,7 @@ void Parser::scan_statement(Container& c) {
   } else if (at_keyword("import")) {
     scan_import();
   } else if (at_keyword("from")) {
-    scan_from_import();
+    scan_from_import(c);
   } else if (at_op("@")) {
     scan_decorated(c);
   } else if (at_keyword("def") && !in_factory) {
@@ -51,7 +51,59 @@ void Parser::scan_statement(Container& c) {
   } else if (t.kind == TokenKind::Name && !is_keyword(t.text) && (at_op("=", 1) || at_op(":", 1))) {
     try_constant_assignment(c, c.constants);
   } else {
+    size_t begin = pos_;
     skip_statement();
+    record_host_names(c, begin, pos_);
+  }
+}
+
+// `@pl.function(..., role=pl.Role.SubWorker)`.
+bool Parser::is_sub_worker(const SynExpr& decorator) const {
+  if (decorator.kind != SynKind::Call || decorator_path(decorator) != "pl.function") return false;
+  for (size_t i = 1; i < decorator.items.size(); ++i)
+    if (decorator.items[i]->keyword == "role" &&
+        canonical(*decorator.items[i]).value_or("") == "pl.Role.SubWorker")
+      return true;
+  return false;
+}
+
+namespace {
+
+bool at_statement_start(const std::vector<Token>& tokens, size_t i, size_t begin) {
+  if (i == begin) return true;
+  TokenKind k = tokens[i - 1].kind;
+  return k == TokenKind::Newline || k == TokenKind::Indent || k == TokenKind::Dedent;
+}
+
+}  // namespace
+
+// Records the names that the host Python statements in [begin, end) bind (assignment targets, defs,
+// classes), without descending into def or class bodies, whose names are their own.
+void Parser::record_host_names(Container& c, size_t begin, size_t end) {
+  for (size_t i = begin; i < end && i < tokens_.size(); ++i) {
+    if (!at_statement_start(tokens_, i, begin) || tokens_[i].kind != TokenKind::Name) continue;
+    const Token& t = tokens_[i];
+    if ((t.text == "def" || t.text == "class") && i + 1 < end && tokens_[i + 1].kind == TokenKind::Name) {
+      std::string what = t.text == "def" ? "is a host Python function" : "is a host Python class";
+      c.host_names.emplace(tokens_[i + 1].text, HostName{tokens_[i + 1].span, what});
+      i = skip_suite_from(i) - 1;
+      continue;
+    }
+    // `a = ...`, `a: T = ...`, `a += ...`, `a, b = ...`: every name before the first '=' or ':'.
+    std::vector<size_t> names;
+    size_t j = i;
+    for (; j < end && tokens_[j].kind == TokenKind::Name && !is_keyword(tokens_[j].text); j += 2) {
+      names.push_back(j);
+      if (j + 1 >= end || tokens_[j + 1].kind != TokenKind::Op || tokens_[j + 1].text != ",") break;
+    }
+    if (names.empty() || j + 1 >= end || tokens_[j + 1].kind != TokenKind::Op) continue;
+    const std::string& op = tokens_[j + 1].text;
+    bool assigns =
+        op == "=" || op == ":" ||
+        (op.size() >= 2 && op.back() == '=' && op != "==" && op != "!=" && op != "<=" && op != ">=");
+    if (!assigns) continue;
+    for (size_t n : names)
+      c.host_names.emplace(tokens_[n].text, HostName{tokens_[n].span, "is assigned by host Python"});
   }
 }
 
@@ -79,7 +131,7 @@ void Parser::scan_import() {
 }
 
 // `from a.b import c [as d]`: binds d (or c) to a.b.c. `from __future__` and relative imports are skipped.
-void Parser::scan_from_import() {
+void Parser::scan_from_import(Container& c) {
   advance();
   if (at_op(".") || at_op("...")) return skip_statement();
   std::string module = scan_dotted_name("from");
@@ -97,7 +149,11 @@ void Parser::scan_from_import() {
       advance();
       local = expect_name("expected a name after 'as'").text;
     }
-    if (module != "__future__") bind_import(local, module + "." + imported, span);
+    if (module == "__future__") continue;
+    bind_import(local, module + "." + imported, span);
+    if (!canonical(local))
+      c.host_names.emplace(local, HostName{span, "is imported from module '" + module +
+                                                     "', which the command line does not load"});
   } while (accept_op(","));
   if (paren) expect_op(")", "expected ')' to close the import list");
   expect_line_end("import");
@@ -146,7 +202,9 @@ void Parser::scan_decorated(Container& c) {
   }
   // A decorated top-level def may still be a factory (`@functools.cache def make_program(...)`).
   if (at_keyword("def") && c.parent == nullptr) return scan_factory(c);
+  size_t begin = pos_;
   skip_statement();
+  record_host_names(c, begin, pos_);
 }
 
 void Parser::scan_class(Container& c, std::vector<SynExprP> decorators) {
@@ -172,9 +230,17 @@ void Parser::scan_class(Container& c, std::vector<SynExprP> decorators) {
       try {
         if (at_op("@")) {
           std::vector<SynExprP> decs = parse_decorators();
-          bool function = false;
-          for (const SynExprP& d : decs) function = function || decorator_path(*d) == "pl.function";
-          if (function && at_keyword("def"))
+          bool function = false, sub_worker = false;
+          for (const SynExprP& d : decs) {
+            function = function || decorator_path(*d) == "pl.function";
+            sub_worker = sub_worker || is_sub_worker(*d);
+          }
+          // A SubWorker's body is host Python (torch calls, no self): a call of it is reported.
+          if (sub_worker && at_keyword("def"))
+            c.host_names.emplace(
+                peek(1).text,
+                HostName{peek(1).span, "is a pl.Role.SubWorker method, whose body is host Python"});
+          else if (function && at_keyword("def"))
             cls.methods.push_back(FuncDecl{decs, pos_, peek(1).text, peek(1).span});
           skip_statement();
         } else if (at_keyword("def") || at_keyword("pass") ||
@@ -220,7 +286,10 @@ bool Parser::body_declares_program(size_t begin, size_t end) const {
 // A top-level def: a program factory when its body declares programs, otherwise skipped unparsed.
 void Parser::scan_factory(Container& module) {
   size_t end = skip_suite_from(pos_);
-  if (!body_declares_program(pos_, end)) return skip_statement();
+  if (!body_declares_program(pos_, end)) {
+    record_host_names(module, pos_, end);
+    return skip_statement();
+  }
   Container* f = new_container();
   f->parent = &module;
   advance();  // 'def'
@@ -249,31 +318,56 @@ void Parser::scan_factory(Container& module) {
   if (peek().kind == TokenKind::Dedent) advance();
 }
 
-// `(world_size, comm_cores=4, ...)`: parameters with constant defaults; Python annotations are ignored.
+// `(n_ranks, size, *, dtype=pl.FP32, tag=None)`: parameters with any Python default. The markers `*`
+// and `/` only say how Python callers may pass arguments; the CLI binds by name either way. A default
+// the command line cannot evaluate leaves the parameter without one: binding it needs -D, and a
+// kernel that reads it gets an error that says why.
 void Parser::scan_factory_params(Container& f) {
   expect_op("(", "expected '(' after the name of factory '" + f.factory_name + "'");
   while (!at_op(")")) {
-    if (at_op("*") || at_op("**") || at_op("/"))
-      fail(peek().span, "factory '" + f.factory_name + "' may not take '" + peek().text + "' parameters");
+    if ((at_op("*") || at_op("/")) && (at_op(",", 1) || at_op(")", 1))) {
+      advance();
+      if (!accept_op(",")) break;
+      continue;
+    }
+    if (at_op("*") || at_op("**")) {
+      std::string star = advance().text;
+      const Token& p = expect_name("expected a parameter name after '" + star + "'");
+      f.host_names[p.text] = HostName{p.span, "is the '" + star + "' parameter of factory '" +
+                                                  f.factory_name + "', which only a Python caller can fill"};
+      if (accept_op(":")) parse_expr();
+      if (!accept_op(",")) break;
+      continue;
+    }
     const Token& p = expect_name("expected a parameter name in factory '" + f.factory_name + "'");
     std::string pname = p.text;
     SourceSpan pspan = p.span;
     if (accept_op(":")) parse_expr();  // Python annotations of factory parameters carry no meaning here
     ir::Expr default_value;
+    bool opaque_default = false;
     if (accept_op("=")) {
       SynExprP d = parse_expr();
       default_value = try_constant(*d, f);
-      if (!default_value)
-        error(d->span, "default value of factory parameter '" + pname + "' must be a constant expression");
+      opaque_default = !default_value;
     }
-    ir::Type type = default_value && default_value->type && default_value->type->kind == ir::TypeKind::Scalar
-                        ? default_value->type
-                        : ir::scalar_type(ir::DType::INT64);
-    if (f.scope.count(pname))
+    if (f.scope.count(pname) || f.host_names.count(pname))
       error(pspan, "duplicate parameter '" + pname + "' of factory '" + f.factory_name + "'");
-    ir::Var v = b_->make_var(pname, type, pspan);
-    f.params.push_back(ir::FactoryParam{v, default_value});
-    f.scope[pname] = Binding{Binding::Kind::FactoryParam, v, nullptr};
+    bool numeric = default_value && default_value->type && default_value->type->kind == ir::TypeKind::Scalar;
+    if (opaque_default) {
+      f.host_names[pname] = HostName{
+          pspan, "is a parameter of factory '" + f.factory_name + "' whose default value is not a constant"};
+    } else if (default_value && !numeric) {
+      // A dtype, enum, string, None or tuple default cannot come from -D (integers only): the
+      // parameter is a constant of the factory, usable where a constant of that kind is (a dtype in a type).
+      ir::Var v = b_->make_var(pname, default_value->type, pspan);
+      f.constants.push_back(ir::Constant{v, default_value});
+      f.scope[pname] = Binding{Binding::Kind::Constant, v, default_value};
+    } else {
+      ir::Type type = numeric ? default_value->type : ir::scalar_type(ir::DType::INT64);
+      ir::Var v = b_->make_var(pname, type, pspan);
+      f.params.push_back(ir::FactoryParam{v, default_value});
+      f.scope[pname] = Binding{Binding::Kind::FactoryParam, v, nullptr};
+    }
     if (!accept_op(",")) break;
   }
   expect_op(")", "expected ',' or ')' in the parameters of factory '" + f.factory_name + "'");
@@ -296,6 +390,7 @@ bool Parser::try_constant_assignment(Container& c, std::vector<ir::Constant>& ou
   if (!v) {
     pos_ = start;
     skip_statement();
+    c.host_names.emplace(n, HostName{span, "is assigned a value that is not a constant expression"});
     return false;
   }
   if (peek().kind == TokenKind::Newline) advance();

@@ -113,6 +113,16 @@ std::vector<std::string> Parser::visible_names(const LowerCtx& cx) const {
   return names;
 }
 
+std::string Parser::host_name_reason(const LowerCtx& cx, const std::string& name) const {
+  for (const Container* c = cx.container; c; c = c->parent) {
+    auto it = c->host_names.find(name);
+    if (it == c->host_names.end()) continue;
+    return "'" + name + "' " + it->second.what + " (line " + std::to_string(it->second.span.line) +
+           "); the command line cannot evaluate it without a Python interpreter: " + kPythonEntryPoint;
+  }
+  return "";
+}
+
 const ir::Function* Parser::find_function(const LowerCtx& cx, const std::string& name) const {
   if (!cx.build.functions) return nullptr;
   for (const ir::Function& f : *cx.build.functions)

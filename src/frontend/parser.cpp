@@ -82,7 +82,14 @@ void Parser::expect_line_end(const std::string& after) {
 }
 
 void Parser::error(const SourceSpan& span, const std::string& message) {
-  if (!lexer_error_lines_.count(span.line)) diags_->error(span, message);
+  if (lexer_error_lines_.count(span.line))
+    ++suppressed_errors_;
+  else
+    diags_->error(span, message);
+}
+
+int Parser::problems_reported() const {
+  return diags_->error_count() + suppressed_errors_ + poisoned_uses_;
 }
 
 void Parser::fail(const SourceSpan& span, const std::string& message) {

@@ -19,6 +19,12 @@ namespace ptodist::frontend {
 // Thrown after a syntax error has been reported; the statement loop catches it and skips ahead.
 struct SyntaxAbort {};
 
+// What the command line cannot evaluate (host Python) is reported with this pointer to the entry point
+// that can: the real interpreter runs the module and hands the kernels to the same compiler.
+constexpr const char* kPythonEntryPoint =
+    "run the program from Python instead (`import pypto` from ptodist's package; planned, see "
+    "docs/python.md)";
+
 // Recursion limit for nested expressions, so hostile input cannot exhaust the stack.
 constexpr int kMaxNesting = 100;
 
@@ -46,6 +52,14 @@ struct ClassDecl {
   std::vector<FuncDecl> methods;
 };
 
+// A name the command line saw bound by host Python it does not evaluate (a helper function, a value
+// computed by an `if`, a dataclass config, a non-constant factory default, an import of a module it
+// does not load), so a kernel that uses it learns why instead of reading "undefined name".
+struct HostName {
+  SourceSpan span;
+  std::string what;  // completes "'NAME' <what>"
+};
+
 // The module itself or one program factory: the programs it declares and the constants they see.
 struct Container {
   std::string factory_name;
@@ -55,6 +69,7 @@ struct Container {
   ScopeMap scope;
   std::vector<ClassDecl> classes;
   std::vector<FuncDecl> jit_funcs;
+  std::map<std::string, HostName> host_names;
   const Container* parent = nullptr;  // a factory's parent is the module
 };
 
@@ -93,6 +108,10 @@ class Parser {
   void expect_line_end(const std::string& after);
   [[noreturn]] void fail(const SourceSpan& span, const std::string& message);
   void error(const SourceSpan& span, const std::string& message);
+  // Errors reported so far, counting those hidden on lines where the lexer already reported one and
+  // uses of names whose failed definition was reported; a statement that leaves no IR must have raised
+  // this count, or it would be dropped silently.
+  int problems_reported() const;
   void skip_statement();
   void skip_block();
   size_t skip_suite_from(size_t pos) const;  // the token index after the suite starting at pos
@@ -129,6 +148,8 @@ class Parser {
   const Binding* lookup(const LowerCtx& cx, const std::string& name) const;
   std::vector<std::string> visible_names(const LowerCtx& cx) const;
   const ir::Function* find_function(const LowerCtx& cx, const std::string& name) const;
+  // Why `name` has no value in kernels when host Python binds it (see HostName); "" when it does not.
+  std::string host_name_reason(const LowerCtx& cx, const std::string& name) const;
 
   // ---- lowering of expressions (lower_expr.cpp) ----
   ir::Expr lower(const SynExpr& e, LowerCtx& cx);
@@ -160,14 +181,49 @@ class Parser {
   ir::Block parse_suite(const std::string& header, LowerCtx& cx, std::string* docstring = nullptr);
   ir::Block parse_block_body(LowerCtx& cx, std::string* docstring);
   void parse_statement(ir::Block& out, LowerCtx& cx, std::string* docstring);
+  // Reports a statement starting at `span` that added nothing to `out` and reported nothing.
+  void require_lowered(const SourceSpan& span, const ir::Block& out, size_t size_before, int problems_before);
   void parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* docstring);
   void parse_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx);
   void parse_annotated_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx);
   void parse_aug_assignment(ir::Block& out, const SynExprP& target, const Token& op, LowerCtx& cx);
-  ir::Stmt parse_for(LowerCtx& cx);
-  bool lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& cx);
   ir::Stmt parse_if(LowerCtx& cx, const std::string& keyword);
-  ir::Stmt parse_with(LowerCtx& cx);
+  bool is_yield_call(const SynExpr& e) const;
+
+  // ---- loops and loop-carried values (loops.cpp) ----
+  // A loop with init_values=: its carried variables, the if-nesting of its body, the names its
+  // loop-level pl.yield_ assigns (bound to the carried values after the loop).
+  struct LoopCarry {
+    std::vector<ir::Var> vars;
+    int if_depth = 0;
+    std::vector<std::pair<std::string, SourceSpan>> yield_names;
+  };
+  void parse_for(ir::Block& out, LowerCtx& cx);
+  std::string parse_loop_target(SourceSpan& iv_span,
+                                std::vector<std::pair<std::string, SourceSpan>>& carried);
+  bool lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& cx,
+                           std::optional<std::vector<ir::Expr>>& inits);
+  bool lower_init_values(const SynExpr& a, LowerCtx& cx, std::optional<std::vector<ir::Expr>>& inits);
+  bool check_carried(const SynExpr& iter, const std::vector<std::pair<std::string, SourceSpan>>& carried,
+                     const std::optional<std::vector<ir::Expr>>& inits, const SourceSpan& iv_span);
+  void bind_loop_results(ir::Block& out, const LoopCarry& carry,
+                         const std::vector<std::pair<std::string, SourceSpan>>& carried,
+                         const SourceSpan& span, LowerCtx& cx);
+  void parse_yield(ir::Block& out, const std::vector<const SynExpr*>& names, const SynExpr& call,
+                   LowerCtx& cx);
+
+  // ---- with statements (scopes.cpp) ----
+  void parse_with(ir::Block& out, LowerCtx& cx);
+  void parse_suite_unlowered();
+
+  // ---- slices (subscripts.cpp) ----
+  struct SliceWindow {
+    std::vector<ir::Expr> offsets, extents;
+  };
+  bool is_slice_subscript(const SynExpr& e) const;
+  std::optional<SliceWindow> lower_window(const SynExpr& subscript, const ir::Expr& base, LowerCtx& cx);
+  ir::Expr lower_slice_read(const SynExpr& e, LowerCtx& cx);
+  void parse_slice_assignment(ir::Block& out, const SynExpr& target, const SynExpr& value, LowerCtx& cx);
   ir::Stmt parse_return(LowerCtx& cx);
   ir::Var bind_local(const std::string& name, const ir::Type& type, const SourceSpan& span, LowerCtx& cx);
 
@@ -175,7 +231,7 @@ class Parser {
   void scan_module();
   void scan_statement(Container& c);
   void scan_import();
-  void scan_from_import();
+  void scan_from_import(Container& c);
   void scan_decorated(Container& c);
   void scan_class(Container& c, std::vector<SynExprP> decorators);
   void scan_factory(Container& module);
@@ -184,7 +240,9 @@ class Parser {
   bool try_constant_assignment(Container& c, std::vector<ir::Constant>& out);
   std::vector<SynExprP> parse_decorators();
   std::string decorator_path(const SynExpr& d) const;
+  bool is_sub_worker(const SynExpr& decorator) const;
   bool body_declares_program(size_t begin, size_t end) const;
+  void record_host_names(Container& c, size_t begin, size_t end);
   Container* new_container();
 
   // ---- program assembly (program.cpp) ----
@@ -214,9 +272,21 @@ class Parser {
   std::vector<std::pair<SourceSpan, ir::Program>> programs_;
   int depth_ = 0;
   std::set<int> lexer_error_lines_;
+  int suppressed_errors_ = 0;
+  int poisoned_uses_ = 0;
+  std::vector<LoopCarry*> carries_;  // the enclosing loops' carried values, innermost last
+  int if_depth_ = 0;  // if/elif/else branches around the statement being parsed  // uses of names whose
+                      // definition failed (reported there)
 
   friend struct DepthGuard;
   friend struct SyntaxDepth;
+};
+
+// Counts one level of if/else nesting while a branch is parsed.
+struct IfDepth {
+  int& depth;
+  explicit IfDepth(int& d) : depth(d) { ++depth; }
+  ~IfDepth() { --depth; }
 };
 
 // Counts one level of recursion; past kMaxNesting reports a located error and aborts the statement.

@@ -1,5 +1,6 @@
-// Statements of a function body: assignments (plain, unpacking, annotated, augmented), loops, if/elif/else,
-// `with pl.manual_scope():`, return, expression statements and pass, with per-statement error recovery.
+// Statements of a function body: assignments (plain, unpacking, annotated, augmented), if/elif/else,
+// return, expression statements and pass, with per-statement error recovery and the guard that no
+// statement is dropped. Loops are in loops.cpp, `with` in scopes.cpp, slices in subscripts.cpp.
 #include "parser_impl.h"
 
 namespace ptodist::frontend {
@@ -75,12 +76,14 @@ void Parser::parse_statement(ir::Block& out, LowerCtx& cx, std::string* docstrin
     return;
   }
   ir::Stmt s;
+  size_t size_before = out.size();
+  int problems_before = problems_reported();
   if (at_keyword("for")) {
-    s = parse_for(cx);
+    parse_for(out, cx);
   } else if (at_keyword("if")) {
     s = parse_if(cx, "if");
   } else if (at_keyword("with")) {
-    s = parse_with(cx);
+    parse_with(out, cx);
   } else if (at_keyword("elif") || at_keyword("else")) {
     fail(t.span, "'" + t.text + "' without a matching 'if'");
   } else if (at_op("@")) {
@@ -90,12 +93,27 @@ void Parser::parse_statement(ir::Block& out, LowerCtx& cx, std::string* docstrin
     return;
   }
   if (s) out.push_back(s);
+  require_lowered(t.span, out, size_before, problems_before);
+}
+
+// The guard that makes a dropped statement impossible: every statement either adds IR or has reported
+// why it could not (a statement parser that returns nothing without an error is a bug in ptodist, and
+// the user learns which line it hit instead of running a program with the statement missing).
+void Parser::require_lowered(const SourceSpan& span, const ir::Block& out, size_t size_before,
+                             int problems_before) {
+  if (out.size() > size_before || problems_reported() > problems_before) return;
+  error(span,
+        "internal error: this statement was not lowered to IR and no reason was reported; "
+        "please report it");
 }
 
 void Parser::parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* docstring) {
   for (;;) {
     const Token& t = peek();
     SourceSpan begin = t.span;
+    size_t size_before = out.size();
+    int problems_before = problems_reported();
+    bool comment = false;  // a bare string: a docstring or a comment, nothing to lower
     if (t.kind == TokenKind::Name) {
       for (const char* kw : kUnsupportedKeywords)
         if (t.text == kw) fail(t.span, "'" + t.text + "' statements are not supported in kernel functions");
@@ -116,12 +134,16 @@ void Parser::parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* d
         parse_aug_assignment(out, first, op, cx);
       } else if (first->kind == SynKind::String) {
         if (docstring) *docstring = first->text;  // other bare strings are comments
+        comment = true;
+      } else if (is_yield_call(*first)) {
+        parse_yield(out, {}, *first, cx);
       } else if (ir::Expr v = lower(*first, cx)) {
         auto s = make_stmt<ir::ExprStmt>(first->span);
         s->value = v;
         out.push_back(s);
       }
     }
+    if (!comment) require_lowered(begin, out, size_before, problems_before);
     docstring = nullptr;
     if (!accept_op(";") || at_line_end()) break;
   }
@@ -161,10 +183,15 @@ bool check_target(const SynExpr& e, DiagnosticEngine& diags) {
 
 }  // namespace
 
+bool Parser::is_yield_call(const SynExpr& e) const {
+  return e.kind == SynKind::Call && canonical(*e.items[0]).value_or("") == "pl.yield_";
+}
+
 void Parser::parse_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx) {
   advance();  // '='
   SynExprP value = parse_testlist();
   if (at_op("=")) fail(peek().span, "chained assignment 'a = b = value' is not supported");
+  if (is_slice_subscript(*target)) return parse_slice_assignment(out, *target, *value, cx);
   std::vector<const SynExpr*> names;
   bool unpack = target->kind == SynKind::Tuple || target->kind == SynKind::List;
   if (unpack)
@@ -174,6 +201,7 @@ void Parser::parse_assignment(ir::Block& out, const SynExprP& target, LowerCtx& 
   bool ok = true;
   for (const SynExpr* n : names) ok = check_target(*n, *diags_) && ok;
   if (!ok) return;
+  if (is_yield_call(*value)) return parse_yield(out, names, *value, cx);
   ir::Expr v = lower(*value, cx);
   std::vector<ir::Type> types(names.size());
   if (v && unpack) {
@@ -239,80 +267,13 @@ void Parser::parse_aug_assignment(ir::Block& out, const SynExprP& target, const 
   out.push_back(s);
 }
 
-ir::Stmt Parser::parse_for(LowerCtx& cx) {
-  SourceSpan begin = advance().span;  // 'for'
-  const Token& var = expect_name("expected a loop variable name after 'for'");
-  std::string iv_name = var.text;
-  SourceSpan iv_span = var.span;
-  if (at_op(",")) fail(peek().span, "loops over several variables are not supported");
-  if (!at_keyword("in")) fail(peek().span, "expected 'in' after the loop variable of 'for'");
-  advance();
-  SynExprP iter = parse_expr();
-  if (!accept_op(":")) fail(peek().span, "expected ':' after 'for' header");
-  auto loop = make_stmt<ir::For>(span_to_prev(begin));
-  bool ok = lower_loop_iterable(*iter, *loop, cx);
-  loop->iv = bind_local(iv_name, ir::scalar_type(ir::DType::INT64), iv_span, cx);
-  loop->body = parse_suite("'for' header", cx);  // parsed even after an error, to report what is inside
-  if (!ok || !loop->iv) return nullptr;
-  return loop;
-}
-
-// `pl.range(stop)`, `pl.range(start, stop[, step])` and the parallel/unroll/pipeline forms (plain
-// `range` reads as pl.range); fills the loop's kind and bounds.
-bool Parser::lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& cx) {
-  static const std::map<std::string, ir::LoopKind> kinds = {{"pl.range", ir::LoopKind::Range},
-                                                            {"pl.parallel", ir::LoopKind::Parallel},
-                                                            {"pl.unroll", ir::LoopKind::Unroll},
-                                                            {"pl.pipeline", ir::LoopKind::Pipeline}};
-  std::string path;
-  if (iter.kind == SynKind::Call) {
-    const SynExpr& callee = *iter.items[0];
-    bool builtin = callee.kind == SynKind::Name && callee.text == "range" && !lookup(cx, "range");
-    path = builtin ? "pl.range" : canonical(callee).value_or("");
-  }
-  auto it = kinds.find(path);
-  if (it == kinds.end()) {
-    error(
-        iter.span,
-        "expected pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...) as the loop iterable");
-    return false;
-  }
-  loop.loop_kind = it->second;
-  bool pipeline = loop.loop_kind == ir::LoopKind::Pipeline;
-  std::vector<ir::Expr> bounds;
-  bool ok = true;
-  for (size_t i = 1; i < iter.items.size(); ++i) {
-    const SynExpr& a = *iter.items[i];
-    ir::Expr v = lower(a, cx);
-    ok = ok && v;
-    if (a.keyword == "stage" && pipeline) {
-      loop.stage = v;
-    } else if (!a.keyword.empty() || a.kind == SynKind::Star) {
-      error(a.span, "unexpected argument" + (a.keyword.empty() ? "" : " '" + a.keyword + "'") + " of " +
-                        path + "; expected " + path + "(stop), " + path + "(start, stop) or " + path +
-                        "(start, stop, step)" + (pipeline ? " with stage=" : ""));
-      ok = false;
-    } else {
-      bounds.push_back(v);
-    }
-  }
-  if (bounds.empty() || bounds.size() > 3) {
-    error(iter.span, path + " expects 1 to 3 positional arguments (start, stop, step)");
-    return false;
-  }
-  if (!ok) return false;
-  loop.start = bounds.size() >= 2 ? bounds[0] : b_->int_imm(0);
-  loop.stop = bounds.size() >= 2 ? bounds[1] : bounds[0];
-  loop.step = bounds.size() == 3 ? bounds[2] : b_->int_imm(1);
-  return true;
-}
-
 ir::Stmt Parser::parse_if(LowerCtx& cx, const std::string& keyword) {
   SourceSpan begin = advance().span;  // 'if' / 'elif'
   SynExprP cond = parse_expr();
   if (!accept_op(":")) fail(peek().span, "expected ':' after '" + keyword + "' condition");
   auto s = make_stmt<ir::If>(span_to_prev(begin));
   s->cond = lower(*cond, cx);
+  IfDepth depth(if_depth_);  // a pl.yield_ in a branch is an if-yield (loops.cpp)
   s->then_body = parse_suite("'" + keyword + "' header", cx);
   bool ok = s->cond != nullptr;
   if (at_keyword("elif")) {
@@ -324,20 +285,6 @@ ir::Stmt Parser::parse_if(LowerCtx& cx, const std::string& keyword) {
     if (!accept_op(":")) fail(peek().span, "expected ':' after 'else'");
     s->else_body = parse_suite("'else'", cx);
   }
-  return ok ? s : nullptr;
-}
-
-ir::Stmt Parser::parse_with(LowerCtx& cx) {
-  SourceSpan begin = advance().span;  // 'with'
-  SynExprP item = parse_expr();
-  if (at_keyword("as"))
-    fail(peek().span, "'with ... as' is not supported; only 'with pl.manual_scope():' is");
-  if (!accept_op(":")) fail(peek().span, "expected ':' after 'with' header");
-  auto s = make_stmt<ir::ManualScope>(span_to_prev(begin));
-  bool ok = item->kind == SynKind::Call && item->items.size() == 1 &&
-            canonical(*item->items[0]).value_or("") == "pl.manual_scope";
-  if (!ok) error(item->span, "unsupported 'with' statement; only 'with pl.manual_scope():' is supported");
-  s->body = parse_suite("'with' header", cx);
   return ok ? s : nullptr;
 }
 

@@ -359,9 +359,12 @@ SynExprP Parser::parse_subscript_index() {
     SynExprP item;
     if (!at_op(":")) item = parse_expr();
     if (at_op(":")) {
+      // items: start, stop[, step]; an omitted bound is a None node, as Python reads `x[:n]` as x[None:n].
+      std::vector<SynExprP> bounds{item ? item : make_node(SynKind::None, item_begin)};
       while (accept_op(":"))
-        if (!at_op(":") && !at_op("]") && !at_op(",")) parse_expr();
-      item = make_node(SynKind::Slice, span_to_prev(item_begin));
+        bounds.push_back(!at_op(":") && !at_op("]") && !at_op(",") ? parse_expr()
+                                                                   : make_node(SynKind::None, peek().span));
+      item = make_node(SynKind::Slice, span_to_prev(item_begin), std::move(bounds));
     }
     items.push_back(item);
     if (!accept_op(",")) break;

@@ -187,6 +187,12 @@ std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool cl
           {"pl.jit.host", ir::FunctionKind::Host},
           {"pl.jit.orchestration", ir::FunctionKind::Orchestration}};
       if (auto it = jit.find(path); it != jit.end()) return it->second;
+      if (path == "pl.jit.inline") {
+        error(dec->span,
+              "@pl.jit.inline functions (spliced into every caller) are not supported yet; "
+              "make it @pl.jit.incore or @pl.jit");
+        return std::nullopt;
+      }
       if (path.rfind("pl.jit.", 0) == 0) {
         error(dec->span, "unknown decorator '@" + path +
                              "'; expected @pl.jit, @pl.jit.incore, @pl.jit.aic, "
@@ -218,8 +224,15 @@ std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool cl
         {"AIV", ir::FunctionKind::AIV},
         {"Orchestration", ir::FunctionKind::Orchestration}};
     if (auto it = types.find(type); it != types.end()) return it->second;
-    if (level == "HOST") return ir::FunctionKind::Host;
-    if (level == "CHIP") return ir::FunctionKind::Orchestration;
+    if (level == "HOST" || level == "NODE") return ir::FunctionKind::Host;
+    if (level == "CHIP" || level == "PROCESSOR" || level == "UMA") return ir::FunctionKind::Orchestration;
+    if (!level.empty() && type.empty()) {
+      error(dec->span, "functions at pl.Level." + level +
+                           " are not supported yet; ptodist runs functions at pl.Level.HOST (host "
+                           "orchestrator), pl.Level.CHIP (per-chip orchestration) and kernels "
+                           "(type=pl.FunctionType.InCore|AIC|AIV)");
+      return std::nullopt;
+    }
     error(dec->span,
           "cannot tell the level of '" + d.name +
               "': use @pl.function(type=pl.FunctionType.InCore|AIC|"

@@ -2,6 +2,7 @@
 #include "ptodist/ir/type.h"
 
 #include "ptodist/ir/expr.h"
+#include "ptodist/ir/op_table.h"
 
 namespace ptodist::ir {
 
@@ -34,6 +35,12 @@ bool dim_equal(const Expr& a, const Expr& b) {
   if (auto x = a->as<Unary>()) {
     auto y = b->as<Unary>();
     return x->op == y->op && dim_equal(x->operand, y->operand);
+  }
+  // `pld.world_size()` written twice is one value (the rank count): a name rebound to a second
+  // window of shape [pld.world_size(), N] keeps its type.
+  if (auto x = a->as<OpCall>()) {
+    auto y = b->as<OpCall>();
+    return x->op && x->op == y->op && x->op->id == OpId::WorldSize && x->args.empty() && y->args.empty();
   }
   return a == b;
 }

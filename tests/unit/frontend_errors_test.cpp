@@ -98,7 +98,8 @@ TEST(FrontendErrors, BadLoopIterable) {
 TEST(FrontendErrors, BadWith) {
   auto p = parse_kernel("    with open(x):\n        pass\n");
   EXPECT_EQ(p->errors().at(0),
-            "4:10: unsupported 'with' statement; only 'with pl.manual_scope():' is supported");
+            "4:10: unsupported 'with' statement; expected 'with pl.manual_scope():', "
+            "'with pl.scope(mode=pl.ScopeMode.MANUAL|AUTO):' or 'with pl.at(level=...):'");
 }
 
 TEST(FrontendErrors, TypeAnnotationErrors) {

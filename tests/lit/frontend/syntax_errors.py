@@ -32,8 +32,8 @@ def kernel(x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]],
         d = 2
     # expected-error@+1 {{assignment to a subscript is not supported}}
     x[0] = 1
-    # expected-error@+1 {{slices are not supported}}
-    e = x[0:1]
+    # expected-error@+1 {{slice steps are not supported}}
+    e = x[0:1:2]
     # expected-error@+1 {{comprehensions are not supported}}
     f = [i for i in pl.range(3)]
     t = pl.load(x, [0, 0], [1, N])
