@@ -1,10 +1,12 @@
-// The async-event dataflow over structured control flow and the checks of DESIGN.md §4 "Ordering".
+// The async-event dataflow over structured control flow and the checks of DESIGN.md §4 "Ordering",
+// with the send-buffer check (a pending transfer's local GM region accessed against its direction).
 #include "ptodist/analysis/async_events.h"
 
 #include <cstdint>
 #include <set>
 #include <tuple>
 
+#include "async_events_buffers.h"
 #include "ptodist/ir/op_table.h"
 
 namespace ptodist::analysis {
@@ -137,10 +139,50 @@ class Analyzer {
       int k = key(src);
       if (s.events.count(k)) alias_[a->targets[0]->id] = k;
     }
+    // `t2 = t` and `t2 = pl.store(tile, offsets, t)` make t2 another name of the tensor t.
+    const auto* call = value ? value->as<OpCall>() : nullptr;
+    if (call && call->op->id == OpId::Store) src = var_of(call->arg("output_tensor"));
+    if (a && src && a->targets.size() == 1 && a->targets[0] && src->type && src->type->is_tensor_like())
+      tensor_root_[a->targets[0]->id] = root(src.get());
     return s;
   }
 
+  const VarNode* root(const VarNode* v) const {
+    auto it = tensor_root_.find(v->id);
+    return it == tensor_root_.end() ? v : it->second;
+  }
+
+  // The send-buffer check: `c` writes the source region of a put that may be pending, or reads or
+  // writes the destination region of such a get (the DMA engine reads or writes it until the wait).
+  void buffers(const OpCall& c, const Stmt& st, const Var& target, const EventState& s) {
+    if (s.events.empty()) return;
+    RootOf root_of = [this](const VarNode* v) { return root(v); };
+    for (const GmAccess& a : gm_accesses(c, root_of)) {
+      if (!a.region.tensor) continue;
+      for (const auto& [id, f] : s.events) {
+        if (!f.may_be(kPending) || (f.local_read && !a.write) || !f.local.overlaps(a.region)) continue;
+        if (target && key(target) == id) continue;  // the same event issued again: reported as such
+        error_pending(c.span.valid() ? c.span : st->span,
+                      user_spelling(*c.op) + (a.write ? ": writes " : ": reads ") +
+                          (f.local_read ? "the source region " : "the destination region ") +
+                          region_str(f.local) + " of " +
+                          (f.local_read ? "pld.tensor.put_async" : "pld.tensor.get_async") +
+                          " while its event '" + f.name +
+                          "' may be outstanding; wait on it with pld.system.wait_async_event first",
+                      f);
+      }
+    }
+  }
+
+  static std::string region_str(const GmRegion& r) {
+    std::string out = r.tensor->name + "[";
+    for (size_t i = 0; i < r.lo.size(); ++i)
+      out += (i ? ", " : "") + std::to_string(r.lo[i]) + ":" + std::to_string(r.hi[i]);
+    return out + "]";
+  }
+
   EventState op(const OpCall& c, const Stmt& st, bool top, const Var& target, EventState s) {
+    buffers(c, st, target, s);
     if (c.op->has(kAsyncIssue)) return issue(c, st, top, target, std::move(s));
     if (c.op->has(kAsyncWait)) return wait(c, st, std::move(s));
     if (c.op->has(kNotify)) notify(c, st, s);
@@ -164,6 +206,8 @@ class Analyzer {
                         "' is issued again while its previous transfer may be outstanding; wait on it first",
                     f);
     f = EventFact{target->name, kPending, st->span, {}, var_of(c.arg("session")).get(), {}};
+    f.local = transfer_local_region(c, [this](const VarNode* v) { return root(v); });
+    f.local_read = c.op->id == OpId::PutAsync || c.op->id == OpId::TilePutAsync;
     record(st->span, "issue " + target->name, s);
     return s;
   }
@@ -305,6 +349,7 @@ class Analyzer {
   DiagnosticEngine& diags_;
   std::vector<std::string>* facts_;
   std::map<int, int> alias_;
+  std::map<int, const VarNode*> tensor_root_;  // tensor variable id -> the variable it renames
   std::map<std::string, EventState> memo_;
   std::set<std::tuple<int, int, std::string>> seen_;
   std::map<std::tuple<int, int, std::string>, int> order_;

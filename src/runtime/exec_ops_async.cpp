@@ -62,7 +62,9 @@ Value issue_checked(Interp& in, const ir::OpCall& c, DmaTransfer& t, const Tenso
     t.local_window = WindowAddr{local.window.segment, local.window.offset + (t.local - local.data)};
   }
   check::Access acc{c.span, c.op->spelling, remote_name};
-  t.check_id = in.world().hb()->transfer_issued(actor_of(in), t, acc);
+  check::Access local_acc{c.span, c.op->spelling, local.name,
+                          t.local_window.segment >= 0 ? 0 : reinterpret_cast<long long>(local.data)};
+  t.check_id = in.world().hb()->transfer_issued(actor_of(in), t, acc, local_acc);
   EventValue e{t.session, t.seq, &c, std::make_shared<bool>(false)};
   e.check_id = t.check_id;
   in.world().scheduler()->submit_transfer(actor_of(in), std::move(t));

@@ -242,8 +242,8 @@ Value op_TensorRemoteStore(Interp& in, const ir::OpCall& c) {
   int peer = peer_arg(in, c);
   Dims offsets = in.ints_arg(c, "offsets");
   std::vector<std::byte> dense(src.numel() * ir::dtype_bytes(src.dtype));
-  if (check::HappensBefore* hb = in.world().hb(); hb && src.is_window()) {
-    check_switch_point(in);
+  if (check::HappensBefore* hb = in.world().hb()) {
+    if (src.is_window()) check_switch_point(in);
     check_region(in, *hb, Region{&src, Dims(src.shape.size(), 0), src.shape}, src.rank, false, false, c);
   }
   copy_dense(src, dense.data());

@@ -42,13 +42,14 @@ long long checked_region(Interp& in, const ir::OpCall& c, const TensorView& t, c
   return region_offset_bytes(in, c, t, offsets, shape);
 }
 
-// Check mode: a core's load or store of a window region (the rank's own window) is a switch point
-// and an access the happens-before tracker checks.
+// Check mode: a core's load or store of GM is an access the happens-before tracker checks; of a
+// window region (the rank's own window) also a switch point. Local GM needs none: the tracker orders
+// accesses by happens-before, not by when they ran, and only windows are shared between ranks.
 void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
                          const Dims& shape, bool write) {
   check::HappensBefore* hb = in.world().hb();
-  if (!hb || !t.is_window()) return;
-  check_switch_point(in);
+  if (!hb) return;
+  if (t.is_window()) check_switch_point(in);
   check_region(in, *hb, Region{&t, offsets, shape}, t.rank, write, false, c);
 }
 

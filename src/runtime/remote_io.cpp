@@ -47,22 +47,31 @@ void write_row(Interp& in, const Region& r, int peer, long long row, long long c
 
 void check_region(Interp& in, check::HappensBefore& hb, const Region& r, int rank, bool write, bool atomic,
                   const ir::OpCall& c) {
-  check::Access acc{c.span, c.op->spelling, r.t->name};
+  // A window region is addressed in its segment of `rank`'s window; local GM by host address, in the
+  // running core's rank.
+  bool window = r.t->is_window();
+  if (!window) rank = in.f.rank;
+  check::Access acc{c.span, c.op->spelling, r.t->name, window ? 0 : reinterpret_cast<long long>(r.t->data)};
+  int kind = atomic ? check::atomic_add_kind(r.t->dtype) : 0;
   long long rows = r.rows(), row_bytes = r.row_bytes();
   if (rows <= 0 || row_bytes <= 0) return;
   // A last dim with a stride is covered whole (from its first to its last element).
   if (!r.t->strides.empty() && r.t->strides.back() != 1)
     row_bytes = ((r.cols() - 1) * r.t->strides.back() + 1) * ir::dtype_bytes(r.t->dtype);
+  auto addr = [&](long long row) {
+    if (window) return r.row_addr(row, 0);
+    return WindowAddr{check::kLocalGm, reinterpret_cast<long long>(r.local_ptr(row, 0))};
+  };
   auto flush = [&](WindowAddr at, long long bytes) {
     if (write)
-      hb.window_write(actor_of(in), rank, at, bytes, atomic, acc);
+      hb.window_write(actor_of(in), rank, at, bytes, kind, acc);
     else
       hb.window_read(actor_of(in), rank, at, bytes, acc);
   };
-  WindowAddr run = r.row_addr(0, 0);
+  WindowAddr run = addr(0);
   long long run_bytes = row_bytes;
   for (long long row = 1; row < rows; ++row) {
-    WindowAddr next = r.row_addr(row, 0);
+    WindowAddr next = addr(row);
     if (next.offset == run.offset + run_bytes) {
       run_bytes += row_bytes;
       continue;
@@ -140,8 +149,8 @@ void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileVal
   if (check::HappensBefore* hb = in.world().hb()) {
     check_switch_point(in);
     // The source is read and the destination written as a whole, under the scheduler's baton.
-    if (x.src->is_window()) check_region(in, *hb, rs, is_put ? in.f.rank : peer, false, false, c);
-    if (x.dst->is_window()) check_region(in, *hb, rd, is_put ? peer : in.f.rank, true, add, c);
+    check_region(in, *hb, rs, is_put ? in.f.rank : peer, false, false, c);
+    check_region(in, *hb, rd, is_put ? peer : in.f.rank, true, add, c);
   }
   Transport& tr = in.world().transport();
   int turn = 0;

@@ -30,8 +30,8 @@ void write_row(Interp& in, const Region& r, int peer, long long row, long long c
                const std::byte* src, bool atomic_add);
 // Copies a (possibly strided) view into dense row-major bytes.
 void copy_dense(const TensorView& v, std::byte* dst);
-// Check mode: the window bytes of region `r` in `rank`'s copy reported to the happens-before tracker
-// as read or written (one call per run of contiguous rows).
+// Check mode: the bytes of region `r` reported to the happens-before tracker as read or written (one
+// call per run of contiguous rows): in `rank`'s copy of a window, or the running rank's local GM.
 void check_region(Interp& in, check::HappensBefore& hb, const Region& r, int rank, bool write, bool atomic,
                   const ir::OpCall& c);
 

@@ -1,12 +1,17 @@
 # Hazard 1 (unordered read), the get side: an async get pulls the peer's row into a local window, and
 # the core reads that window before it waits for the get's event. The DMA engine may not have
-# written it yet. Every pass is on: only check mode sees it.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 > %t
+# written it yet. check-async-events rejects the read at compile time (the send-buffer check); switched
+# off, check mode reports it at run time.
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass check-async-events > %t
 # RUN: FileCheck %s < %t
 # RUN: FileCheck %s --check-prefix=LINE < %t
+# With every pass on, the compile-time send-buffer check rejects it first:
+# RUN: %expect-exit 1 ptodist check %s | FileCheck %s --check-prefix=STATIC
 # CHECK: error: check: unordered read of window data: rank 0, vector core 0 (block 0/1 of pull_step) reads bytes [0, 256) of 'inbox' in rank 0's window
 # CHECK-NEXT: recv = pl.load(inbox, [0, 0], [1, SIZE])
 # CHECK: note: written by rank 0, vector core 0 (block 0/1 of pull_step) (pld.tile.get_async); nothing orders that write before the read: its event is not waited before the read
+# STATIC: error: pl.load: reads the destination region inbox[0:1, 0:64] of pld.tensor.get_async while its event 'evt' may be outstanding
+# STATIC: note: event 'evt' is issued here
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -1,11 +1,15 @@
 # Hazard 3 (in-flight buffer overwritten): the source window of an async put is refilled before the
-# put is waited, so the DMA engine may send the new data, or half of each. The source is a window, so
-# the static checks accept it (put_async may read window memory); only check mode sees the overlap.
-# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 > %t
+# put is waited, so the DMA engine may send the new data, or half of each. check-async-events rejects
+# the store at compile time (the send-buffer check); switched off, check mode reports it at run time.
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 --no-pass check-async-events > %t
 # RUN: FileCheck %s < %t
 # RUN: FileCheck %s --check-prefix=LINE < %t
+# With every pass on, the compile-time send-buffer check rejects it first:
+# RUN: %expect-exit 1 ptodist check %s | FileCheck %s --check-prefix=STATIC
 # CHECK: error: check: buffer of an in-flight transfer overwritten: rank 0, vector core 0 (block 0/1 of step) writes the source bytes [0, 256) of 'src' in rank 0's window while the transfer issued here is in flight
 # CHECK: note: the transfer is issued here (pld.tile.put_async); its event is not waited before the write
+# STATIC: error: pl.store: writes the source region src[0:1, 0:64] of pld.tensor.put_async while its event 'evt' may be outstanding
+# STATIC: note: event 'evt' is issued here
 import pypto.language as pl
 import pypto.language.distributed as pld
 

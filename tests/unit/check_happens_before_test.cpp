@@ -24,8 +24,8 @@ class CheckHb : public ::testing::Test {
     hb_->actor_started(1, kDriver, 1, "vector core 0 (block 0/1 of k)");
   }
 
-  Access at(int line, std::string op, std::string what) {
-    return Access{SourceSpan{&file_, line, 5, 9}, std::move(op), std::move(what)};
+  Access at(int line, std::string op, std::string what, long long base = 0) {
+    return Access{SourceSpan{&file_, line, 5, 9}, std::move(op), std::move(what), base};
   }
   // Rank 0 puts 64 bytes into rank 1's `dst`, optionally fences, and notifies rank 1's cell.
   void publish(bool fence) {
@@ -333,13 +333,18 @@ TEST_F(CheckHbTransfer, CompletionWordOverwrittenInFlight) {
   EXPECT_NE(report().find("k.py:2:5: note: the transfer is issued here"), std::string::npos) << report();
 }
 
-TEST_F(CheckHbTransfer, StagingTileOverwrittenInFlightButNotAfterTheWait) {
+TEST_F(CheckHbTransfer, LocalGmSourceOverwrittenInFlight) {
+  // A non-window source is the issuer's local GM: a store into it in flight is reported, a tile result
+  // (on-chip memory) is not a write of it.
   TransferId t = put_async(staging_.data(), WindowAddr{});
-  hb_->tile_written(0, staging_.data() + 1000, 100, at(5, "pl.add", "t"));  // past the 64 bytes in flight
-  EXPECT_FALSE(world_->hazard());
+  long long base = reinterpret_cast<long long>(staging_.data());
   hb_->tile_written(0, staging_.data() + 60, 8, at(5, "pl.add", "t"));
+  hb_->window_write(0, 0, WindowAddr{kLocalGm, base + 64}, 64, 0, at(5, "pl.store", "x", base));
+  EXPECT_FALSE(world_->hazard()) << report();
+  hb_->window_write(0, 0, WindowAddr{kLocalGm, base + 60}, 8, 0, at(5, "pl.store", "x", base));
   ASSERT_TRUE(world_->hazard());
-  EXPECT_NE(report().find("writes the staging tile while the transfer issued here is in flight"),
+  EXPECT_NE(report().find("writes the source bytes [60, 64) of 'x' in rank 0's local GM while the transfer "
+                          "issued here is in flight"),
             std::string::npos)
       << report();
   (void)t;

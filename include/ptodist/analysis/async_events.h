@@ -26,6 +26,14 @@ struct PathStep {
   std::string text;
 };
 
+// A box of elements [lo, hi) of one tensor variable (the root of its rebindings). `tensor` null: the
+// region is not known statically (a dynamic offset or shape); it is then never said to overlap.
+struct GmRegion {
+  const ir::VarNode* tensor = nullptr;
+  std::vector<long long> lo, hi;
+  bool overlaps(const GmRegion& o) const;
+};
+
 // What may hold of one event variable.
 struct EventFact {
   std::string name;
@@ -34,6 +42,10 @@ struct EventFact {
   SourceSpan waited;                     // a wait that may already have drained it
   const ir::VarNode* session = nullptr;  // the session that issued it
   std::vector<PathStep> skip_path;       // why it may still be pending; not part of equality
+  // The issuing core's side of the transfer: the source of a put (`local_read`: the core may read
+  // it, not write it) or the destination of a get (neither) while the event may be pending.
+  GmRegion local;
+  bool local_read = false;
 
   bool may_be(EventStateBit b) const { return (states & b) != 0; }
 };

@@ -1,5 +1,6 @@
 // Check mode's happens-before tracker (see happens_before.h for the memory model): actor clocks,
-// window reads and writes against the shadow memory, fences, invalidates and signals. Transfers,
+// GM reads and writes (window and local GM) against the shadow memory, fences, invalidates and
+// signals (a notify is also a write of its cell). Transfers,
 // sessions and in-flight buffers are in hb_transfers.cpp. Every hook runs under the scheduler's
 // baton, so nothing here is locked.
 #include "happens_before_impl.h"
@@ -91,7 +92,7 @@ std::string HappensBeforeImpl::missing_edge(const ActorState* reader, const Epoc
       return "the transfer's event is not waited before the notify";
     return "no wait acquires it";
   }
-  if (const ActorState* w = actor_of(write.comp)) {
+  if (const ActorState* w = actor_of(write.comp); w && write.comp == w->comp) {
     if (w->notify_released < write.time && write.time <= w->notify_now)
       return "no fence between the write and the notify";
   }
@@ -99,34 +100,43 @@ std::string HappensBeforeImpl::missing_edge(const ActorState* reader, const Epoc
   return "no wait acquires it";
 }
 
+Bytes HappensBeforeImpl::bytes_of(int owner, int segment, long long begin, long long end,
+                                  const std::string& what, int record) const {
+  if (segment >= 0) return Bytes{begin, end, what, owner, true};
+  long long base = records_[static_cast<size_t>(record)].acc.base;
+  return Bytes{begin - base, end - base, what, owner, false};
+}
+
 bool HappensBeforeImpl::check_read(const Accessor& r, int owner, WindowAddr at, long long bytes,
                                    const std::string& what) {
-  auto covered = [&](const Epoch& e) { return r.own(e.comp) || r.clock->covers(e); };
+  auto covered = [&](const WriteMark& m) { return r.own(m.epoch.comp) || r.clock->covers(m.epoch); };
   auto hit =
       shadow_.at(owner, at.segment).find_unordered(at.offset, at.offset + bytes, [&](const ShadowWrite& w) {
         return !w.first_unordered(covered);
       });
   if (!hit) return false;
   WriteMark w = *hit->value.first_unordered(covered);
-  report(report_unordered_read(accessor_side(*this, r.record, r.dma), hit->begin, hit->end, what, owner,
+  report(report_unordered_read(accessor_side(*this, r.record, r.dma),
+                               bytes_of(owner, at.segment, hit->begin, hit->end, what, r.record),
                                side_of(w.record), missing_edge(r.actor, w.epoch)));
   return true;
 }
 
 // A write is checked against the last write (write/write race) and against the reads since then: a
 // read that ran first and is not ordered before this write saw the bytes too early.
-bool HappensBeforeImpl::check_write(const Accessor& w, bool atomic, int owner, WindowAddr at, long long bytes,
+bool HappensBeforeImpl::check_write(const Accessor& w, int atomic, int owner, WindowAddr at, long long bytes,
                                     const std::string& what) {
   ShadowSegment& seg = shadow_.at(owner, at.segment);
   long long end = at.offset + bytes;
-  auto covered = [&](const Epoch& e) { return w.own(e.comp) || w.clock->covers(e); };
-  // Atomic adds never race with each other (and earlier adds are kept only behind an atomic last).
-  auto ww = seg.find_unordered(at.offset, end, [&](const ShadowWrite& x) {
-    return (atomic && x.atomic) || !x.first_unordered(covered);
-  });
+  // Ordered before this write, or an atomic add of the same kind as this one (they commute).
+  auto ok = [&](const WriteMark& m) {
+    return w.own(m.epoch.comp) || w.clock->covers(m.epoch) || (atomic != 0 && m.atomic == atomic);
+  };
+  auto ww = seg.find_unordered(at.offset, end, [&](const ShadowWrite& x) { return !x.first_unordered(ok); });
   if (ww) {
-    report(report_write_race(accessor_side(*this, w.record, w.dma), ww->begin, ww->end, what, owner,
-                             side_of(ww->value.first_unordered(covered)->record)));
+    report(report_write_race(accessor_side(*this, w.record, w.dma),
+                             bytes_of(owner, at.segment, ww->begin, ww->end, what, w.record),
+                             side_of(ww->value.first_unordered(ok)->record)));
     return true;
   }
   auto ordered = [&](const ReadMark& m) { return w.own(m.epoch.comp) || w.clock->covers(m.epoch); };
@@ -139,9 +149,9 @@ bool HappensBeforeImpl::check_write(const Accessor& w, bool atomic, int owner, W
   for (const ReadMark& m : wr->value.marks) {
     if (ordered(m)) continue;
     const Record& read = records_[static_cast<size_t>(m.record)];
-    report(report_unordered_read(accessor_side(*this, m.record, transfer_of(m.epoch.comp)), wr->begin,
-                                 wr->end, read.acc.what, owner, side_of(w.record),
-                                 missing_edge(actor_of(m.epoch.comp), w.epoch)));
+    report(report_unordered_read(accessor_side(*this, m.record, transfer_of(m.epoch.comp)),
+                                 bytes_of(owner, at.segment, wr->begin, wr->end, read.acc.what, m.record),
+                                 side_of(w.record), missing_edge(actor_of(m.epoch.comp), w.epoch)));
     return true;
   }
   return false;
@@ -156,17 +166,19 @@ void HappensBeforeImpl::record_read(const Accessor& r, int owner, WindowAddr at,
   reads.update(at.offset, at.offset + bytes, [&](ShadowReads& s) { s.add(mark); });
 }
 
-void HappensBeforeImpl::record_write(const Accessor& w, bool atomic, int owner, WindowAddr at,
-                                     long long bytes) {
+void HappensBeforeImpl::record_write(const Accessor& w, int atomic, int owner, WindowAddr at, long long bytes,
+                                     bool signal) {
   ShadowSegment& seg = shadow_.at(owner, at.segment);
   if (atomic)
     seg.update(at.offset, at.offset + bytes, [&](ShadowWrite& x) {
-      x.add_atomic(WriteMark{w.epoch, w.record});
+      x.add_atomic(WriteMark{w.epoch, w.record, atomic});
     });
   else
-    seg.record(at.offset, at.offset + bytes, ShadowWrite{w.epoch, false, w.record, {}});
+    seg.record(at.offset, at.offset + bytes, ShadowWrite{w.epoch, 0, w.record, {}});
   seg.reads.erase(at.offset, at.offset + bytes);
-  if (!atomic && !signals_.empty()) signals_.reset_range(owner, at.segment, at.offset, at.offset + bytes);
+  // A plain store over a signal cell starts its notify history afresh; a Set notify does not.
+  if (!atomic && !signal && at.segment >= 0 && !signals_.empty())
+    signals_.reset_range(owner, at.segment, at.offset, at.offset + bytes);
 }
 
 // ---- the public hooks: rounds, actors, windows, signals ----
@@ -209,7 +221,7 @@ void HappensBefore::window_read(ActorId a, int rank, WindowAddr at, long long by
   if (!m.check_read(r, rank, at, bytes, acc.what)) m.record_read(r, rank, at, bytes);
 }
 
-void HappensBefore::window_write(ActorId a, int rank, WindowAddr at, long long bytes, bool atomic,
+void HappensBefore::window_write(ActorId a, int rank, WindowAddr at, long long bytes, int atomic,
                                  const Access& acc) {
   HappensBeforeImpl& m = *impl_;
   if (m.reported_ || bytes <= 0) return;
@@ -235,6 +247,12 @@ void HappensBefore::notify(ActorId a, int peer, WindowAddr cell, int32_t value, 
   HappensBeforeImpl& m = *impl_;
   if (m.reported_) return;
   ActorState& s = m.actor(a);
+  // The cell's bytes are written with the epoch of the actor's reads, which this notify releases in
+  // full: whoever acquires the notify is ordered after its write, with no fence needed.
+  Accessor w{&s, nullptr, &s.acq, Epoch{s.rcomp, s.rnow}, m.record(s.rcomp, s, acc)};
+  int kind = add ? atomic_add_kind(ir::DType::INT32) : 0;
+  if (m.check_write(w, kind, peer, cell, 4, acc.what)) return;
+  m.record_write(w, kind, peer, cell, 4, true);
   Contribution c;
   c.value = value;
   c.add = add;

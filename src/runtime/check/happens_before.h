@@ -1,6 +1,7 @@
 // Check mode's happens-before tracker (DESIGN.md §6, docs/checking.md): vector clocks per actor and per
-// DMA transfer, and shadow state of every rank's window memory kept as byte intervals (so a large
-// tensor costs one interval, not one entry per byte). The executor and the scheduler call it at every
+// DMA transfer, and shadow state of every rank's GM -- window memory and local GM (host tensors,
+// kernel parameters) -- kept as byte intervals (so a large tensor costs one interval, not one entry
+// per byte). The executor and the scheduler call it at every
 // window access, signal, fence, invalidate, transfer and session init; each call runs while the caller
 // holds the scheduler's baton, so nothing here is locked. A hazard is formatted as a located
 // diagnostic naming both sides and handed to World::report_hazard, which ends the run (exit code 3).
@@ -22,11 +23,13 @@
 // - a signal cell's plain store (pl.write/pl.store over it) starts its notify history afresh;
 // - a task's start is after its submit; a join (deps, end of a manual scope, kernel call) acquires
 //   every block of the joined task; rounds are ordered one after the other;
-// - hazards checked: a read and a write of the same window bytes in either order with nothing
-//   ordering them (reported as the read, hazard 1; a read of bytes an unwaited transfer writes is
-//   found at the read whatever landed), write/write (two atomic adds never race), a core writing a
-//   buffer an in-flight transfer uses (staging tile, session scratch, window source or
-//   destination), a session built over another's outstanding event, a stale signal;
+// - a notify writes its cell: an AtomicAdd notify is an atomic add of an INT32, a Set notify a plain
+//   write, both ordered like the notify itself (released by it, no fence needed);
+// - hazards checked: a read and a write of the same GM bytes in either order with nothing ordering
+//   them (reported as the read, hazard 1; a read of bytes an unwaited transfer writes is found at the
+//   read whatever landed), write/write (atomic adds of one kind commute; adds of two kinds, or an add
+//   and a plain write, race), a core writing a buffer an in-flight transfer uses (session scratch,
+//   GM source or destination), a session built over another's outstanding event, a stale signal;
 // - shadow memory keeps, per byte range, the last write, the atomic adds since the last plain write
 //   (the latest per core or transfer: a reader must be ordered after every one of them) and the reads
 //   since the last write.
@@ -42,6 +45,7 @@
 #include "ptodist/runtime/world.h"
 #include "ptodist/support/source.h"
 #include "scheduler.h"
+#include "shadow_memory.h"
 
 namespace ptodist::runtime::check {
 
@@ -49,12 +53,19 @@ namespace ptodist::runtime::check {
 using TransferId = int;
 
 // Who accesses what, for reports: the op's source span and spelling, and the name the program uses
-// for the tensor, tile or signal ("dst", "signal").
+// for the tensor, tile or signal ("dst", "signal"). `base`: for local GM, the host address of the
+// tensor's first byte (reports count bytes from it).
 struct Access {
   SourceSpan span;
   std::string op;
   std::string what;
+  long long base = 0;
 };
+
+// The kind of an atomic add of elements of `dtype`, as window_write takes it (0 is a plain write).
+inline int atomic_add_kind(ir::DType dtype) {
+  return 1 + static_cast<int>(dtype);
+}
 
 class HappensBeforeImpl;
 
@@ -73,10 +84,12 @@ class HappensBefore {
   // `joiner` acquires everything `finished` did (deps, end of a manual scope, kernel call).
   void actor_joined(ActorId joiner, ActorId finished);
 
-  // Window memory of `rank` at `at`, `bytes` long, read or written by a core (loads, stores, put,
-  // get, remote_load/remote_store). Atomic writes (atomic-add puts) do not race with each other.
+  // GM of `rank` at `at`, `bytes` long, read or written by a core (loads, stores, put, get,
+  // remote_load/remote_store): window memory (at.segment >= 0) or, with at.segment == kLocalGm, the
+  // rank's local GM at host address at.offset. `atomic`: 0 for a plain write, else the
+  // atomic_add_kind of an atomic add; adds of one kind do not race with each other.
   void window_read(ActorId a, int rank, WindowAddr at, long long bytes, const Access& acc);
-  void window_write(ActorId a, int rank, WindowAddr at, long long bytes, bool atomic, const Access& acc);
+  void window_write(ActorId a, int rank, WindowAddr at, long long bytes, int atomic, const Access& acc);
   // pl.system.fence(): releases the actor's earlier window writes to its later notifies.
   void fence(ActorId a);
   // pl.system.cacheinvalid(...): makes the actor's acquisitions effective for its window reads.
@@ -88,11 +101,13 @@ class HappensBefore {
   void wait_satisfied(ActorId a, int rank, WindowAddr cell, int32_t seen, long long expected, bool ge,
                       const Access& acc);
 
-  // Transfers. Issue: the transfer's clock is the issuer's; its local buffer (a staging tile, when it
-  // is not window memory) and the session's scratch stay in flight until the event is waited.
-  TransferId transfer_issued(ActorId issuer, const DmaTransfer& t, const Access& acc);
+  // Transfers. Issue: the transfer's clock is the issuer's; its local GM side (window or local GM:
+  // `local` names it) and the session's scratch stay in flight until the event is waited. `acc`
+  // names the remote side.
+  TransferId transfer_issued(ActorId issuer, const DmaTransfer& t, const Access& acc,
+                             const Access& local = {});
   // The scheduler landed bytes [offset, offset + bytes) of the transfer (a write of the destination,
-  // a read of the source where that is window memory).
+  // a read of the source).
   void transfer_piece(TransferId t, long long offset, long long bytes);
   // Every piece landed and the completion word is written.
   void transfer_completed(TransferId t);

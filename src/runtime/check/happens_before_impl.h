@@ -59,11 +59,17 @@ struct TransferState {
   int rank = 0;
   VectorClock clock;  // the issuer's at issue (and the session's earlier transfers)
   DmaTransfer t;
-  int record = -1;
+  int record = -1;        // the issue, naming the remote side
+  int local_record = -1;  // the issue, naming the local side
   bool waited = false;
+  // The local side in shadow memory: the issuer's window or (segment kLocalGm) its local GM.
+  WindowAddr local_at() const {
+    return t.local_window.segment >= 0 ? t.local_window
+                                       : WindowAddr{kLocalGm, reinterpret_cast<long long>(t.local)};
+  }
 };
 
-// A buffer a transfer still uses: its staging tile (local non-window memory) or session scratch.
+// An on-chip buffer a transfer still uses: its session's scratch.
 struct InFlight {
   const std::byte* begin = nullptr;
   const std::byte* end = nullptr;
@@ -71,7 +77,8 @@ struct InFlight {
   bool scratch = false;
 };
 
-// The issuing rank's window range a transfer reads (put) or writes (get) until its event is waited.
+// The issuing rank's GM range (window or local GM) a transfer reads (put) or writes (get) until its
+// event is waited.
 struct InFlightWindow {
   int rank = 0;
   WindowAddr at;
@@ -120,19 +127,26 @@ class HappensBeforeImpl {
   const TransferState* transfer_of(int comp) const;
   const ActorState* actor_of(int comp) const;
   std::string missing_edge(const ActorState* reader, const Epoch& write) const;
+  // Bytes [begin, end) of segment `segment` of `owner` as a report names them; for local GM counted
+  // from the first byte of the tensor `record` accessed.
+  Bytes bytes_of(int owner, int segment, long long begin, long long end, const std::string& what,
+                 int record) const;
 
-  // The checks; each reports (at most once per run) and returns whether it did.
+  // The checks; each reports (at most once per run) and returns whether it did. `atomic`: 0 for a
+  // plain write, else the kind of atomic add.
   bool check_read(const Accessor& r, int owner, WindowAddr at, long long bytes, const std::string& what);
-  bool check_write(const Accessor& w, bool atomic, int owner, WindowAddr at, long long bytes,
+  bool check_write(const Accessor& w, int atomic, int owner, WindowAddr at, long long bytes,
                    const std::string& what);
   void record_read(const Accessor& r, int owner, WindowAddr at, long long bytes);
-  void record_write(const Accessor& w, bool atomic, int owner, WindowAddr at, long long bytes);
+  // `signal`: the write is a notify's, which keeps the cell's notify history.
+  void record_write(const Accessor& w, int atomic, int owner, WindowAddr at, long long bytes,
+                    bool signal = false);
 
   // Transfers (hb_transfers.cpp).
   static void acquire_transfer(ActorState& a, const TransferState& t);
   void check_in_flight_window(ActorState& a, int rank, WindowAddr at, long long bytes, const Access& acc);
   void check_read_of_in_flight(ActorState& a, int rank, WindowAddr at, long long bytes, const Access& acc);
-  TransferId transfer_issued(ActorId issuer, const DmaTransfer& t, const Access& acc);
+  TransferId transfer_issued(ActorId issuer, const DmaTransfer& t, const Access& acc, const Access& local);
   void transfer_piece(TransferId id, long long offset, long long bytes);
   void event_waited(ActorId a, TransferId id);
   void session_initialised(ActorId a, int rank, const AsyncSessionState& s, const Access& acc);

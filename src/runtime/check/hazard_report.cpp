@@ -24,9 +24,13 @@ Diagnostic note(const SourceSpan& span, std::string message) {
   return n;
 }
 
-std::string region(long long begin, long long end, const std::string& what, int owner) {
-  return "bytes [" + std::to_string(begin) + ", " + std::to_string(end) + ") of '" + what + "' in rank " +
-         std::to_string(owner) + "'s window";
+std::string region(const Bytes& b) {
+  return "bytes [" + std::to_string(b.begin) + ", " + std::to_string(b.end) + ") of '" + b.what +
+         "' in rank " + std::to_string(b.owner) + (b.window ? "'s window" : "'s local GM");
+}
+
+const char* memory_kind(const Bytes& b) {
+  return b.window ? "window data" : "local GM data";
 }
 
 std::string with_op(const Side& s) {
@@ -40,29 +44,29 @@ std::string side_name(const Side& s) {
   return "rank " + std::to_string(s.rank) + ", " + (s.name.empty() ? "a core" : s.name);
 }
 
-std::string report_unordered_read(const Side& reader, long long begin, long long end, const std::string& what,
-                                  int owner, const Side& writer, const std::string& missing) {
+std::string report_unordered_read(const Side& reader, const Bytes& bytes, const Side& writer,
+                                  const std::string& missing) {
   return located(
       reader.span,
-      "unordered read of window data: " + side_name(reader) + " reads " + region(begin, end, what, owner),
+      std::string("unordered read of ") + memory_kind(bytes) + ": " + side_name(reader) + " reads " +
+          region(bytes),
       {note(writer.span, "written by " + with_op(writer) + "; nothing orders that write before the read" +
                              (missing.empty() ? "" : ": " + missing))});
 }
 
-std::string report_write_race(const Side& writer, long long begin, long long end, const std::string& what,
-                              int owner, const Side& other) {
-  return located(
-      writer.span,
-      "write/write race on window data: " + side_name(writer) + " writes " + region(begin, end, what, owner),
-      {note(other.span, "also written by " + with_op(other) + ", unordered with this write")});
+std::string report_write_race(const Side& writer, const Bytes& bytes, const Side& other) {
+  return located(writer.span,
+                 std::string("write/write race on ") + memory_kind(bytes) + ": " + side_name(writer) +
+                     " writes " + region(bytes),
+                 {note(other.span, "also written by " + with_op(other) + ", unordered with this write")});
 }
 
 std::string scratch_buffer(int sync_id) {
   return "the completion word (session scratch, sync_id=" + std::to_string(sync_id) + ")";
 }
 
-std::string window_buffer(bool source, long long begin, long long end, const std::string& what, int owner) {
-  return std::string(source ? "the source " : "the destination ") + region(begin, end, what, owner);
+std::string window_buffer(bool source, const Bytes& bytes) {
+  return std::string(source ? "the source " : "the destination ") + region(bytes);
 }
 
 std::string report_inflight_overwrite(const Side& core, const std::string& buffer, const Side& issue,

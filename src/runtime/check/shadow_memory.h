@@ -1,6 +1,7 @@
-// Shadow state of window memory in check mode: per (rank, segment), interval maps from byte ranges to
-// the last write of those bytes and to the reads since then, so a tensor accessed by one op costs one
-// interval however large.
+// Shadow state of GM in check mode: per (rank, segment), interval maps from byte ranges to the last
+// write of those bytes and to the reads since then, so a tensor accessed by one op costs one interval
+// however large. Segments >= 0 are window buffers (offsets within the segment); segment kLocalGm is
+// the rank's local GM (host tensors, kernel parameters), addressed by the bytes' host address.
 #pragma once
 
 #include <algorithm>
@@ -12,21 +13,28 @@
 
 namespace ptodist::runtime::check {
 
-// One write: when (epoch) and what it was (an index into the tracker's table of access records).
+// The segment number of a rank's local (non-window) GM in shadow memory and in WindowAddr.
+constexpr int kLocalGm = -1;
+
+// One write: when (epoch), what it was (an index into the tracker's table of access records) and
+// whether it was an atomic add (`atomic`: 0 for a plain write, else the kind of add: adds of one kind
+// commute, adds of two kinds do not).
 struct WriteMark {
   Epoch epoch;
   int record = -1;
+  int atomic = 0;
   bool same(const WriteMark& o) const {
-    return epoch.comp == o.epoch.comp && epoch.time == o.epoch.time && record == o.record;
+    return epoch.comp == o.epoch.comp && epoch.time == o.epoch.time && record == o.record &&
+           atomic == o.atomic;
   }
 };
 
-// The last write of some bytes: when (epoch), whether it was an atomic add, and what it was. After
-// atomic adds, `adds` keeps the earlier adds since the last plain write (the latest per component),
-// since a reader must be ordered after every one of them.
+// The last write of some bytes: when (epoch), whether it was an atomic add (its kind, 0: plain), and
+// what it was. After atomic adds, `adds` keeps the earlier adds since the last plain write (the latest
+// per component), since a reader must be ordered after every one of them.
 struct ShadowWrite {
   Epoch epoch;
-  bool atomic = false;
+  int atomic = 0;
   int record = -1;
   std::vector<WriteMark> adds;
 
@@ -41,7 +49,7 @@ struct ShadowWrite {
   // An atomic add over these bytes: the current last write joins `adds` when it is an add too.
   void add_atomic(const WriteMark& m) {
     if (record >= 0 && atomic) {
-      WriteMark last{epoch, record};
+      WriteMark last{epoch, record, atomic};
       auto it = std::find_if(adds.begin(), adds.end(),
                              [&](const WriteMark& a) { return a.epoch.comp == last.epoch.comp; });
       if (it != adds.end())
@@ -52,15 +60,15 @@ struct ShadowWrite {
       adds.clear();
     }
     epoch = m.epoch;
-    atomic = true;
+    atomic = m.atomic;
     record = m.record;
   }
-  // The first of the writes (last, then earlier adds) that `covered` rejects.
-  template <class Covered>
-  std::optional<WriteMark> first_unordered(Covered covered) const {
-    if (record >= 0 && !covered(epoch)) return WriteMark{epoch, record};
+  // The first of the writes (last, then earlier adds) that `ok` (a predicate on a WriteMark) rejects.
+  template <class Ok>
+  std::optional<WriteMark> first_unordered(Ok ok) const {
+    if (record >= 0 && !ok(WriteMark{epoch, record, atomic})) return WriteMark{epoch, record, atomic};
     for (const WriteMark& a : adds)
-      if (!covered(a.epoch)) return a;
+      if (!ok(a)) return a;
     return std::nullopt;
   }
 };
@@ -230,14 +238,18 @@ class ShadowSegment : public IntervalMap<ShadowWrite> {
   IntervalMap<ShadowReads> reads;
 };
 
-// Every rank's window segments.
+// Every rank's window segments and local GM.
 class ShadowMemory {
  public:
   ShadowSegment& at(int rank, int segment);
-  void clear() { ranks_.clear(); }
+  void clear() {
+    ranks_.clear();
+    local_.clear();
+  }
 
  private:
   std::vector<std::vector<ShadowSegment>> ranks_;
+  std::vector<ShadowSegment> local_;  // by rank: segment kLocalGm
 };
 
 }  // namespace ptodist::runtime::check

@@ -1,0 +1,60 @@
+# Write/write race on local GM between two kernels of one chip: inside a pl.manual_scope the two
+# submits get no dependency edge, so `scale` and `shift` run concurrently, and both store the same
+# row of the chip's output tensor `y`. Which value survives depends on the schedule.
+# RUN: %expect-exit 3 ptodist run %s --ranks 2 --mode check --seed 1 --runs 20 > %t
+# RUN: FileCheck %s < %t
+# RUN: FileCheck %s --check-prefix=LINE < %t
+# CHECK: error: check: write/write race on local GM data: rank {{[01]}}, vector core {{[01]}} (block 0/1 of {{scale|shift}}) writes bytes [0, 256) of 'y' in rank {{[01]}}'s local GM
+# CHECK: note: also written by rank {{[01]}}, vector core {{[01]}} (block 0/1 of {{scale|shift}}) (pl.store), unordered with this write
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+SIZE = 64
+
+
+@pl.program
+class TwoKernels:
+    @pl.function(type=pl.FunctionType.AIV)
+    def scale(
+        self,
+        x: pl.Tensor[[1, SIZE], pl.FP32],
+        y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+    ) -> pl.Tensor[[1, SIZE], pl.FP32]:
+        row = pl.load(x, [0, 0], [1, SIZE])
+        doubled = pl.muls(row, 2.0)
+        # LINE-DAG: concurrent_kernels_one_tensor.py:[[@LINE+1]]:13: {{error|note}}:
+        y = pl.store(doubled, [0, 0], y)
+        return y
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def shift(
+        self,
+        x: pl.Tensor[[1, SIZE], pl.FP32],
+        y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+    ) -> pl.Tensor[[1, SIZE], pl.FP32]:
+        row = pl.load(x, [0, 0], [1, SIZE])
+        moved = pl.adds(row, 1.0)
+        # LINE-DAG: concurrent_kernels_one_tensor.py:[[@LINE+1]]:13: {{error|note}}:
+        y = pl.store(moved, [0, 0], y)
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(
+        self,
+        x: pl.Tensor[[1, SIZE], pl.FP32],
+        y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+    ) -> pl.Tensor[[1, SIZE], pl.FP32]:
+        with pl.manual_scope():
+            # Bug: both kernels write y and nothing orders them; add deps=[t1] to the second submit.
+            y, t1 = pl.spmd_submit(self.scale, x, y, core_num=1)
+            y, t2 = pl.spmd_submit(self.shift, x, y, core_num=1)
+        return y
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(
+        self,
+        x: pl.Tensor[[pl.dynamic("NR"), 1, SIZE], pl.FP32],
+        y: pl.Out[pl.Tensor[[pl.dynamic("NR"), 1, SIZE], pl.FP32]],
+    ):
+        for r in pl.range(pld.world_size()):
+            self.chip(x[r], y[r], device=r)
