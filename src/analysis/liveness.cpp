@@ -37,6 +37,7 @@ class Numbering {
     int start = -1, end = -1;
     int order = 0;
     const StmtNode* first_def = nullptr;
+    int def_at = -1;  // the position of first_def
   };
   std::map<const VarNode*, Info> vars;
   std::vector<std::pair<int, int>> loops;
@@ -78,7 +79,10 @@ class Numbering {
         if (!is_tile(v)) continue;
         bool first = !vars.count(v.get()) || !vars[v.get()].first_def;
         touch(v, at);
-        if (first) vars[v.get()].first_def = s.get();
+        if (first) {
+          vars[v.get()].first_def = s.get();
+          vars[v.get()].def_at = at;
+        }
       }
     } else if (auto* x = s->as<ExprStmt>()) {
       uses(x->value, at);
@@ -107,7 +111,10 @@ Numbering number(const Function& f) {
   n.block(f->body);
   Numbering again;
   again.vars = n.vars;
-  for (auto& [v, i] : again.vars) i.start = i.end = -1;
+  for (auto& [v, i] : again.vars) {
+    i.start = i.end = i.def_at = -1;
+    i.first_def = nullptr;
+  }
   again.block(f->body);
   return again;
 }
@@ -120,6 +127,13 @@ std::vector<LiveRange> tile_live_ranges(const Function& f) {
   for (const auto& [key, i] : n.vars) {
     if (!i.first_def || i.start < 0) continue;  // a tile never defined here (not a kernel-local buffer)
     LiveRange r{i.var, i.start, i.end, i.first_def};
+    // Read before its first definition in program order: the value comes around the back edge of a
+    // loop that holds both points, so it is live through that whole loop.
+    for (auto [ls, le] : n.loops)
+      if (i.start < i.def_at && ls < i.start && i.def_at < le) {
+        r.start = std::min(r.start, ls);
+        r.end = std::max(r.end, le);
+      }
     // Extend across loops until stable: extending over an inner loop can make an outer one partial.
     for (bool changed = true; changed;) {
       changed = false;

@@ -102,6 +102,31 @@ Expr Builder::op_call_slots(const OpInfo& op, std::vector<Expr> slots, std::vect
   return call;
 }
 
+// A host call without `device=` runs on whichever rank the runtime picks (round-robin, as PyPTO's
+// runtime does), so it must not pass window tensors: which rank's window they are is the device's.
+static bool check_unpinned_dispatch(const FunctionNode& fn, const std::vector<BoundArg>& bound,
+                                    const std::string& who, SourceSpan span, DiagnosticEngine& diags) {
+  if (is_kernel(fn.kind)) {
+    diags.error(span, who +
+                          ": the host orchestrator dispatches chip orchestrations "
+                          "(pl.FunctionType.Orchestration), not kernels; call the chip orchestration that "
+                          "runs '" +
+                          fn.name + "'");
+    return false;
+  }
+  for (size_t i = 0; i < bound.size(); ++i) {
+    const Expr& v = bound[i].value;
+    if (v && v->type && v->type->kind == TypeKind::DistTensor) {
+      diags.error(bound[i].span.valid() ? bound[i].span : span,
+                  who + ": passes the window tensor '" + fn.params[i].var->name +
+                      "' (pld.DistributedTensor) without device=<rank>; a call without device= runs on any "
+                      "rank, so say which rank's window it is: add device=r");
+      return false;
+    }
+  }
+  return true;
+}
+
 Expr Builder::func_call(const std::string& callee, bool via_self, const std::vector<CallArg>& args,
                         const BuildScope& scope, SourceSpan span) {
   std::string who = "call of '" + callee + "'";
@@ -163,6 +188,9 @@ Expr Builder::func_call(const std::string& callee, bool via_self, const std::vec
   }
   for (const CallArg& a : args) ok = ok && a.value != nullptr;
   if (!ok || !check_call_arguments(*fn, bound, who, span, diags_)) return nullptr;
+  if (scope.function_kind == FunctionKind::Host && !device &&
+      !check_unpinned_dispatch(*fn, bound, who, span, diags_))
+    return nullptr;
   auto n = std::make_shared<FuncCall>();
   n->span = span;
   n->callee = callee;

@@ -213,8 +213,12 @@ void function_text(const ExprPrinter& ep, const FunctionNode& f, ProgramStyle st
   if (f.docstring.empty() || !f.body.empty()) sp.block(f.body, indent + 1, out);
 }
 
+// A constant `NR = pl.dynamic("NR")` defines the name the dims print as, so its own value is printed
+// with a printer that does not use that name.
 void constant_text(const ExprPrinter& ep, const Constant& c, int indent, std::string& out) {
-  out += pad(indent) + (c.var ? c.var->name : "_") + " = " + ep.expr(c.value) + "\n";
+  const bool defines_dim = c.value && c.value->as<Dynamic>();
+  out += pad(indent) + (c.var ? c.var->name : "_") + " = " +
+         (defines_dim ? ExprPrinter() : ep).expr(c.value) + "\n";
 }
 
 // Top-level jit functions already printed: two jit programs of one file may share a kernel, which the

@@ -113,6 +113,7 @@ struct RunEnv {
   int live_ranks = 0;  // fast mode: rank orchestrations still running on other threads (live_mu)
   // Chip orchestrations queued by the host's `device=` calls, run one thread per rank afterwards.
   std::vector<std::vector<DeviceCall>> rank_calls;
+  int unpinned_calls = 0;       // host calls without device= so far this round (they go round-robin)
   std::vector<int> rank_actor;  // check mode: the actor of each rank's orchestrator (-1: none)
   // Blocks still running on core threads; a round ends only when this is zero, even after an abort.
   std::mutex live_mu;

@@ -8,6 +8,7 @@
 
 #include "ptodist/ir/functor.h"
 #include "ptodist/kernels/tile.h"
+#include "ptodist/runtime/host_dims.h"
 #include "tile_math.h"
 
 namespace ptodist::runtime {
@@ -79,25 +80,13 @@ std::string parse_spec(const std::string& text, std::string& name, Spec& spec) {
   return "";
 }
 
-// The program's shape for `p` with dynamic dims from `dyn`, else the rank count for a per-rank leading dim.
-std::optional<std::vector<long long>> shape_for(const ir::Param& p, int ranks, bool sliced,
-                                                const std::map<std::string, long long>& dyn) {
+// The program's shape for `p` under the bound dims, or nullopt while a dim uses an unbound name.
+std::optional<std::vector<long long>> shape_for(const ir::Param& p, const DimValues& dims) {
   std::vector<long long> out;
-  const auto& dims = p.var->type->shape;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (auto v = ir::as_const_int(dims[i])) {
-      out.push_back(*v);
-    } else if (const auto* dy = dims[i]->as<ir::Dynamic>()) {
-      auto it = dyn.find(dy->name);
-      if (it != dyn.end())
-        out.push_back(it->second);
-      else if (i == 0 && sliced)
-        out.push_back(ranks);
-      else
-        return std::nullopt;
-    } else {
-      return std::nullopt;
-    }
+  for (const ir::Expr& d : p.var->type->shape) {
+    auto v = eval_dim(d, dims);
+    if (!v) return std::nullopt;
+    out.push_back(*v);
   }
   return out;
 }
@@ -148,7 +137,8 @@ HostTensor random_tensor(ir::DType dtype, const std::vector<long long>& shape, u
 }
 
 std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std::vector<std::string>& specs,
-                              std::map<std::string, HostTensor>& out) {
+                              std::map<std::string, HostTensor>& out,
+                              const std::vector<std::string>& dim_specs) {
   std::map<std::string, Spec> given;
   for (const std::string& text : specs) {
     std::string name;
@@ -160,8 +150,20 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
       return "--in '" + name + "': the host orchestrator '" + host.name + "' has no parameter of that name";
     given[name] = spec;
   }
-  std::map<std::string, long long> dyn;
-  // Files first: they bind dynamic dims the generated inputs then follow.
+  DimValues dims;
+  if (std::string why = parse_dim_specs(dim_specs, dims); !why.empty()) return why;
+  for (const auto& [name, value] : dims) {
+    bool used = false;
+    for (const ir::Param& p : host.params)
+      for (const std::string& n : dim_names(p)) used |= n == name;
+    if (!used)
+      return "--dim " + name + "=" + std::to_string(value) + ": no parameter of the host orchestrator '" +
+             host.name + "' has a dim named " + name;
+  }
+  // Tensors given (in `out` already, or as files) first: they bind dynamic dims the generated inputs
+  // then follow.
+  std::map<std::string, std::vector<long long>> file_shapes;
+  for (const auto& [name, t] : out) file_shapes[name] = t.shape;
   for (const ir::Param& p : host.params) {
     auto it = given.find(p.var->name);
     if (it == given.end() || it->second.kind != "file") continue;
@@ -170,21 +172,25 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
     if (!a) return err;
     HostTensor t;
     if (!host_tensor_from_npy(*a, t, err)) return it->second.path + ": " + err;
-    const auto& dims = p.var->type->shape;
-    for (size_t i = 0; i < dims.size() && i < t.shape.size(); ++i)
-      if (const auto* dy = dims[i]->as<ir::Dynamic>()) dyn.emplace(dy->name, t.shape[i]);
+    file_shapes[p.var->name] = t.shape;
     out[p.var->name] = std::move(t);
   }
-  std::set<std::string> sliced = rank_sliced_params(host);
+  if (std::string why = bind_host_dims(host, file_shapes, dims); !why.empty()) return why;
+  if (std::string why = bind_rank_dims(host, rank_sliced_params(host), ranks, dims); !why.empty()) return why;
   for (const ir::Param& p : host.params) {
     const std::string& name = p.var->name;
     if (out.count(name)) continue;
     if (!p.var->type->is_tensor_like())
       return "host parameter '" + name + "' is not a tensor; only tensors can be passed";
-    auto shape = shape_for(p, ranks, sliced.count(name) > 0, dyn);
-    if (!shape)
-      return "cannot tell the shape of '" + name + "' (" + ir::type_str(p.var->type) +
-             "); pass it as a .npy file";
+    auto shape = shape_for(p, dims);
+    if (!shape) {
+      std::string unbound;
+      for (const std::string& n : dim_names(p))
+        if (!dims.count(n)) unbound += (unbound.empty() ? "" : ", ") + n;
+      return "cannot tell the shape of '" + name + "' (" + ir::type_str(p.var->type) + "): no input binds " +
+             unbound + "; pass it as a .npy file or give --dim " + unbound.substr(0, unbound.find(',')) +
+             "=N";
+    }
     auto it = given.find(name);
     Spec spec =
         it != given.end() ? it->second : Spec{p.direction == ir::Direction::Out ? "zeros" : "rand", "", 0};

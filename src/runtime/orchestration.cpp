@@ -272,6 +272,30 @@ Value bind_to_rank(World& world, Value v, int rank) {
   return v;
 }
 
+// What a dispatch gives the host back. The chip orchestration writes its Out/InOut tensors in place,
+// so, as in PyPTO's distributed codegen, the call's value is its first Out/InOut argument, or all of
+// them in order when the callee returns a tuple.
+Value dispatch_result(const ir::FunctionNode& fn, const std::vector<Value>& args) {
+  const bool tuple = fn.return_types.size() > 1 || (fn.return_types.size() == 1 && fn.return_types[0] &&
+                                                    fn.return_types[0]->kind == ir::TypeKind::Tuple);
+  auto out = std::make_shared<TupleValue>();
+  for (size_t i = 0; i < fn.params.size() && i < args.size(); ++i) {
+    if (fn.params[i].direction == ir::Direction::In) continue;
+    if (!tuple) return args[i];
+    out->elements.push_back(args[i]);
+  }
+  if (!tuple) return NoneValue{};
+  return out;
+}
+
+// Queues the call on `rank`'s orchestrator.
+Value dispatch(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args, int rank) {
+  for (Value& a : args) a = bind_to_rank(in.world(), std::move(a), rank);
+  Value result = dispatch_result(fn, args);
+  in.f.env->rank_calls[static_cast<size_t>(rank)].push_back(DeviceCall{&fn, std::move(args)});
+  return result;
+}
+
 Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn,
                      std::vector<Value> args) {
   long long r = in.eval_int(call.device);
@@ -279,10 +303,16 @@ Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNod
     in.fail(call.device->span, "device " + std::to_string(r) + " is not a rank of this world (0.." +
                                    std::to_string(in.world().ranks() - 1) + ")");
   }
-  int rank = static_cast<int>(r);
-  for (Value& a : args) a = bind_to_rank(in.world(), std::move(a), rank);
-  in.f.env->rank_calls[static_cast<size_t>(rank)].push_back(DeviceCall{&fn, std::move(args)});
-  return NoneValue{};
+  return dispatch(in, fn, std::move(args), static_cast<int>(r));
+}
+
+// A host call without `device=` expresses no affinity: like PyPTO's runtime, the calls go round-robin
+// over the ranks in the order the host makes them, from rank 0 in every run (check reports such a call
+// that passes window tensors, which need a rank).
+Value call_anywhere(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args) {
+  RunEnv& env = *in.f.env;
+  int rank = env.unpinned_calls++ % in.world().ranks();
+  return dispatch(in, fn, std::move(args), rank);
 }
 
 }  // namespace
@@ -341,7 +371,13 @@ Value call_function(Interp& in, const ir::FuncCall& call) {
                            std::to_string(args.size()));
   }
   if (call.device) return call_on_device(in, call, fn, std::move(args));
-  if (in.f.rank < 0) in.fail(call.span, "a call from the host orchestrator needs device=<rank>");
+  if (in.f.rank < 0) {
+    if (fn.kind != ir::FunctionKind::Orchestration)
+      in.fail(call.span,
+              "the host orchestrator can call only chip orchestrations (pl.FunctionType.Orchestration); '" +
+                  fn.name + "' is " + std::string(ir::function_kind_name(fn.kind)));
+    return call_anywhere(in, fn, std::move(args));
+  }
   // A kernel called from orchestration runs as one block and is waited for; anything else runs inline.
   if (ir::is_kernel(fn.kind) && !ir::is_kernel(in.f.fn->kind)) {
     std::vector<std::shared_ptr<TaskState>> one{launch(in, fn, std::move(args), 1, {}, call.span, true)};

@@ -102,6 +102,7 @@ void RunEnv::begin_round() {
   dyn.clear();
   rank_seconds.assign(ranks.size(), 0);
   for (auto& calls : rank_calls) calls.clear();  // keeps their capacity
+  unpinned_calls = 0;
   rank_actor.clear();
   live_ranks = 0;
   live_blocks = 0;
@@ -120,8 +121,13 @@ std::string Runtime::check_args(const std::map<std::string, HostTensor>& args) c
   if (!host) return "program '" + program_->name + "' has no host orchestrator (level=pl.Level.HOST)";
   if (options_.mode == RunOptions::Mode::Check && options_.make_transport)
     return "check mode runs every rank in one process; it cannot use another transport (the MPI backend)";
-  const std::set<std::string>& sliced = sliced_params_;
-  std::map<std::string, long long> dyn;
+  DimValues dims;
+  return bind_args(args, dims);
+}
+
+std::string Runtime::bind_args(const std::map<std::string, HostTensor>& args, DimValues& dims) const {
+  const ir::FunctionNode* host = host_function();
+  std::map<std::string, std::vector<long long>> shapes;
   for (const ir::Param& p : host->params) {
     const std::string& name = p.var->name;
     if (!p.var->type->is_tensor_like())
@@ -133,26 +139,18 @@ std::string Runtime::check_args(const std::map<std::string, HostTensor>& args) c
       return "input '" + name + "' has dtype " + std::string(ir::dtype_name(t.dtype)) +
              " but the program expects " + std::string(ir::dtype_name(p.var->type->dtype));
     }
-    const auto& dims = p.var->type->shape;
-    if (t.shape.size() != dims.size()) {
+    if (t.shape.size() != p.var->type->shape.size()) {
       return "input '" + name + "' has shape " + dims_str(t.shape) + " but the program expects " +
-             std::to_string(dims.size()) + " dims (" + ir::type_str(p.var->type) + ")";
+             std::to_string(p.var->type->shape.size()) + " dims (" + ir::type_str(p.var->type) + ")";
     }
-    for (size_t i = 0; i < dims.size(); ++i) {
-      if (const auto* dy = dims[i]->as<ir::Dynamic>()) {
-        auto [at, fresh] = dyn.emplace(dy->name, t.shape[i]);
-        if (!fresh && at->second != t.shape[i])
-          return "input '" + name + "' binds dynamic dim '" + dy->name + "' to " +
-                 std::to_string(t.shape[i]) + " but another input bound it to " + std::to_string(at->second);
-      } else if (auto v = ir::as_const_int(dims[i]); v && *v != t.shape[i]) {
-        return "input '" + name + "' has shape " + dims_str(t.shape) + " but the program expects " +
-               ir::type_str(p.var->type);
-      }
-    }
-    if (sliced.count(name) && (t.shape.empty() || t.shape[0] != options_.ranks)) {
-      return "input '" + name + "' has " +
-             (t.shape.empty() ? std::string("no") : std::to_string(t.shape[0])) + " per-rank slices (shape " +
-             dims_str(t.shape) + ") but the run has " + std::to_string(options_.ranks) + " ranks";
+    shapes[name] = t.shape;
+  }
+  if (std::string why = bind_host_dims(*host, shapes, dims); !why.empty()) return why;
+  for (const auto& [name, shape] : shapes) {
+    if (sliced_params_.count(name) && (shape.empty() || shape[0] != options_.ranks)) {
+      return "input '" + name + "' has " + (shape.empty() ? std::string("no") : std::to_string(shape[0])) +
+             " per-rank slices (shape " + dims_str(shape) + ") but the run has " +
+             std::to_string(options_.ranks) + " ranks";
     }
   }
   return "";
@@ -161,7 +159,8 @@ std::string Runtime::check_args(const std::map<std::string, HostTensor>& args) c
 RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   RoundResult result;
   const ir::FunctionNode* host = host_function();
-  if (std::string why = check_args(args); !why.empty()) {
+  DimValues dims;
+  if (std::string why = check_args(args); !why.empty() || !(why = bind_args(args, dims)).empty()) {
     result.status = RoundResult::Status::Error;
     result.message = why;
     return result;
@@ -176,12 +175,11 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   ++round_;
   RunEnv& env = *env_;
   env.begin_round();
+  for (const auto& [name, value] : dims) env.dyn[name] = value;
   std::vector<Value> host_args;
   host_args.reserve(host->params.size());
   for (const ir::Param& p : host->params) {
     HostTensor& t = args.at(p.var->name);
-    for (size_t i = 0; i < t.shape.size(); ++i)
-      if (const auto* dy = p.var->type->shape[i]->as<ir::Dynamic>()) env.dyn[dy->name] = t.shape[i];
     TensorView v;
     v.data = t.data.data();
     v.dtype = t.dtype;

@@ -1,13 +1,23 @@
-// plan-memory: liveness-based placement of every tile in its on-chip memory.
+// plan-memory: placement of every tile in its on-chip memory, as PyPTO's MemoryReuse and
+// AllocateMemoryAddr passes plan it.
 //
-// Per kernel and per memory, tiles are placed in order of their first live point at the lowest aligned
-// offset that no tile live at the same time occupies (first fit over live ranges, as in linear-scan
-// allocation). The offsets are recorded on the variables' types (TypeNode::addr).
+// Per kernel and per memory, tiles are packed into buffers first-fit-decreasing (largest first, ties in
+// program order): a tile joins the first buffer none of whose tiles it interferes with, where a tile
+// whose last use is the statement that defines another does not interfere with it (the statement reads
+// its operands before it writes its result), unless the defining op cannot run in place on that operand.
+// A buffer is as large as its largest tile; buffers then get consecutive aligned offsets, so the memory a
+// kernel needs is the sum of its buffers, and that sum is what is checked against the profile's capacity
+// (PyPTO: "Vec buffer usage (N bytes) exceeds platform limit (M bytes)"). Tiles sharing a buffer share
+// its offset exactly, never part of it, so an in-place op reads and writes the same elements. The offsets
+// are recorded on the variables' types (TypeNode::addr).
 #include "ptodist/transforms/plan_memory.h"
 
 #include <algorithm>
+#include <numeric>
+#include <set>
 
 #include "ptodist/analysis/liveness.h"
+#include "ptodist/ir/functor.h"
 #include "ptodist/ir/printer.h"
 #include "rewrite_util.h"
 
@@ -17,12 +27,6 @@ using namespace ir;
 using analysis::LiveRange;
 
 namespace {
-
-struct Placed {
-  LiveRange range;
-  long long bytes = 0;
-  long long addr = 0;
-};
 
 long long align_up(long long v, long long a) {
   return a <= 1 ? v : (v + a - 1) / a * a;
@@ -60,19 +64,84 @@ std::string memory_label(Memory m) {
   return "?";
 }
 
-// The lowest aligned offset where `bytes` fit beside every placed tile whose range overlaps `r`.
-long long first_fit(const std::vector<Placed>& placed, const LiveRange& r, long long bytes, long long align) {
-  std::vector<std::pair<long long, long long>> busy;
-  for (const Placed& p : placed)
-    if (analysis::overlaps(p.range, r)) busy.push_back({p.addr, p.addr + p.bytes});
-  std::sort(busy.begin(), busy.end());
-  long long addr = 0;
-  for (auto [lo, hi] : busy) {
-    if (addr + bytes <= lo) break;
-    addr = std::max(addr, align_up(hi, align));
-  }
-  return addr;
+bool is_tile_var(const Var& v) {
+  return v && v->type && v->type->kind == TypeKind::Tile;
 }
+
+// The tile variables an expression reads.
+class TileReads : public Walker {
+ public:
+  std::set<const VarNode*> vars;
+  void visit_expr(const Expr& e) override {
+    if (!e) return;
+    if (const auto* r = e->as<VarRef>(); r && is_tile_var(r->var)) vars.insert(r->var.get());
+    Walker::visit_expr(e);
+  }
+};
+
+// Ops whose kernels compute element i of the result from element i of the operands only, reading it
+// before writing it, so the result may take an operand's buffer. Every other op (moves, reductions,
+// matmuls, ops added later) keeps its result apart from its operands, as PyPTO's not_inplace_safe ops
+// (tile.move, tile.row_sum, tile.row_max, ...) do.
+bool runs_in_place(const OpCall& c) {
+  switch (c.op->id) {
+    case OpId::Add:
+    case OpId::Sub:
+    case OpId::Mul:
+    case OpId::Div:
+    case OpId::Maximum:
+    case OpId::Minimum:
+    case OpId::Adds:
+    case OpId::Muls:
+    case OpId::Exp:
+      return true;
+    case OpId::Cast: {
+      // A widening cast writes element i past where element i+1 is still to be read (PyPTO forbids it).
+      const Expr& in = c.arg("tile");
+      return c.type && in && in->type && dtype_bytes(c.type->dtype) <= dtype_bytes(in->type->dtype);
+    }
+    default:
+      return false;
+  }
+}
+
+// What the assignments of a kernel tell the planner: the tiles each tile variable's defining ops may
+// not share bytes with, and the plain copies `x = y` (x names y's tile at run time: one buffer).
+struct Definitions : Walker {
+  std::map<const VarNode*, std::set<const VarNode*>> no_alias;
+  std::vector<std::pair<const VarNode*, const VarNode*>> copies;
+
+  void visit_stmt(const Stmt& s) override {
+    if (const auto* a = s->as<Assign>(); a && a->targets.size() == 1 && is_tile_var(a->targets[0])) {
+      const VarNode* target = a->targets[0].get();
+      if (const auto* r = a->value->as<VarRef>(); r && is_tile_var(r->var)) {
+        copies.push_back({target, r->var.get()});
+      } else if (const auto* c = a->value->as<OpCall>(); !c || !runs_in_place(*c)) {
+        TileReads reads;
+        reads.visit_expr(a->value);
+        reads.vars.erase(target);  // `acc = op(acc, ...)` rebinds one variable, which has one buffer
+        no_alias[target].insert(reads.vars.begin(), reads.vars.end());
+      }
+    }
+    Walker::visit_stmt(s);
+  }
+};
+
+// Tiles that must share one buffer (a copy and its source), with their joint live range.
+struct Unit {
+  std::vector<LiveRange> members;
+  LiveRange range;
+  long long bytes = 0;
+  Memory memory = Memory::Vec;
+  int order = 0;  // program order of the first member
+};
+
+struct Buffer {
+  Memory memory = Memory::Vec;
+  long long bytes = 0;
+  long long addr = 0;
+  std::vector<const Unit*> units;  // units[0] is the largest, which sized the buffer
+};
 
 class Planner {
  public:
@@ -80,74 +149,155 @@ class Planner {
 
   // Offsets per tile variable; false after a reported error.
   bool run(std::map<const VarNode*, long long>& addrs) {
-    std::map<Memory, std::vector<Placed>> by_memory;
+    defs_.visit_function(f_);
+    if (!make_units()) return false;
+    pack();
     bool ok = true;
-    for (const LiveRange& r : analysis::tile_live_ranges(f_)) {
-      auto dims = r.var->type->static_shape();
-      if (!dims) {
-        cx_.diags.error(r.var->span,
-                        "tile '" + r.var->name + "' of kernel '" + f_->name + "' has shape " +
-                            shape_str(r.var->type->shape) +
-                            ", which is not static, so it cannot be placed in on-chip memory; use "
-                            "constant dims (or bind the factory parameters it uses)");
-        ok = false;
-        continue;
-      }
-      long long bytes = dtype_bytes(r.var->type->dtype);
-      for (long long d : *dims) bytes *= d;
-      bytes = align_up(bytes, cx_.profile.alignment);
-      std::vector<Placed>& placed = by_memory[r.var->type->memory];
-      long long addr = first_fit(placed, r, bytes, cx_.profile.alignment);
-      placed.push_back({r, bytes, addr});
-      addrs[r.var.get()] = addr;
+    std::map<Memory, long long> used;
+    for (Buffer& b : buffers_) {
+      b.addr = used[b.memory];
+      used[b.memory] = align_up(b.addr + b.bytes, cx_.profile.alignment);
+      for (const Unit* u : b.units)
+        for (const LiveRange& m : u->members) addrs[m.var.get()] = b.addr;
     }
-    for (const auto& [mem, placed] : by_memory) ok = check_capacity(mem, placed) && ok;
+    for (const auto& [mem, bytes] : used) ok = check_capacity(mem, bytes) && ok;
     return ok;
   }
 
  private:
-  bool check_capacity(Memory mem, const std::vector<Placed>& placed) {
-    long long high = 0;
-    for (const Placed& p : placed) high = std::max(high, p.addr + p.bytes);
-    long long cap = capacity(cx_.profile, mem);
-    if (high <= cap) return true;
-    std::vector<const Placed*> peak = live_at_peak(placed);
-    std::string names;
-    for (const Placed* p : peak)
-      names += (names.empty() ? "" : ", ") + p->range.var->name + " (" + std::to_string(p->bytes) + " B)";
-    Diagnostic& d = cx_.diags.error(f_->span, "kernel '" + f_->name + "' needs " + std::to_string(high) +
-                                                  " bytes of " + memory_label(mem) + " memory but the " +
-                                                  cx_.profile.name + " profile has " + std::to_string(cap) +
-                                                  "; tiles live at the peak: " + names +
-                                                  "; use smaller tiles or end some tiles' use sooner");
-    for (const Placed* p : peak)
-      DiagnosticEngine::note(d, p->range.var->span,
-                             "'" + p->range.var->name + "' (" + type_str(p->range.var->type) + ", " +
-                                 std::to_string(p->bytes) + " bytes) is live at the peak");
+  std::optional<long long> tile_bytes(const LiveRange& r) {
+    auto dims = r.var->type->static_shape();
+    if (!dims) {
+      cx_.diags.error(r.var->span, "tile '" + r.var->name + "' of kernel '" + f_->name + "' has shape " +
+                                       shape_str(r.var->type->shape) +
+                                       ", which is not static, so it cannot be placed in on-chip memory; use "
+                                       "constant dims (or bind the factory parameters it uses)");
+      return std::nullopt;
+    }
+    long long bytes = dtype_bytes(r.var->type->dtype);
+    for (long long d : *dims) bytes *= d;
+    return align_up(bytes, cx_.profile.alignment);
+  }
+
+  // Joins each copy with its source (union-find over the copies) and sizes every unit.
+  bool make_units() {
+    std::vector<LiveRange> ranges = analysis::tile_live_ranges(f_);
+    std::map<const VarNode*, int> index;
+    for (size_t i = 0; i < ranges.size(); ++i) index[ranges[i].var.get()] = static_cast<int>(i);
+    std::vector<int> parent(ranges.size());
+    std::iota(parent.begin(), parent.end(), 0);
+    auto root = [&](int i) {
+      while (parent[i] != i) i = parent[i] = parent[parent[i]];
+      return i;
+    };
+    for (auto [x, y] : defs_.copies)
+      if (index.count(x) && index.count(y)) parent[root(index[x])] = root(index[y]);
+    std::map<int, Unit> by_root;
+    bool ok = true;
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      auto bytes = tile_bytes(ranges[i]);
+      ok = bytes.has_value() && ok;
+      Unit& u = by_root[root(static_cast<int>(i))];
+      if (u.members.empty()) {
+        u.range = ranges[i];
+        u.memory = ranges[i].var->type->memory;
+        u.order = static_cast<int>(i);
+      }
+      u.members.push_back(ranges[i]);
+      u.range.start = std::min(u.range.start, ranges[i].start);
+      u.range.end = std::max(u.range.end, ranges[i].end);
+      u.bytes = std::max(u.bytes, bytes.value_or(0));
+    }
+    for (auto& [r, u] : by_root) units_.push_back(std::move(u));
+    return ok;
+  }
+
+  // `u`'s defining ops forbid it the bytes of a tile of `v`.
+  bool forbids(const Unit& u, const Unit& v) const {
+    for (const LiveRange& m : u.members) {
+      auto it = defs_.no_alias.find(m.var.get());
+      if (it == defs_.no_alias.end()) continue;
+      for (const LiveRange& n : v.members)
+        if (it->second.count(n.var.get())) return true;
+    }
     return false;
   }
 
-  // The tiles live at the point where the most bytes are live, in placement order.
-  static std::vector<const Placed*> live_at_peak(const std::vector<Placed>& placed) {
-    long long best = -1;
-    int best_at = 0;
-    for (const Placed& p : placed) {
-      long long sum = 0;
-      for (const Placed& q : placed)
-        if (q.range.start <= p.range.start && p.range.start <= q.range.end) sum += q.bytes;
-      if (sum > best) {
-        best = sum;
-        best_at = p.range.start;
+  bool can_join(const Unit& u, const Buffer& b) const {
+    if (b.memory != u.memory) return false;
+    for (const Unit* v : b.units)
+      if (analysis::interferes(u.range, v->range) || forbids(u, *v) || forbids(*v, u)) return false;
+    return true;
+  }
+
+  // First fit decreasing; buffers are then ordered by their first live point, for offsets that follow
+  // the program.
+  void pack() {
+    std::vector<const Unit*> order;
+    for (const Unit& u : units_) order.push_back(&u);
+    std::sort(order.begin(), order.end(), [](const Unit* a, const Unit* b) {
+      if (a->bytes != b->bytes) return a->bytes > b->bytes;
+      if (a->range.start != b->range.start) return a->range.start < b->range.start;
+      return a->order < b->order;
+    });
+    for (const Unit* u : order) {
+      auto fit =
+          std::find_if(buffers_.begin(), buffers_.end(), [&](const Buffer& b) { return can_join(*u, b); });
+      if (fit == buffers_.end()) {
+        buffers_.push_back({u->memory, u->bytes, 0, {u}});
+      } else {
+        fit->units.push_back(u);
       }
     }
-    std::vector<const Placed*> out;
-    for (const Placed& q : placed)
-      if (q.range.start <= best_at && best_at <= q.range.end) out.push_back(&q);
-    return out;
+    auto first_start = [](const Buffer& b) {
+      int s = b.units[0]->range.start;
+      for (const Unit* u : b.units) s = std::min(s, u->range.start);
+      return s;
+    };
+    std::stable_sort(buffers_.begin(), buffers_.end(),
+                     [&](const Buffer& a, const Buffer& b) { return first_start(a) < first_start(b); });
+  }
+
+  static std::string buffer_names(const Buffer& b) {
+    std::string names;
+    for (const Unit* u : b.units)
+      for (const LiveRange& m : u->members) names += (names.empty() ? "" : "/") + m.var->name;
+    return names;
+  }
+
+  bool check_capacity(Memory mem, long long used) {
+    long long cap = capacity(cx_.profile, mem);
+    if (used <= cap) return true;
+    std::string list;
+    int count = 0;
+    for (const Buffer& b : buffers_) {
+      if (b.memory != mem) continue;
+      ++count;
+      list += (list.empty() ? "" : ", ") + buffer_names(b) + " (" + std::to_string(b.bytes) + " B)";
+    }
+    Diagnostic& d = cx_.diags.error(
+        f_->span, "kernel '" + f_->name + "' needs " + std::to_string(used) + " bytes of " +
+                      memory_label(mem) + " memory but the " + cx_.profile.name + " profile has " +
+                      std::to_string(cap) + "; its " + std::to_string(count) + " buffers: " + list +
+                      "; tiles live at the same time cannot share a buffer: use smaller tiles or end some "
+                      "tiles' use sooner");
+    for (const Buffer& b : buffers_) {
+      if (b.memory != mem) continue;
+      const LiveRange& rep = b.units[0]->members[0];
+      std::string note = "buffer of " + std::to_string(b.bytes) + " bytes at offset " +
+                         std::to_string(b.addr) + " for '" + rep.var->name + "' (" + type_str(rep.var->type) +
+                         ")";
+      if (buffer_names(b) != rep.var->name) note += ", shared by " + buffer_names(b);
+      DiagnosticEngine::note(d, rep.var->span, note);
+    }
+    return false;
   }
 
   PassContext& cx_;
   const Function& f_;
+  Definitions defs_;
+  std::vector<Unit> units_;
+  std::vector<Buffer> buffers_;
 };
 
 // Copies the function with each planned tile's type carrying its offset; the first definition of each

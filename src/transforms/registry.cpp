@@ -2,9 +2,11 @@
 #include "ptodist/transforms/bind_async_scratch.h"
 #include "ptodist/transforms/check_async_events.h"
 #include "ptodist/transforms/check_core_budget.h"
+#include "ptodist/transforms/check_dynamic_dims.h"
 #include "ptodist/transforms/convert_tensor_to_tile.h"
 #include "ptodist/transforms/insert_comm_fence.h"
 #include "ptodist/transforms/lower_collectives.h"
+#include "ptodist/transforms/name_tile_operands.h"
 #include "ptodist/transforms/pass.h"
 #include "ptodist/transforms/plan_memory.h"
 #include "ptodist/transforms/specialize.h"
@@ -21,6 +23,10 @@ const std::vector<PassInfo>& registered_passes() {
       {"check-async-events", check_async_events, "check that every async event is drained on every path"},
       {"check-core-budget", check_core_budget,
        "check that kernels waiting on each other fit the chip's cores"},
+      {"check-dynamic-dims", check_dynamic_dims,
+       "check that every pl.dynamic dim is bound by a host parameter and known to its kernels"},
+      {"name-tile-operands", name_tile_operands,
+       "give each tile computed as another op's operand a variable of its own"},
       {"plan-memory", plan_memory, "place every tile in its on-chip memory, reusing dead ranges"},
       {"insert-comm-fence", insert_comm_fence, "insert cache-invalidate and fence markers"},
       {"print-async-events", print_async_events, "print the async-event dataflow facts of each kernel"},

@@ -1,6 +1,7 @@
-// plan-memory: dead tiles' bytes are reused, live ones never overlap, loops keep values live, the
-// async scratch stays reserved from its session to its last wait, and over-capacity is an error that
-// names the kernel, the memory, the bytes and the tiles live at the peak.
+// plan-memory: dead tiles' buffers are reused, live ones never overlap, an elementwise result takes a
+// dead operand's buffer and only an exact one, loops keep values live, the async scratch stays reserved
+// from its session to its last wait, and over-capacity is an error that names the kernel, the memory,
+// the bytes and the buffers.
 #include "ptodist/ir/type.h"
 #include "transforms_test_util.h"
 
@@ -25,8 +26,8 @@ struct Slot {
 class PlanMemoryTest : public PassTest {
  protected:
   ir::Program plan(const std::string& body) {
-    program = run(std::string(kSig) + body,
-                  {"specialize", "convert-tensor-to-tile", "bind-async-scratch", "plan-memory"});
+    program = run(std::string(kSig) + body, {"specialize", "convert-tensor-to-tile", "bind-async-scratch",
+                                             "name-tile-operands", "plan-memory"});
     return program;
   }
   Slot slot(const std::string& name) {
@@ -57,13 +58,58 @@ TEST_F(PlanMemoryTest, LiveTilesGetDisjointAlignedBytes) {
       plan("    a = pl.load(x, [0, 0], [1, 40])\n"
            "    b = pl.load(x, [1, 0], [1, 40])\n"
            "    c = pl.add(a, b)\n"
-           "    y = pl.store(c, [0, 0], y)\n"))
+           "    y = pl.store(c, [0, 0], y)\n"
+           "    y = pl.store(a, [1, 0], y)\n"))
       << all_diagnostics();
   Slot a = slot("a"), b = slot("b"), c = slot("c");
   EXPECT_FALSE(a.overlaps(b));
   EXPECT_FALSE(c.overlaps(a));
-  EXPECT_FALSE(c.overlaps(b));
+  EXPECT_EQ(c.addr, b.addr) << "b's last use is the add";
   for (const Slot& s : {a, b, c}) EXPECT_EQ(s.addr % profile.alignment, 0);
+}
+
+TEST_F(PlanMemoryTest, AnElementwiseResultTakesTheBufferOfAnOperandDyingThere) {
+  ASSERT_TRUE(
+      plan("    a = pl.load(x, [0, 0], [64, 512])\n"
+           "    b = pl.load(x, [64, 0], [64, 512])\n"
+           "    c = pl.add(a, b)\n"
+           "    d = pl.muls(c, 2.0)\n"
+           "    y = pl.store(d, [0, 0], y)\n"))
+      << all_diagnostics();
+  EXPECT_EQ(slot("c").addr, slot("a").addr);
+  EXPECT_EQ(slot("d").addr, slot("a").addr);
+  EXPECT_FALSE(slot("a").overlaps(slot("b")));
+}
+
+TEST_F(PlanMemoryTest, ANonElementwiseResultNeverTakesItsOperandsBuffer) {
+  ASSERT_TRUE(
+      plan("    a = pl.load(x, [0, 0], [64, 512])\n"
+           "    m = pl.move(a, target_memory=pl.Mem.Vec)\n"
+           "    r = pl.row_sum(m)\n"
+           "    w = pl.cast(r, pl.FP32)\n"
+           "    y = pl.store(m, [0, 0], y)\n"
+           "    y = pl.store(pl.cast(w, pl.FP16), [64, 0], y)\n"))
+      << all_diagnostics();
+  EXPECT_FALSE(slot("m").overlaps(slot("a")));
+  EXPECT_FALSE(slot("r").overlaps(slot("m")));
+  EXPECT_FALSE(slot("w").overlaps(slot("r"))) << "a widening cast";
+}
+
+TEST_F(PlanMemoryTest, SharedBuffersStartAtTheSameOffset) {
+  // Smaller tiles join a larger dead tile's buffer at its offset, never part-way into it, so an
+  // in-place op reads and writes the same elements.
+  ASSERT_TRUE(
+      plan("    big = pl.load(x, [0, 0], [64, 512])\n"
+           "    y = pl.store(big, [0, 0], y)\n"
+           "    s = pl.load(x, [0, 0], [16, 512])\n"
+           "    t = pl.load(x, [16, 0], [16, 512])\n"
+           "    u = pl.add(s, t)\n"
+           "    y = pl.store(u, [0, 0], y)\n"))
+      << all_diagnostics();
+  Slot big = slot("big"), s = slot("s"), t = slot("t"), u = slot("u");
+  EXPECT_EQ(s.addr, big.addr);
+  EXPECT_FALSE(t.overlaps(s));
+  EXPECT_EQ(u.addr, s.addr);
 }
 
 TEST_F(PlanMemoryTest, AValueUsedInALoopStaysLiveForTheWholeLoop) {
@@ -94,8 +140,9 @@ TEST_F(PlanMemoryTest, ScratchIsNeverReusedBetweenIssueAndWait) {
   Slot scratch = slot("scratch"), t = slot("t");
   EXPECT_EQ(scratch.bytes, 256);
   EXPECT_FALSE(scratch.overlaps(t)) << "scratch at " << scratch.addr << ", t at " << t.addr;
-  // After the last wait the scratch is dead and its bytes may be reused.
-  EXPECT_EQ(slot("after").addr, 0);
+  // After the last wait the scratch is dead and its bytes may be reused; `after` joins t's buffer,
+  // the first (largest) one it fits.
+  EXPECT_EQ(slot("after").addr, t.addr);
 }
 
 TEST_F(PlanMemoryTest, PlacementIsRecordedOnTypesAndAnnotations) {
@@ -119,8 +166,8 @@ TEST_F(PlanMemoryTest, OverCapacityNamesKernelMemoryBytesAndTiles) {
   EXPECT_NE(msg.find("kernel 'kernel' needs"), std::string::npos) << msg;
   EXPECT_NE(msg.find("Vec (UB)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("has 188416"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("a (131072 B)"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("b (131072 B)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("needs 262144 bytes"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("a/c (131072 B), b (131072 B)"), std::string::npos) << msg;
 }
 
 TEST_F(PlanMemoryTest, CapacityComesFromTheProfile) {

@@ -24,6 +24,10 @@ void add_run_flags(CLI::App* sub, RunFlags& f) {
   sub->add_option("--in", f.inputs,
                   "host input: name=FILE.npy, name=rand:SEED or name=zeros (default rand:0)")
       ->allow_extra_args(false);
+  sub->add_option("--dim", f.dims,
+                  "NAME=N: the value of the pl.dynamic dim NAME of the host parameters, when no .npy input "
+                  "fixes it (docs/runtime.md)")
+      ->allow_extra_args(false);
   sub->add_option("--profile", f.profile, "chip profile (profiles/<name>.json or a path)")
       ->capture_default_str();
   sub->add_option("--watchdog", f.watchdog, "seconds without progress before a hang is reported (0: off)")
@@ -111,7 +115,7 @@ void restart_run(PreparedRun& run, const RunFlags& f, uint64_t seed) {
   const ir::FunctionNode* host = run.runtime->host_function();
   if (!host)
     usage_error("program '" + run.lowered->name + "' has no host orchestrator (level=pl.Level.HOST) to run");
-  if (std::string why = runtime::prepare_host_args(*host, run.options.ranks, f.inputs, run.args);
+  if (std::string why = runtime::prepare_host_args(*host, run.options.ranks, f.inputs, run.args, f.dims);
       !why.empty())
     usage_error(why);
   if (std::string why = run.runtime->check_args(run.args); !why.empty()) usage_error(why);

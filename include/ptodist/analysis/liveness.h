@@ -25,4 +25,12 @@ inline bool overlaps(const LiveRange& a, const LiveRange& b) {
   return a.start <= b.end && b.start <= a.end;
 }
 
+// The two tiles need distinct bytes. Ranges that only touch do not interfere: a statement reads its
+// operands before it writes its result, so a result may take the bytes of an operand whose last use is
+// that statement (PyPTO's MemoryReuse rule, `last_use <= def`). Two tiles defined by one statement
+// always interfere, since both are written there.
+inline bool interferes(const LiveRange& a, const LiveRange& b) {
+  return a.start == b.start || (a.start < b.end && b.start < a.end);
+}
+
 }  // namespace ptodist::analysis

@@ -25,11 +25,13 @@ HostTensor random_tensor(ir::DType dtype, const std::vector<long long>& shape, u
                          const std::string& name);
 
 // Builds every host argument from `--in name=FILE.npy|rand:SEED|zeros` specs. Defaults: an input
-// (In or InOut) not named gets rand:0; an Out parameter gets zeros. Shapes come from the program;
-// a dynamic dim takes its value from a .npy input that binds it, else (leading dim of a per-rank
-// tensor) the rank count. Returns "" or a one-line reason.
+// (In or InOut) not named gets rand:0; an Out parameter gets zeros. Shapes come from the program; a
+// dynamic dim takes its value from `--dim NAME=N` (dim_specs), else from a .npy input that binds it
+// (composite dims such as `M * 2` are solved for their name), else (leading dim of a tensor the host
+// orchestrator slices per rank) the rank count (host_dims.h). Returns "" or a one-line reason.
 std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std::vector<std::string>& specs,
-                              std::map<std::string, HostTensor>& out);
+                              std::map<std::string, HostTensor>& out,
+                              const std::vector<std::string>& dim_specs = {});
 
 // Writes every Out/InOut parameter to DIR/<name>.npy; returns "" or a one-line reason.
 std::string write_host_outputs(const ir::FunctionNode& host, const std::map<std::string, HostTensor>& args,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ptodist/ir/function.h"
+#include "ptodist/runtime/host_dims.h"
 #include "ptodist/runtime/value.h"
 #include "ptodist/support/profile.h"
 
@@ -73,6 +74,8 @@ class Runtime {
   const ir::FunctionNode* host_function() const;
   // One-line reason why `args` cannot run (missing, shape/dtype mismatch, rank count), or "".
   std::string check_args(const std::map<std::string, HostTensor>& args) const;
+  // Checks `args` like check_args and binds every dynamic dim of the host parameters from them.
+  std::string bind_args(const std::map<std::string, HostTensor>& args, DimValues& dims) const;
   // Runs the host orchestrator once over `args` (Out/InOut tensors are written in place).
   RoundResult run(std::map<std::string, HostTensor>& args);
 

@@ -183,6 +183,7 @@ class FunctionEmitter {
 
   // ---- the function (function.cpp, control_flow.cpp) ----
   void declare_signature();
+  void declare_dims(const ir::Expr& d);
   void declare_param(const ir::Param& p);
   // Appends `%argN: type` to the signature and its manifest entry; returns `%argN`.
   std::string add_arg(const std::string& type, ParamInfo info);

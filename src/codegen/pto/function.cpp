@@ -191,17 +191,24 @@ void FunctionEmitter::declare_param(const Param& p) {
   }
 }
 
+// A hidden index argument per dynamic name a dim uses, bare (`NR`) or inside a composite (`M * 2`).
+void FunctionEmitter::declare_dims(const Expr& d) {
+  if (!d) return;
+  if (auto dyn = d->as<Dynamic>(); dyn && !dims_.count(dyn->name))
+    dims_[dyn->name] = add_arg("index", {dyn->name, "Dim", "", "", "", {}, ""});
+  if (auto b = d->as<Binary>()) {
+    declare_dims(b->lhs);
+    declare_dims(b->rhs);
+  }
+}
+
 // The parameters in order (each DistributedTensor followed by its CommContext), then the hidden ones: an
 // index per dynamic dim name of the tensor shapes, and the SDMA workspace of a kernel that builds a session.
 void FunctionEmitter::declare_signature() {
   for (const Param& p : fn_.params) declare_param(p);
   for (const Param& p : fn_.params) {
     if (!p.var->type || !p.var->type->is_tensor_like()) continue;
-    for (const Expr& d : p.var->type->shape) {
-      auto dyn = d ? d->as<Dynamic>() : nullptr;
-      if (dyn && !dims_.count(dyn->name))
-        dims_[dyn->name] = add_arg("index", {dyn->name, "Dim", "", "", "", {}, ""});
-    }
+    for (const Expr& d : p.var->type->shape) declare_dims(d);
   }
   bool session = false;
   for_each_call(fn_.body, [&](const OpCall& c) { session |= c.op->id == OpId::TileAsyncSession; });
