@@ -66,7 +66,8 @@ std::string bind_dim(const ir::Expr& dim, long long extent, DimValues& dims, boo
   known = true;
   if (auto v = eval_dim(dim, dims)) {
     if (*v == extent) return "";
-    return "dim " + dim_text(dim) + " is " + std::to_string(*v) + " there, not " + std::to_string(extent);
+    return "dim " + dim_text(dim) + " is " + std::to_string(*v) +
+           " by the dims bound so far, but the tensor has " + std::to_string(extent);
   }
   std::vector<std::string> names;
   collect_names(dim, names);
@@ -118,7 +119,7 @@ std::string bind_host_dims(const ir::FunctionNode& host,
       collect_names(d, names);
       if (!names.empty() && !eval_dim(d, dims))
         return "input '" + p.var->name + "' (" + ir::type_str(p.var->type) + "): cannot tell dim " +
-               dim_text(d) + " from its extent; bind its names with --dim NAME=N";
+               dim_text(d) + " from its extent; bind its names with --dim NAME=<value>";
     }
   }
   return "";

@@ -189,7 +189,7 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
         if (!dims.count(n)) unbound += (unbound.empty() ? "" : ", ") + n;
       return "cannot tell the shape of '" + name + "' (" + ir::type_str(p.var->type) + "): no input binds " +
              unbound + "; pass it as a .npy file or give --dim " + unbound.substr(0, unbound.find(',')) +
-             "=N";
+             "=<value>";
     }
     auto it = given.find(name);
     Spec spec =

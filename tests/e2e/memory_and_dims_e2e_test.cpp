@@ -117,7 +117,7 @@ TEST(DynamicDimsFlags, DimValuesFixWhatNoTensorDoes) {
   EXPECT_EQ(
       prepare_host_args(*rt.host_function(), 2, {}, args),
       "cannot tell the shape of 'a' (pl.Tensor[[(M * 2), N], pl.FP32]): no input binds M, N; pass it as a "
-      ".npy file or give --dim M=N");
+      ".npy file or give --dim M=<value>");
   args.clear();
   ASSERT_EQ(prepare_host_args(*rt.host_function(), 2, {}, args, {"M=32", "N=64"}), "");
   EXPECT_EQ(args["a"].shape, (std::vector<long long>{64, 64}));
@@ -132,7 +132,8 @@ TEST(DynamicDimsFlags, DimValuesFixWhatNoTensorDoes) {
   args.clear();
   args["x"] = HostTensor::zeros(ir::DType::FP32, {2, 3, 64});
   EXPECT_EQ(prepare_host_args(*rt.host_function(), 2, {}, args, {"M=32", "N=64"}),
-            "input 'x' (pl.Tensor[[NR, NR, 64], pl.FP32]): dim NR is 2 there, not 3");
+            "input 'x' (pl.Tensor[[NR, NR, 64], pl.FP32]): dim NR is 2 by the dims bound so far, but the "
+            "tensor has 3");
 }
 
 }  // namespace
