@@ -1,6 +1,7 @@
 // End-to-end runs with golden outputs computed here: elementwise results written in place over their
-// dead operands' buffers (plan-memory as PyPTO plans it), tile operands computed inside a call, and
-// dynamic/composite dims bound from the rank count, from a tensor given, or from --dim values.
+// dead operands' buffers (plan-memory as PyPTO plans it), tile operands computed inside a call,
+// dynamic/composite dims bound from the rank count, from a tensor given, or from --dim values, and an
+// L2 program (no host orchestrator) run through the chip orchestration chosen.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -8,6 +9,7 @@
 
 #include "ptodist/frontend/parser.h"
 #include "ptodist/runtime/host_io.h"
+#include "ptodist/runtime/l2_entry.h"
 #include "ptodist/runtime/runtime.h"
 #include "ptodist/transforms/pass.h"
 
@@ -134,6 +136,35 @@ TEST(DynamicDimsFlags, DimValuesFixWhatNoTensorDoes) {
   EXPECT_EQ(prepare_host_args(*rt.host_function(), 2, {}, args, {"M=32", "N=64"}),
             "input 'x' (pl.Tensor[[NR, NR, 64], pl.FP32]): dim NR is 2 by the dims bound so far, but the "
             "tensor has 3");
+}
+
+TEST(L2Entry, TheChosenChipOrchestrationRunsOnRankZero) {
+  auto c = compile("l2_two_orchestrations.py", 2);
+  ASSERT_TRUE(c->program);
+  std::string error;
+  EXPECT_FALSE(with_l2_entry(c->program, "", error));
+  EXPECT_EQ(error,
+            "program 'TwoOrchestrations' has no host orchestrator and several chip orchestrations (orch_add, "
+            "orch_sub); choose the one to run with --entry NAME");
+  for (const char* entry : {"orch_add", "orch_sub"}) {
+    error.clear();
+    ir::Program p = with_l2_entry(c->program, entry, error);
+    ASSERT_TRUE(p) << error;
+    RunOptions o;
+    o.ranks = 2;
+    Runtime rt(p, o);
+    std::map<std::string, HostTensor> args;
+    args["a"] = filled({64, 64}, [](long long i) { return static_cast<float>(i % 29); });
+    args["b"] = filled({64, 64}, [](long long i) { return static_cast<float>(i % 5) * 0.25f; });
+    ASSERT_EQ(prepare_host_args(*rt.host_function(), 2, {}, args), "");
+    RoundResult r = rt.run(args);
+    ASSERT_EQ(r.status, RoundResult::Status::Ok) << r.message;
+    const bool add = std::string(entry) == "orch_add";
+    for (long long i = 0; i < 64 * 64; ++i) {
+      float a = static_cast<float>(i % 29), b = static_cast<float>(i % 5) * 0.25f;
+      ASSERT_EQ(floats(args["f"])[i], add ? a + b : a - b) << entry << " at " << i;
+    }
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "ptodist/runtime/host_io.h"
+#include "ptodist/runtime/l2_entry.h"
 #include "ptodist/runtime/mpi.h"
 #include "ptodist/transforms/pass.h"
 #include "run_common.h"
@@ -28,6 +29,9 @@ void add_run_flags(CLI::App* sub, RunFlags& f) {
                   "NAME=N: the value of the pl.dynamic dim NAME of the host parameters, when no .npy input "
                   "fixes it (docs/runtime.md)")
       ->allow_extra_args(false);
+  sub->add_option("--entry", f.entry,
+                  "NAME: the chip orchestration to run, in a program without a host orchestrator (an L2 "
+                  "program runs one on rank 0, its parameters the inputs)");
   sub->add_option("--profile", f.profile, "chip profile (profiles/<name>.json or a path)")
       ->capture_default_str();
   sub->add_option("--watchdog", f.watchdog, "seconds without progress before a hang is reported (0: off)")
@@ -93,6 +97,8 @@ PreparedRun prepare_run(const RunFlags& f, bool persistent) {
   ir::Program lowered = transforms::run_pipeline(p, cx);
   lf.diags.print(std::cerr);
   if (!lowered || lf.diags.has_errors()) exit_with(kExitProgramError);
+  lowered = runtime::with_l2_entry(lowered, f.entry, error);
+  if (!lowered) usage_error(error);
   runtime::RunOptions options;
   options.ranks = f.program.ranks;
   options.profile = *profile;

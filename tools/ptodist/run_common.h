@@ -17,6 +17,7 @@ struct RunFlags {
   ProgramOptions program;
   std::vector<std::string> inputs;  // --in name=FILE.npy|rand:SEED|zeros
   std::vector<std::string> dims;    // --dim NAME=N: a pl.dynamic dim no input fixes
+  std::string entry;                // --entry NAME: the chip orchestration of an L2 program to run
   std::string profile = "a2a3";
   double watchdog = 10;
   std::string backend = "inproc";  // --backend inproc|mpi (mpi: one rank per MPI process, docs/mpi.md)
