@@ -99,6 +99,23 @@ def get_destination_read_and_written(
     pld.system.wait_async_event(evt, sess)
 
 
+@pl.jit.incore
+def another_transfer_writes_the_source(
+    x: pl.InOut[pl.Tensor[[1, SIZE], pl.FP32]],
+    dst: pld.DistributedTensor[[1, SIZE], pl.FP32],
+    src: pld.DistributedTensor[[1, SIZE], pl.FP32],
+):
+    ctx = pld.get_comm_ctx(dst)
+    peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
+    sess = pld.system.async_session()
+    # expected-note@+1 {{event 'evt' is issued here}}
+    evt = pld.tensor.put_async(dst, peer, x, sess)
+    # A synchronous get into the send buffer is a write of it too.
+    # expected-error@+1 {{writes the source region x[0:1, 0:64] of pld.tensor.put_async while its event 'evt' may be outstanding}}
+    pld.tensor.get(x, peer, src)
+    pld.system.wait_async_event(evt, sess)
+
+
 # ---- near misses: accepted ----
 
 
