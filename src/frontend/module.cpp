@@ -130,33 +130,36 @@ void Parser::scan_import() {
   expect_line_end("import");
 }
 
-// `from a.b import c [as d]`: binds d (or c) to a.b.c. `from __future__` and relative imports are skipped.
+// `from a.b import c [as d]`: binds d (or c) to a.b.c. A module that is a file beside this one (or a
+// relative `from .x import`) is loaded: its constants and @pl.jit functions are imported (imports.cpp).
 void Parser::scan_from_import(Container& c) {
-  advance();
-  if (at_op(".") || at_op("...")) return skip_statement();
-  std::string module = scan_dotted_name("from");
+  SourceSpan begin = advance().span;
+  int level = 0;
+  for (; at_op(".") || at_op("..."); advance()) level += static_cast<int>(peek().text.size());
+  std::string module = at_keyword("import") && level > 0 ? "" : scan_dotted_name("from");
   if (!at_keyword("import")) fail(peek().span, "expected 'import' after 'from " + module + "'");
   advance();
   if (accept_op("*")) return expect_line_end("import");
   bool paren = accept_op("(");
+  std::vector<ImportedName> names;
   do {
     if (paren && at_op(")")) break;
     const Token& name = expect_name("expected a name to import");
-    std::string imported = name.text;
-    SourceSpan span = name.span;
-    std::string local = imported;
+    ImportedName n{name.text, name.text, name.span};
     if (at_keyword("as")) {
       advance();
-      local = expect_name("expected a name after 'as'").text;
+      n.local = expect_name("expected a name after 'as'").text;
     }
-    if (module == "__future__") continue;
-    bind_import(local, module + "." + imported, span);
-    if (!canonical(local))
-      c.host_names.emplace(local, HostName{span, "is imported from module '" + module +
-                                                     "', which the command line does not load"});
+    names.push_back(n);
   } while (accept_op(","));
   if (paren) expect_op(")", "expected ')' to close the import list");
   expect_line_end("import");
+  if (module == "__future__") return;
+  if (level == 0 && canonical(module)) {
+    for (const ImportedName& n : names) bind_import(n.local, module + "." + n.name, n.span);
+    return;
+  }
+  import_sibling(c, module, level, names, span_to_prev(begin));
 }
 
 // `@decorator` lines; a decorator that is not an expression (host code) is dropped silently.

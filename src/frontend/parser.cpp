@@ -9,13 +9,14 @@
 namespace ptodist::frontend {
 
 Parser::Parser(const SourceFile& file, std::vector<Token> tokens, DiagnosticEngine& diags,
-               std::set<int> lexer_error_lines)
+               std::set<int> lexer_error_lines, SourceManager* sources)
     : file_(file),
       tokens_(std::move(tokens)),
       diags_(&diags),
       builder_(diags),
       b_(&builder_),
-      lexer_error_lines_(std::move(lexer_error_lines)) {
+      lexer_error_lines_(std::move(lexer_error_lines)),
+      sources_(sources) {
   if (tokens_.empty() || tokens_.back().kind != TokenKind::End) {
     Token end;
     end.kind = TokenKind::End;
@@ -31,14 +32,17 @@ DepthGuard::DepthGuard(Parser& parser, const SourceSpan& span) : p(parser) {
   }
 }
 
+// End is sticky: the tokens of imported modules follow the file's own End (imports.cpp), and neither
+// lookahead nor advancing may run into them.
 const Token& Parser::peek(size_t k) const {
-  size_t i = std::min(pos_ + k, tokens_.size() - 1);
+  size_t i = pos_;
+  for (; k > 0 && tokens_[i].kind != TokenKind::End && i + 1 < tokens_.size(); --k) ++i;
   return tokens_[i];
 }
 
 const Token& Parser::advance() {
   const Token& t = tokens_[pos_];
-  if (pos_ + 1 < tokens_.size()) ++pos_;
+  if (t.kind != TokenKind::End && pos_ + 1 < tokens_.size()) ++pos_;
   return t;
 }
 
@@ -146,7 +150,8 @@ SourceSpan Parser::span_to_prev(const SourceSpan& begin) const {
   const SourceSpan& last = tokens_[pos_ - 1].span;
   if (last.line == begin.line && last.end_col > s.end_col) s.end_col = last.end_col;
   if (last.line != begin.line)
-    s.end_col = std::max(s.end_col, static_cast<int>(file_.line(begin.line).size()) + 1);
+    s.end_col =
+        std::max(s.end_col, static_cast<int>((begin.file ? *begin.file : file_).line(begin.line).size()) + 1);
   return s;
 }
 
@@ -156,7 +161,8 @@ ir::Module Parser::run() {
   } catch (const SyntaxAbort&) {
     // Reported already; the module scan recovers per statement, so this is only a last resort.
   }
-  for (const auto& c : containers_) build_programs(*c);
+  for (const auto& c : containers_)
+    if (!c->imported) build_programs(*c);
   std::stable_sort(programs_.begin(), programs_.end(), [](const auto& a, const auto& b) {
     return a.first.line != b.first.line ? a.first.line < b.first.line : a.first.col < b.first.col;
   });
@@ -167,7 +173,7 @@ ir::Module Parser::run() {
   return m;
 }
 
-ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags) {
+ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags, SourceManager* sources) {
   int before = diags.error_count();
   size_t first_new = diags.diagnostics().size();
   std::vector<Token> tokens = lex(file, diags);
@@ -176,7 +182,7 @@ ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags) {
     lexer_error_lines.insert(diags.diagnostics()[i].span.line);
   // An unclosed bracket swallows the rest of the file; what the parser finds at its end is a consequence.
   if (!lexer_error_lines.empty() && !tokens.empty()) lexer_error_lines.insert(tokens.back().span.line);
-  Parser parser(file, std::move(tokens), diags, std::move(lexer_error_lines));
+  Parser parser(file, std::move(tokens), diags, std::move(lexer_error_lines), sources);
   ir::Module m = parser.run();
   if (diags.error_count() > before) return nullptr;
   return m;

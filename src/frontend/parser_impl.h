@@ -38,11 +38,20 @@ struct Binding {
 using ScopeMap = std::map<std::string, Binding>;
 
 // A decorated function as found while scanning; its header and body are parsed later.
+struct Container;
+
 struct FuncDecl {
   std::vector<SynExprP> decorators;
   size_t def_pos = 0;  // token index of `def`
   std::string name;
-  SourceSpan span;  // the name in the `def` line
+  SourceSpan span;                  // the name in the `def` line
+  const Container* home = nullptr;  // set for a function imported from another file: its constants' scope
+};
+
+// `from module import name [as local]`.
+struct ImportedName {
+  std::string name, local;
+  SourceSpan span;
 };
 
 struct ClassDecl {
@@ -71,11 +80,13 @@ struct Container {
   std::vector<FuncDecl> jit_funcs;
   std::map<std::string, HostName> host_names;
   const Container* parent = nullptr;  // a factory's parent is the module
+  bool imported = false;              // a module imported from another file: it builds no program itself
 };
 
 // A function whose header is parsed: the signature other functions are checked against.
 struct Signature {
-  ir::Function fn;  // no body yet
+  ir::Function fn;                  // no body yet
+  const Container* home = nullptr;  // the scope of a function imported from another file
   size_t body_pos = 0;
   size_t body_end = 0;
 };
@@ -92,8 +103,9 @@ struct LowerCtx {
 class Parser {
  public:
   // `lexer_error_lines`: lines where the lexer reported an error; parse errors there would only repeat it.
+  // `sources` loads the modules the file imports from beside it; without it they are host Python.
   Parser(const SourceFile& file, std::vector<Token> tokens, DiagnosticEngine& diags,
-         std::set<int> lexer_error_lines = {});
+         std::set<int> lexer_error_lines = {}, SourceManager* sources = nullptr);
   ir::Module run();
 
   // ---- token cursor (parser.cpp) ----
@@ -243,6 +255,12 @@ class Parser {
   bool is_sub_worker(const SynExpr& decorator) const;
   bool body_declares_program(size_t begin, size_t end) const;
   void record_host_names(Container& c, size_t begin, size_t end);
+
+  // ---- modules imported from beside the file (imports.cpp) ----
+  void import_sibling(Container& c, const std::string& module, int level,
+                      const std::vector<ImportedName>& names, const SourceSpan& span);
+  Container* load_module(const std::string& path, const SourceSpan& span);
+  void import_name(Container& c, Container& from, const ImportedName& n, const std::string& module);
   Container* new_container();
 
   // ---- program assembly (program.cpp) ----
@@ -273,6 +291,8 @@ class Parser {
   int depth_ = 0;
   std::set<int> lexer_error_lines_;
   int suppressed_errors_ = 0;
+  SourceManager* sources_ = nullptr;
+  std::map<std::string, Container*> modules_;  // imported files by canonical path (null while loading)
   int poisoned_uses_ = 0;
   std::vector<LoopCarry*> carries_;  // the enclosing loops' carried values, innermost last
   int if_depth_ = 0;  // if/elif/else branches around the statement being parsed  // uses of names whose

@@ -152,15 +152,18 @@ bool Parser::parse_functions(const std::vector<FuncDecl>& decls, const Container
   std::vector<ir::Function> declared;
   bool ok = true;
   for (const FuncDecl& d : decls) {
-    auto s = parse_signature(d, c, class_style);
+    // A function imported from another file sees that file's constants.
+    auto s = parse_signature(d, d.home ? *d.home : c, class_style);
     ok = ok && s;
     if (s) {
+      s->home = d.home;
       sigs.push_back(*s);
       declared.push_back(s->fn);
     }
   }
   ok = check_unique(declared, *diags_) && ok;
-  for (const Signature& s : sigs) bodies.push_back(parse_body(s, c, declared, class_style));
+  for (const Signature& s : sigs)
+    bodies.push_back(parse_body(s, s.home ? *s.home : c, declared, class_style));
   return ok;
 }
 

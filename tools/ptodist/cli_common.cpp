@@ -72,7 +72,7 @@ std::unique_ptr<LoadedFile> load_file(const std::string& path) {
     usage_error("'" + path + "' is a directory, not a kernel file");
   lf->file = lf->sources.load(path, &error);
   if (!lf->file) usage_error(error.empty() ? "cannot read '" + path + "'" : error);
-  lf->module = frontend::parse_module(*lf->file, lf->diags);
+  lf->module = frontend::parse_module(*lf->file, lf->diags, &lf->sources);
   return lf;
 }
 

@@ -10,6 +10,8 @@ namespace ptodist::frontend {
 // modules, helper functions, host test code, `if __name__ == "__main__":`) are skipped by indentation
 // without parsing their bodies. Factory parameters stay unbound (the specialize pass binds them).
 // Reports located errors and recovers where it can; returns null when any error was reported.
-ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags);
+// With `sources`, `from module import NAME` of a kernel file beside this one loads it (into `sources`)
+// and imports its constants and @pl.jit functions; without, such names are host Python.
+ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags, SourceManager* sources = nullptr);
 
 }  // namespace ptodist::frontend
