@@ -65,7 +65,10 @@ void Parser::import_sibling(Container& c, const std::string& module, int level,
 
 // Lexes and scans `path` once; null (after a located error) when it cannot be read or imports itself.
 Container* Parser::load_module(const std::string& path, const SourceSpan& span) {
-  std::string key = fs::weakly_canonical(path).string();
+  std::error_code ec;
+  std::string key = fs::weakly_canonical(path, ec).string();
+  // The file being compiled is "in progress" from the start: importing it back is a cycle, not a copy.
+  modules_.emplace(fs::weakly_canonical(file_.path(), ec).string(), nullptr);
   if (auto it = modules_.find(key); it != modules_.end()) {
     if (!it->second) error(span, "module '" + path + "' imports itself through this import");
     return it->second;

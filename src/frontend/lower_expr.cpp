@@ -316,6 +316,7 @@ ir::Expr Parser::lower_call(const SynExpr& e, LowerCtx& cx) {
       error(callee.span, "'range' is only allowed as the iterable of a 'for' loop");
       return nullptr;
     }
+    if (path == "min" || path == "max") return lower_min_max(e, path == "min", cx);
     if (std::string why = host_name_reason(cx, path); !why.empty()) {
       error(callee.span, why);
       return nullptr;
@@ -372,6 +373,38 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
   }
   auto args = lower_args(e, cx);
   return args ? b_->op_call(*op, *args, cx.build, e.span) : nullptr;
+}
+
+// Python's `min(a, b, ...)` / `max(...)` of scalars (factory arithmetic such as
+// `min(4096, size)`): a chain of conditional expressions, folded when the operands are constants.
+ir::Expr Parser::lower_min_max(const SynExpr& e, bool is_min, LowerCtx& cx) {
+  if (e.items.size() < 3) {
+    error(e.span, std::string(is_min ? "min" : "max") + "() of scalars needs at least two arguments");
+    return nullptr;
+  }
+  ir::Expr result;
+  for (size_t i = 1; i < e.items.size(); ++i) {
+    const SynExpr& a = *e.items[i];
+    if (!a.keyword.empty() || a.kind == SynKind::Star) {
+      error(a.span, std::string(is_min ? "min" : "max") + "() takes its operands as positional arguments");
+      return nullptr;
+    }
+    ir::Expr v = lower(a, cx);
+    if (!v) return nullptr;
+    if (!v->type || v->type->kind != ir::TypeKind::Scalar) {
+      error(a.span,
+            std::string(is_min ? "min" : "max") + "() compares scalars, got " + ir::type_str(v->type));
+      return nullptr;
+    }
+    if (!result) {
+      result = v;
+      continue;
+    }
+    ir::Expr keep = b_->compare(is_min ? ir::CompareOpKind::Le : ir::CompareOpKind::Ge, result, v, e.span);
+    result = b_->if_exp(keep, result, v, e.span);
+    if (!result) return nullptr;
+  }
+  return result;
 }
 
 ir::Expr Parser::lower_binary(const SynExpr& e, LowerCtx& cx) {

@@ -50,6 +50,8 @@ void Parser::scan_statement(Container& c) {
     scan_factory(c);
   } else if (t.kind == TokenKind::Name && !is_keyword(t.text) && (at_op("=", 1) || at_op(":", 1))) {
     try_constant_assignment(c, c.constants);
+  } else if (at_keyword("if") && try_constant_if(c)) {
+    // constants chosen by a constant condition
   } else {
     size_t begin = pos_;
     skip_statement();
@@ -400,6 +402,72 @@ bool Parser::try_constant_assignment(Container& c, std::vector<ir::Constant>& ou
   ir::Var var = b_->make_var(n, v->type, span);
   out.push_back(ir::Constant{var, v});
   c.scope[n] = Binding{Binding::Kind::Constant, var, v};
+  return true;
+}
+
+}  // namespace ptodist::frontend
+
+namespace ptodist::frontend {
+
+// `if c: NAME = a` [`elif d: NAME = b`] `else: NAME = e` in a module or factory body, where every branch
+// holds only constant assignments (and `pass`): each NAME assigned in every branch becomes the constant
+// `a if c else (b if d else e)`, folded once factory parameters are bound. Anything else (a validation
+// `raise`, host code) leaves the statement to be skipped; false then, with the cursor unmoved.
+bool Parser::try_constant_if(Container& c) {
+  size_t start = pos_;
+  struct Branch {
+    ir::Expr cond;  // null for else
+    std::map<std::string, std::pair<ir::Expr, SourceSpan>> values;
+  };
+  std::vector<Branch> branches;
+  bool ok = speculate([&] {
+    for (bool first = true; first || at_keyword("elif") || at_keyword("else"); first = false) {
+      Branch b;
+      bool is_else = at_keyword("else");
+      advance();
+      if (!is_else && !(b.cond = try_constant(*parse_expr(), c))) fail(peek().span, "");
+      expect_op(":", "");
+      if (peek().kind != TokenKind::Newline) fail(peek().span, "");
+      advance();
+      if (peek().kind != TokenKind::Indent) fail(peek().span, "");
+      advance();
+      while (peek().kind != TokenKind::Dedent && peek().kind != TokenKind::End) {
+        if (at_keyword("pass")) {
+          advance();
+        } else {
+          const Token& name = expect_name("");
+          std::string n = name.text;
+          SourceSpan span = name.span;
+          expect_op("=", "");
+          ir::Expr v = try_constant(*parse_testlist(), c);
+          if (!v) fail(span, "");
+          b.values[n] = {v, span};
+        }
+        expect_line_end("");
+      }
+      if (peek().kind == TokenKind::Dedent) advance();
+      branches.push_back(std::move(b));
+      if (is_else) break;
+    }
+  });
+  if (!ok || branches.size() < 2 || branches.back().cond) {
+    pos_ = start;
+    return false;
+  }
+  for (const auto& [name, first] : branches.back().values) {
+    ir::Expr value = first.first;
+    bool everywhere = true;
+    for (size_t i = branches.size() - 1; i-- > 0 && everywhere;) {
+      auto it = branches[i].values.find(name);
+      everywhere = it != branches[i].values.end();
+      if (everywhere) value = b_->if_exp(branches[i].cond, it->second.first, value, it->second.second);
+    }
+    if (!everywhere || !value) continue;
+    ir::Var var = b_->make_var(name, value->type, first.second);
+    c.constants.push_back(ir::Constant{var, value});
+    c.scope[name] = Binding{Binding::Kind::Constant, var, value};
+  }
+  record_host_names(c, start, pos_);  // names assigned in some branches only
   return true;
 }
 

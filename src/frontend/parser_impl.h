@@ -170,6 +170,7 @@ class Parser {
   ir::Expr lower_call(const SynExpr& e, LowerCtx& cx);
   ir::Expr lower_path_call(const SynExpr& e, const std::string& path, LowerCtx& cx);
   ir::Expr lower_binary(const SynExpr& e, LowerCtx& cx);
+  ir::Expr lower_min_max(const SynExpr& e, bool is_min, LowerCtx& cx);
   ir::Expr lower_compare(const SynExpr& e, LowerCtx& cx);
   ir::Expr lower_tile_arith(const std::string& op, ir::Expr lhs, ir::Expr rhs, const SourceSpan& span,
                             LowerCtx& cx);
@@ -250,6 +251,7 @@ class Parser {
   void scan_factory_params(Container& f);
   std::string scan_dotted_name(const std::string& what);
   bool try_constant_assignment(Container& c, std::vector<ir::Constant>& out);
+  bool try_constant_if(Container& c);
   std::vector<SynExprP> parse_decorators();
   std::string decorator_path(const SynExpr& d) const;
   bool is_sub_worker(const SynExpr& decorator) const;

@@ -24,7 +24,7 @@ def _build(n_ranks, size, *, reduce_op=other.Sum, **options):
     if size == 1:
         cols = 1
     else:
-        cols = size * 2
+        cols = helper(size)
 
     @pl.program
     class UsesHost:
@@ -36,7 +36,7 @@ def _build(n_ranks, size, *, reduce_op=other.Sum, **options):
             b = reduce_op
             # expected-error@+1 {{'options' is the '**' parameter of factory '_build', which only a Python caller can fill}}
             c = options
-            # expected-error@+1 {{'HIDDEN' is imported from module 'model_config', which the command line does not load}}
+            # expected-error@+1 {{'HIDDEN' is imported from module 'model_config', which is not a kernel file beside this one (line 8)}}
             d = n + HIDDEN
             # expected-error@+1 {{'CFG' is assigned a value that is not a constant expression (line 16)}}
             e = CFG.rows
