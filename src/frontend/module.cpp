@@ -73,8 +73,9 @@ namespace {
 
 bool at_statement_start(const std::vector<Token>& tokens, size_t i, size_t begin) {
   if (i == begin) return true;
-  TokenKind k = tokens[i - 1].kind;
-  return k == TokenKind::Newline || k == TokenKind::Indent || k == TokenKind::Dedent;
+  const Token& prev = tokens[i - 1];
+  return prev.kind == TokenKind::Newline || prev.kind == TokenKind::Indent ||
+         prev.kind == TokenKind::Dedent || (prev.kind == TokenKind::Op && prev.text == ";");
 }
 
 }  // namespace
@@ -396,6 +397,7 @@ bool Parser::try_constant_assignment(Container& c, std::vector<ir::Constant>& ou
     pos_ = start;
     skip_statement();
     c.host_names.emplace(n, HostName{span, "is assigned a value that is not a constant expression"});
+    record_host_names(c, start, pos_);  // `a = 1; b = f()` binds b too
     return false;
   }
   if (peek().kind == TokenKind::Newline) advance();

@@ -14,6 +14,7 @@ class Config:
 
 
 CFG = Config(rows=2)
+FIRST = 1; SECOND = helper(1)
 
 
 def helper(x):
@@ -30,9 +31,9 @@ def _build(n_ranks, size, *, reduce_op=other.Sum, **options):
     class UsesHost:
         @pl.function(type=pl.FunctionType.InCore)
         def kernel(self, x: pl.Tensor[[1, 16], pl.FP32], n: pl.Scalar[pl.INT32]):
-            # expected-error@+1 {{'cols' is assigned by host Python (line 25); the command line cannot evaluate it without a Python interpreter: run the program from Python instead (`import pypto` from ptodist's package; planned, see docs/python.md)}}
+            # expected-error@+1 {{'cols' is assigned by host Python (line 26); the command line cannot evaluate it without a Python interpreter: run the program from Python instead (`import pypto` from ptodist's package; planned, see docs/python.md)}}
             a = n + cols
-            # expected-error@+1 {{'reduce_op' is a parameter of factory '_build' whose default value is not a constant (line 23)}}
+            # expected-error@+1 {{'reduce_op' is a parameter of factory '_build' whose default value is not a constant (line 24)}}
             b = reduce_op
             # expected-error@+1 {{'options' is the '**' parameter of factory '_build', which only a Python caller can fill}}
             c = options
@@ -40,7 +41,9 @@ def _build(n_ranks, size, *, reduce_op=other.Sum, **options):
             d = n + HIDDEN
             # expected-error@+1 {{'CFG' is assigned a value that is not a constant expression (line 16)}}
             e = CFG.rows
-            # expected-error@+1 {{'helper' is a host Python function (line 19)}}
+            # expected-error@+1 {{'SECOND' is assigned by host Python (line 17)}}
+            h = SECOND
+            # expected-error@+1 {{'helper' is a host Python function (line 20)}}
             f = helper(n)
             # expected-error@+1 {{'Config' is a host Python class (line 12)}}
             g = Config(rows=1)
@@ -52,7 +55,7 @@ def _build(n_ranks, size, *, reduce_op=other.Sum, **options):
 
         @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
         def host(self, x: pl.Tensor[[1, 16], pl.FP32]):
-            # expected-error@+1 {{'verify' is a pl.Role.SubWorker method, whose body is host Python (line 49)}}
+            # expected-error@+1 {{'verify' is a pl.Role.SubWorker method, whose body is host Python (line 52)}}
             self.verify(x)
 
     return UsesHost
