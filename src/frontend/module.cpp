@@ -422,6 +422,10 @@ bool Parser::try_constant_if(Container& c) {
     std::map<std::string, std::pair<ir::Expr, SourceSpan>> values;
   };
   std::vector<Branch> branches;
+  // A branch may use what it assigned earlier (`alignment = ...` then `cols = f(alignment)`): each
+  // assignment is a constant of its own, visible to the rest of its branch only.
+  std::vector<ir::Constant> steps;
+  ScopeMap saved_scope = c.scope;
   bool ok = speculate([&] {
     for (bool first = true; first || at_keyword("elif") || at_keyword("else"); first = false) {
       Branch b;
@@ -444,18 +448,24 @@ bool Parser::try_constant_if(Container& c) {
           ir::Expr v = try_constant(*parse_testlist(), c);
           if (!v) fail(span, "");
           b.values[n] = {v, span};
+          ir::Var step = b_->make_var(n, v->type, span);
+          steps.push_back(ir::Constant{step, v});
+          c.scope[n] = Binding{Binding::Kind::Constant, step, v};
         }
         expect_line_end("");
       }
       if (peek().kind == TokenKind::Dedent) advance();
       branches.push_back(std::move(b));
+      c.scope = saved_scope;
       if (is_else) break;
     }
   });
+  c.scope = saved_scope;
   if (!ok || branches.size() < 2 || branches.back().cond) {
     pos_ = start;
     return false;
   }
+  c.constants.insert(c.constants.end(), steps.begin(), steps.end());
   for (const auto& [name, first] : branches.back().values) {
     ir::Expr value = first.first;
     bool everywhere = true;

@@ -18,12 +18,13 @@ def _build(n_ranks: int, /, cols: int = 16, *, dtype=pl.FP32, tag: str = "x", ex
     if cols > 20:
         WIDTH = min(cols, 24)
     elif cols == 7:
-        WIDTH = 8
+        EIGHT = 4 + 4
+        WIDTH = EIGHT
     else:
         WIDTH = cols
     COLS = WIDTH + shift + 1
 
-    # IR: WIDTH = (cols if cols <= 24 else 24) if cols > 20 else 8 if cols == 7 else cols
+    # IR: WIDTH = (cols if cols <= 24 else 24) if cols > 20 else EIGHT if cols == 7 else cols
     @pl.program
     class Scaled:
         # CHECK: def kernel(self, x: pl.Tensor{{\[\[}}4, 16], pl.FP32], y: pl.Out[pl.Tensor{{\[\[}}4, 16], pl.FP32]])
