@@ -163,6 +163,10 @@ ir::Expr Parser::lower(const SynExpr& e, LowerCtx& cx) {
 ir::Expr Parser::lower_name(const SynExpr& e, LowerCtx& cx) {
   const std::string& name = e.text;
   if (const Binding* b = lookup(cx, name)) {
+    // A constant that names a dtype (`DTYPE = dtype`, a factory default pl.FP32) is that dtype, so
+    // `dtype=DTYPE` reaches an op's contract as the dtype itself.
+    if (b->var && b->kind == Binding::Kind::Constant)
+      if (auto d = dtype_of(e, cx)) return b_->dtype_imm(*d, e.span);
     if (b->var) return b_->var_ref(b->var, e.span);
     ++poisoned_uses_;  // its failed definition was reported; the statement using it is not lowered
     return nullptr;
