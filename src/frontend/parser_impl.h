@@ -228,6 +228,7 @@ class Parser {
   // ---- with statements (scopes.cpp) ----
   void parse_with(ir::Block& out, LowerCtx& cx);
   void parse_suite_unlowered();
+  void poison_assigned_names(size_t end, LowerCtx& cx);
 
   // ---- slices (subscripts.cpp) ----
   struct SliceWindow {

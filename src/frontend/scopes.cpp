@@ -43,8 +43,10 @@ void Parser::parse_with(ir::Block& out, LowerCtx& cx) {
                           "function of that level (pl.at(level=pl.Level.CORE_GROUP): an InCore kernel; " +
                           "pl.at(level=pl.Level.CHIP): a chip orchestration) and calls it there; write " +
                           "that function with @pl.function(type=...) and call it instead");
-    // The task id it would bind has no value: later uses are silent, this line is the report.
+    // The task id it would bind and the names its body assigns have no value: later uses are silent,
+    // this line is the report (not "undefined name" further down).
     if (as_name) (*cx.locals)[as_name->text] = Binding{Binding::Kind::Local, nullptr, nullptr};
+    poison_assigned_names(skip_suite_from(pos_), cx);
     parse_suite_unlowered();
     return;
   }
@@ -76,6 +78,18 @@ void Parser::parse_with(ir::Block& out, LowerCtx& cx) {
   s->span = span;
   s->body = std::move(body);
   out.push_back(s);
+}
+
+// Marks the names assigned by the statements from the cursor to `end` as failed definitions.
+void Parser::poison_assigned_names(size_t end, LowerCtx& cx) {
+  for (size_t i = pos_; i + 1 < end; ++i) {
+    TokenKind prev = i == 0 ? TokenKind::Newline : tokens_[i - 1].kind;
+    bool starts = prev == TokenKind::Newline || prev == TokenKind::Indent || prev == TokenKind::Dedent;
+    if (!starts || tokens_[i].kind != TokenKind::Name || is_keyword(tokens_[i].text)) continue;
+    const Token& next = tokens_[i + 1];
+    if (next.kind == TokenKind::Op && (next.text == "=" || next.text == ":" || next.text == ","))
+      cx.locals->emplace(tokens_[i].text, Binding{Binding::Kind::Local, nullptr, nullptr});
+  }
 }
 
 // Skips a suite that a located error already covers, without lowering what it holds.

@@ -47,7 +47,9 @@ def chip(x: pl.Tensor[[4, N], pl.FP32], y: pl.Out[pl.Tensor[[4, N], pl.FP32]]):
         kernel(x, y, 2)
     # expected-error@+1 {{'with pl.at(...)' is not supported yet: PyPTO outlines its body into a function of that level}}
     with pl.at(level=pl.Level.CORE_GROUP, name_hint="w") as tid:
-        t = pl.load(x, [0, 0], [1, N])
+        inner = pl.load(x, [0, 0], [1, N])
+    # Names the skipped body assigns are not reported again as undefined.
+    kernel(x, y, inner)
     # expected-error@+1 {{'with pl.spmd(...)' is not supported yet}}
     with pl.spmd(4):
         pass
