@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RANKS ?= 4
 
-.PHONY: deps configure build demo test test-asan bench clean
+.PHONY: deps configure build demo test test-asan bench fuzz clean
 
 deps:
 	bash scripts/install-deps.sh
@@ -32,6 +32,13 @@ test-asan: deps
 # BENCH_REPS / BENCH_ROUNDS set the repetitions (see bench/run.sh).
 bench: build
 	bash bench/run.sh $(BUILD)
+
+# The differential scalar tester at length: FUZZ_COUNT random expressions from FUZZ_SEED, each folded
+# and at run time, against python3 (tests/fuzz/scalar_diff.py).
+FUZZ_SEED ?= 1
+FUZZ_COUNT ?= 20000
+fuzz: build
+	python3 tests/fuzz/scalar_diff.py $(BUILD)/ptodist --seed $(FUZZ_SEED) --count $(FUZZ_COUNT) --batch 500
 
 clean:
 	rm -rf $(BUILD) build-asan

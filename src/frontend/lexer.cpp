@@ -23,6 +23,25 @@ bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
+// The length of the well-formed UTF-8 sequence at s[p] (RFC 3629: no overlongs, no surrogates, at
+// most U+10FFFF), or 0 when the bytes there are not UTF-8.
+size_t utf8_length(const std::string& s, size_t p) {
+  auto byte = [&](size_t k) { return p + k < s.size() ? static_cast<unsigned char>(s[p + k]) : 0u; };
+  auto cont = [&](size_t k) { return (byte(k) & 0xC0) == 0x80; };
+  unsigned c = byte(0);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    return byte(1) >= lo && byte(1) <= hi && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    return byte(1) >= lo && byte(1) <= hi && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
 // Operators, longest first so the first match is the longest.
 const char* const kOperators[] = {
     "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", ">>", "<<", "<=", ">=", "==", "!=", "+=",
@@ -36,6 +55,13 @@ class Lexer {
 
   std::vector<Token> run() {
     indents_.push_back(0);
+    // Python reads source as UTF-8 and rejects a file that is not: a stray byte would otherwise reach
+    // names and, later, the JSON of --emit=pto.
+    if (size_t bad = first_bad_utf8(); bad != std::string::npos) {
+      report_bad_utf8(bad);
+      finish();
+      return std::move(tokens_);
+    }
     while (pos_ < src_.size()) {
       if (at_line_start_ && brackets_.empty()) {
         if (!handle_indentation()) continue;
@@ -59,6 +85,26 @@ class Lexer {
   std::vector<Token> brackets_;  // open brackets, for matching and for "unclosed '('" errors
 
   char peek(size_t k = 0) const { return pos_ + k < src_.size() ? src_[pos_ + k] : '\0'; }
+  size_t first_bad_utf8() const {
+    for (size_t p = 0; p < src_.size();) {
+      size_t n = utf8_length(src_, p);
+      if (n == 0) return p;
+      p += n;
+    }
+    return std::string::npos;
+  }
+
+  void report_bad_utf8(size_t bad) {
+    size_t line_begin = src_.rfind('\n', bad == 0 ? 0 : bad - 1);
+    line_begin = (line_begin == std::string::npos || bad == 0) ? 0 : line_begin + 1;
+    int line = 1;
+    for (size_t p = 0; p < line_begin; ++p) line += src_[p] == '\n';
+    int col = static_cast<int>(bad - line_begin) + 1;
+    diags_.error(SourceSpan{&file_, line, col, col + 1}, "invalid UTF-8 byte 0x" +
+                                                             hex(static_cast<unsigned char>(src_[bad])) +
+                                                             "; a source file is UTF-8, as Python reads it");
+  }
+
   int col_of(size_t p) const { return static_cast<int>(p - line_start_) + 1; }
 
   SourceSpan span_at(size_t begin, size_t end) const {
@@ -232,6 +278,10 @@ class Lexer {
     } else {
       t.int_value = digits.empty() ? 0 : std::strtoll(digits.c_str(), nullptr, base);
       if (digits.empty()) diags_.error(span, "invalid number literal '" + text + "'");
+      if (base == 10 && digits.size() > 1 && digits[0] == '0' &&
+          digits.find_first_not_of('0') != std::string::npos)
+        diags_.error(span, "leading zeros in decimal integer literal '" + text +
+                               "' are not permitted (Python); use an 0o prefix for octal integers");
     }
     if (errno == ERANGE) diags_.error(span, "number literal '" + text + "' is out of range");
   }

@@ -4,6 +4,8 @@
 #include <climits>
 #include <cmath>
 
+#include "ptodist/ir/scalar_eval.h"
+
 namespace ptodist::ir {
 
 namespace {
@@ -36,35 +38,27 @@ DType arith_dtype(const Expr& l, const Expr& r) {
   return dtype_bytes(a) >= dtype_bytes(b) ? a : b;
 }
 
+// The type of a value that is one of two scalars (`a and b`, `a if c else b`): a bool when both are,
+// else their arithmetic type, so a float arm makes the whole a float.
+DType either_dtype(const Expr& l, const Expr& r) {
+  DType a = l->type->dtype, b = r->type->dtype;
+  return a == DType::BOOL ? b : b == DType::BOOL ? a : arith_dtype(l, r);
+}
+
 std::string_view binary_op_name(BinaryOpKind op) {
   static const char* names[] = {"+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"};
   return names[static_cast<int>(op)];
 }
 
 std::optional<bool> as_const_bool(const Expr& e) {
-  if (!e) return std::nullopt;
-  if (auto b = e->as<BoolImm>()) return b->value;
+  if (auto v = literal_value(e)) return v->truthy();
   if (auto i = as_const_int(e)) return *i != 0;
   return std::nullopt;
 }
 
-std::optional<double> fold_float(BinaryOpKind op, double a, double b) {
-  switch (op) {
-    case BinaryOpKind::Add:
-      return a + b;
-    case BinaryOpKind::Sub:
-      return a - b;
-    case BinaryOpKind::Mul:
-      return a * b;
-    case BinaryOpKind::Div:
-      return b == 0 ? std::nullopt : std::optional<double>(a / b);
-    case BinaryOpKind::FloorDiv:
-      return b == 0 ? std::nullopt : std::optional<double>(std::floor(a / b));
-    case BinaryOpKind::Pow:
-      return std::pow(a, b);
-    default:
-      return std::nullopt;
-  }
+bool is_bit_op(BinaryOpKind op) {
+  return op == BinaryOpKind::BitAnd || op == BinaryOpKind::BitOr || op == BinaryOpKind::BitXor ||
+         op == BinaryOpKind::Shl || op == BinaryOpKind::Shr;
 }
 
 }  // namespace
@@ -85,6 +79,31 @@ Expr Builder::bool_imm(bool v, SourceSpan span) {
   auto n = node<BoolImm>(span, scalar_type(DType::BOOL));
   n->value = v;
   return n;
+}
+
+Expr literal_expr(const ScalarValue& v, SourceSpan span) {
+  Expr out;
+  switch (v.kind) {
+    case ScalarValue::Kind::Int: {
+      auto n = node<IntImm>(span, scalar_type(DType::INT64));
+      n->value = v.i;
+      out = n;
+      break;
+    }
+    case ScalarValue::Kind::Float: {
+      auto n = node<FloatImm>(span, scalar_type(DType::FP32));
+      n->value = v.f;
+      out = n;
+      break;
+    }
+    case ScalarValue::Kind::Bool: {
+      auto n = node<BoolImm>(span, scalar_type(DType::BOOL));
+      n->value = v.i != 0;
+      out = n;
+      break;
+    }
+  }
+  return out;
 }
 
 // Strings, None, dtypes and enum members are not values of the IR's type system; they carry the None
@@ -142,12 +161,15 @@ Expr Builder::unary(UnaryOpKind op, Expr operand, SourceSpan span) {
                      "' expects a scalar operand, got " + type_str(operand->type));
     return nullptr;
   }
-  if (op == UnaryOpKind::Not) {
-    if (auto b = as_const_bool(operand)) return bool_imm(!*b, span);
-  } else if (auto i = as_const_int(operand); i && !(op == UnaryOpKind::Neg && *i == LLONG_MIN)) {
-    return int_imm(op == UnaryOpKind::Neg ? -*i : op == UnaryOpKind::Invert ? ~*i : *i, span);
-  } else if (auto f = as_const_float(operand); f && op != UnaryOpKind::Invert) {
-    return float_imm(op == UnaryOpKind::Neg ? -*f : *f, span);
+  // A literal folds as Python computes it. What Python would raise is left unfolded: a branch that
+  // `and`, `or` or a conditional never takes must not fail (specialize reports what remains).
+  if (auto v = literal_value(operand)) {
+    ScalarResult r = eval_unary(op, *v);
+    if (r.ok()) return literal_expr(r.value, span);
+  }
+  if (op == UnaryOpKind::Invert && dtype_is_float(operand->type->dtype)) {
+    diags_.error(span, "operator '~' expects an integer operand, got " + type_str(operand->type));
+    return nullptr;
   }
   Type t = op == UnaryOpKind::Not ? scalar_type(DType::BOOL) : operand->type;
   auto n = node<Unary>(span, t);
@@ -165,17 +187,21 @@ Expr Builder::binary(BinaryOpKind op, Expr lhs, Expr rhs, SourceSpan span) {
                      type_str(side->type) + "; use the pl.* tile ops for tiles");
     return nullptr;
   }
-  auto li = as_const_int(lhs), ri = as_const_int(rhs);
-  if (li && ri && op != BinaryOpKind::Div) {
-    auto tmp = node<Binary>(span, nullptr);
-    tmp->op = op;
-    tmp->lhs = lhs;
-    tmp->rhs = rhs;
-    if (auto v = as_const_int(tmp)) return int_imm(*v, span);
+  // Literals fold as Python computes them; what Python would raise is left for specialize (as in
+  // unary, for branches never taken).
+  auto lv = literal_value(lhs), rv = literal_value(rhs);
+  if (lv && rv) {
+    ScalarResult r = eval_binary(op, *lv, *rv);
+    if (r.ok()) return literal_expr(r.value, span);
   }
-  auto lf = as_const_float(lhs), rf = as_const_float(rhs);
-  if (lf && rf && (op == BinaryOpKind::Div || !li || !ri)) {
-    if (auto v = fold_float(op, *lf, *rf)) return float_imm(*v, span);
+  if (is_bit_op(op)) {
+    for (const Expr& side : {lhs, rhs}) {
+      if (!dtype_is_float(side->type->dtype)) continue;
+      diags_.error(side->span.valid() ? side->span : span, "operator '" + std::string(binary_op_name(op)) +
+                                                               "' expects integer operands, got " +
+                                                               type_str(side->type));
+      return nullptr;
+    }
   }
   DType dt = op == BinaryOpKind::Div ? DType::FP32 : arith_dtype(lhs, rhs);
   auto n = node<Binary>(span, scalar_type(dt));
@@ -193,17 +219,8 @@ Expr Builder::compare(CompareOpKind op, Expr lhs, Expr rhs, SourceSpan span) {
                  "comparison expects scalar operands, got " + type_str(side->type));
     return nullptr;
   }
-  auto lf = as_const_float(lhs), rf = as_const_float(rhs);
-  if (lf && rf) {
-    double a = *lf, b = *rf;
-    bool v = op == CompareOpKind::Eq   ? a == b
-             : op == CompareOpKind::Ne ? a != b
-             : op == CompareOpKind::Lt ? a < b
-             : op == CompareOpKind::Le ? a <= b
-             : op == CompareOpKind::Gt ? a > b
-                                       : a >= b;
-    return bool_imm(v, span);
-  }
+  auto lv = literal_value(lhs), rv = literal_value(rhs);
+  if (lv && rv) return bool_imm(eval_compare(op, *lv, *rv), span);
   auto n = node<Compare>(span, scalar_type(DType::BOOL));
   n->op = op;
   n->lhs = std::move(lhs);
@@ -220,9 +237,9 @@ Expr Builder::bool_op(BoolOpKind op, Expr lhs, Expr rhs, SourceSpan span) {
                      type_str(side->type));
     return nullptr;
   }
-  auto lb = as_const_bool(lhs), rb = as_const_bool(rhs);
-  if (lb && rb) return bool_imm(op == BoolOpKind::And ? (*lb && *rb) : (*lb || *rb), span);
-  auto n = node<BoolOp>(span, scalar_type(DType::BOOL));
+  // Python: `a and b` is a when a is falsy, else b; `a or b` is a when a is truthy, else b.
+  if (auto l = literal_value(lhs)) return (op == BoolOpKind::And) != l->truthy() ? lhs : rhs;
+  auto n = node<BoolOp>(span, scalar_type(either_dtype(lhs, rhs)));
   n->op = op;
   n->lhs = std::move(lhs);
   n->rhs = std::move(rhs);
@@ -237,7 +254,9 @@ Expr Builder::if_exp(Expr cond, Expr then_value, Expr else_value, SourceSpan spa
     return nullptr;
   }
   if (auto c = as_const_bool(cond)) return *c ? then_value : else_value;
-  auto n = node<IfExp>(span, then_value->type);
+  Type t = is_scalar(then_value) && is_scalar(else_value) ? scalar_type(either_dtype(then_value, else_value))
+                                                          : then_value->type;
+  auto n = node<IfExp>(span, t);
   n->cond = std::move(cond);
   n->then_value = std::move(then_value);
   n->else_value = std::move(else_value);

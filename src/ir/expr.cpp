@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "ptodist/ir/op_table.h"
+#include "ptodist/ir/scalar_eval.h"
 
 namespace ptodist::ir {
 
@@ -18,50 +19,12 @@ const Expr& OpCall::arg(std::string_view name) const {
 
 namespace {
 
-// Integer folding with Python's semantics; nullopt where Python would raise or the result would not
-// fit in 64 bits (so hostile constants cannot trigger undefined behaviour).
+// Integer folding by the shared evaluator; nullopt where Python would raise, the result would not fit
+// in 64 bits, or it is not an integer (`/`, `**` with a negative exponent).
 std::optional<long long> fold_int(BinaryOpKind op, long long a, long long b) {
-  long long r = 0;
-  switch (op) {
-    case BinaryOpKind::Add:
-      return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
-    case BinaryOpKind::Sub:
-      return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
-    case BinaryOpKind::Mul:
-      return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
-    case BinaryOpKind::FloorDiv:
-      if (b == 0 || (a == LLONG_MIN && b == -1)) return std::nullopt;
-      // Python floors toward negative infinity.
-      return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
-    case BinaryOpKind::Mod: {
-      if (b == 0 || (a == LLONG_MIN && b == -1)) return std::nullopt;
-      long long m = a % b;
-      return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m;
-    }
-    case BinaryOpKind::BitAnd:
-      return a & b;
-    case BinaryOpKind::BitOr:
-      return a | b;
-    case BinaryOpKind::BitXor:
-      return a ^ b;
-    case BinaryOpKind::Shl:
-      if (b < 0 || b > 62 || a < 0 || (a >> (62 - b)) != 0) return std::nullopt;
-      return a << b;
-    case BinaryOpKind::Shr:
-      return (b < 0 || b > 63) ? std::nullopt : std::optional<long long>(a >> b);
-    case BinaryOpKind::Pow: {
-      if (b < 0) return std::nullopt;  // a float in Python
-      if (a == 0 || a == 1) return b == 0 ? 1 : a;
-      if (a == -1) return b % 2 ? -1 : 1;
-      long long p = 1;  // |a| >= 2: overflows within 63 steps
-      for (long long i = 0; i < b; ++i)
-        if (__builtin_mul_overflow(p, a, &p)) return std::nullopt;
-      return p;
-    }
-    case BinaryOpKind::Div:
-      return std::nullopt;  // true division gives a float
-  }
-  return std::nullopt;
+  ScalarResult r = eval_binary(op, ScalarValue::of_int(a), ScalarValue::of_int(b));
+  if (!r.ok() || r.value.is_float()) return std::nullopt;
+  return r.value.i;
 }
 
 }  // namespace

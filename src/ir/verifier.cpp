@@ -221,6 +221,7 @@ bool verify_program(const Program& p, DiagnosticEngine& diags) {
   }
   for (const Function& f : p->functions)
     if (f) detail::FunctionVerifier(*p, *f, owners, diags).run();
+  detail::check_call_cycles(*p, diags);
   return diags.error_count() == before;
 }
 

@@ -22,6 +22,9 @@ struct DefSet {
   static DefSet join(const DefSet& a, const DefSet& b);
 };
 
+// Reports every call that closes a cycle of the program's call graph (call_cycles.cpp).
+void check_call_cycles(const ProgramNode& p, DiagnosticEngine& diags);
+
 class FunctionVerifier {
  public:
   FunctionVerifier(const ProgramNode& program, const FunctionNode& fn,

@@ -1,9 +1,8 @@
 // Evaluation of expressions: constants, variables, scalar arithmetic with Python semantics, host
 // tensor slicing (`x[r]`), and dispatch of op calls and function calls.
-#include <cmath>
-
 #include "exec.h"
 #include "ptodist/ir/printer.h"
+#include "ptodist/ir/scalar_eval.h"
 #include "ptodist/support/diagnostics.h"
 
 namespace ptodist::runtime {
@@ -27,22 +26,29 @@ Scalar scalar_operand(Interp& in, const ir::Expr& e, const SourceSpan& span) {
   return as_scalar(in, in.eval(e), span);
 }
 
-long long floor_div(long long a, long long b) {
-  long long q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
+ir::ScalarValue py_value(const Scalar& s) {
+  if (s.is_float()) return ir::ScalarValue::of_float(s.f);
+  if (s.dtype == ir::DType::BOOL) return ir::ScalarValue::of_bool(s.i != 0);
+  return ir::ScalarValue::of_int(s.i);
 }
 
-long long floor_mod(long long a, long long b) {
-  long long m = a % b;
-  if (m != 0 && ((m < 0) != (b < 0))) m += b;
-  return m;
-}
-
+// The typed result of an integer operation: the operands' integer dtype (a bool adopts the other's).
 Scalar int_result(long long v, const Scalar& a, const Scalar& b) {
   ir::DType t = a.dtype == ir::DType::BOOL ? b.dtype : a.dtype;
   if (t == ir::DType::BOOL) t = ir::DType::INT64;
   return Scalar::of_int(v, t);
+}
+
+Scalar typed(const ir::ScalarValue& v, const Scalar& x, const Scalar& y) {
+  switch (v.kind) {
+    case ir::ScalarValue::Kind::Float:
+      return Scalar::of_float(v.f, x.is_float() ? x.dtype : (y.is_float() ? y.dtype : ir::DType::FP32));
+    case ir::ScalarValue::Kind::Bool:
+      return Scalar::of_bool(v.i != 0);
+    case ir::ScalarValue::Kind::Int:
+      break;
+  }
+  return int_result(v.i, x, y);
 }
 
 }  // namespace
@@ -86,17 +92,9 @@ Value Interp::eval(const ir::Expr& e) {
     case ir::ExprKind::Unary: {
       const auto* u = e->as<ir::Unary>();
       Scalar s = as_scalar(*this, eval(u->operand), u->span);
-      switch (u->op) {
-        case ir::UnaryOpKind::Neg:
-          return s.is_float() ? Scalar::of_float(-s.f, s.dtype) : Scalar::of_int(-s.i, s.dtype);
-        case ir::UnaryOpKind::Pos:
-          return s;
-        case ir::UnaryOpKind::Not:
-          return Scalar::of_bool(s.as_double() == 0);
-        case ir::UnaryOpKind::Invert:
-          return Scalar::of_int(~s.as_int(), s.dtype);
-      }
-      return s;
+      ir::ScalarResult r = ir::eval_unary(u->op, py_value(s));
+      if (!r.ok()) fail(u->span, r.error);
+      return u->op == ir::UnaryOpKind::Not ? Scalar::of_bool(r.value.i != 0) : typed(r.value, s, s);
     }
     case ir::ExprKind::Binary:
       return eval_binary(*e->as<ir::Binary>());
@@ -104,10 +102,10 @@ Value Interp::eval(const ir::Expr& e) {
       return eval_compare(*e->as<ir::Compare>());
     case ir::ExprKind::BoolOp: {
       const auto* b = e->as<ir::BoolOp>();
-      bool lhs = as_scalar(*this, eval(b->lhs), b->span).as_double() != 0;
-      if (b->op == ir::BoolOpKind::And && !lhs) return Scalar::of_bool(false);
-      if (b->op == ir::BoolOpKind::Or && lhs) return Scalar::of_bool(true);
-      return Scalar::of_bool(as_scalar(*this, eval(b->rhs), b->span).as_double() != 0);
+      // Python: the value is an operand, `a` when it decides (falsy for `and`, truthy for `or`).
+      Scalar lhs = as_scalar(*this, eval(b->lhs), b->span);
+      if ((b->op == ir::BoolOpKind::And) != py_value(lhs).truthy()) return lhs;
+      return as_scalar(*this, eval(b->rhs), b->span);
     }
     case ir::ExprKind::IfExp: {
       const auto* c = e->as<ir::IfExp>();
@@ -148,63 +146,15 @@ Value Interp::eval_binary(const ir::Binary& b) {
 }
 
 Scalar Interp::binary_of(const ir::Binary& b, const Scalar& x, const Scalar& y) {
-  bool fl = x.is_float() || y.is_float() || b.op == ir::BinaryOpKind::Div;
-  if (fl && b.op != ir::BinaryOpKind::FloorDiv && b.op != ir::BinaryOpKind::Mod) {
-    double p = x.as_double(), q = y.as_double();
-    ir::DType t = x.is_float() ? x.dtype : (y.is_float() ? y.dtype : ir::DType::FP32);
-    switch (b.op) {
-      case ir::BinaryOpKind::Add:
-        return Scalar::of_float(p + q, t);
-      case ir::BinaryOpKind::Sub:
-        return Scalar::of_float(p - q, t);
-      case ir::BinaryOpKind::Mul:
-        return Scalar::of_float(p * q, t);
-      case ir::BinaryOpKind::Div:
-        if (q == 0) fail(b.span, "division by zero");
-        return Scalar::of_float(p / q, t);
-      case ir::BinaryOpKind::Pow:
-        return Scalar::of_float(std::pow(p, q), t);
-      default:
-        fail(b.span, "bit operation on a float value");
-    }
-  }
-  long long p = x.as_int(), q = y.as_int();
-  switch (b.op) {
-    case ir::BinaryOpKind::Add:
-      return int_result(p + q, x, y);
-    case ir::BinaryOpKind::Sub:
-      return int_result(p - q, x, y);
-    case ir::BinaryOpKind::Mul:
-      return int_result(p * q, x, y);
-    case ir::BinaryOpKind::FloorDiv:
-    case ir::BinaryOpKind::Mod:
-      if (fl) {
-        double a = x.as_double(), c = y.as_double();
-        if (c == 0) fail(b.span, "division by zero");
-        double r = b.op == ir::BinaryOpKind::FloorDiv ? std::floor(a / c) : a - c * std::floor(a / c);
-        return Scalar::of_float(r);
-      }
-      if (q == 0) fail(b.span, b.op == ir::BinaryOpKind::Mod ? "modulo by zero" : "division by zero");
-      return int_result(b.op == ir::BinaryOpKind::FloorDiv ? floor_div(p, q) : floor_mod(p, q), x, y);
-    case ir::BinaryOpKind::Pow: {
-      long long r = 1;
-      for (long long i = 0; i < q; ++i) r *= p;
-      return int_result(r, x, y);
-    }
-    case ir::BinaryOpKind::BitAnd:
-      return int_result(p & q, x, y);
-    case ir::BinaryOpKind::BitOr:
-      return int_result(p | q, x, y);
-    case ir::BinaryOpKind::BitXor:
-      return int_result(p ^ q, x, y);
-    case ir::BinaryOpKind::Shl:
-      return int_result(p << q, x, y);
-    case ir::BinaryOpKind::Shr:
-      return int_result(p >> q, x, y);
-    default:
-      break;
-  }
-  fail(b.span, "unsupported binary operator");
+  // PyPTO's integer power takes a non-negative exponent: the expression is typed as an integer, and
+  // Python's float result would not fit it.
+  if (b.op == ir::BinaryOpKind::Pow && !x.is_float() && !y.is_float() && y.i < 0)
+    fail(b.span, "integer power with a negative exponent (" + std::to_string(y.i) +
+                     ") at run time; its value is a float: write a float base (" + std::to_string(x.i) +
+                     ".0 ** e)");
+  ir::ScalarResult r = ir::eval_binary(b.op, py_value(x), py_value(y));
+  if (!r.ok()) fail(b.span, r.error);
+  return typed(r.value, x, y);
 }
 
 Value Interp::eval_compare(const ir::Compare& c) {
@@ -212,25 +162,7 @@ Value Interp::eval_compare(const ir::Compare& c) {
 }
 
 Scalar Interp::compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y) {
-  auto cmp = [&](auto p, auto q) {
-    switch (c.op) {
-      case ir::CompareOpKind::Eq:
-        return p == q;
-      case ir::CompareOpKind::Ne:
-        return p != q;
-      case ir::CompareOpKind::Lt:
-        return p < q;
-      case ir::CompareOpKind::Le:
-        return p <= q;
-      case ir::CompareOpKind::Gt:
-        return p > q;
-      case ir::CompareOpKind::Ge:
-        return p >= q;
-    }
-    return false;
-  };
-  if (x.is_float() || y.is_float()) return Scalar::of_bool(cmp(x.as_double(), y.as_double()));
-  return Scalar::of_bool(cmp(x.i, y.i));
+  return Scalar::of_bool(ir::eval_compare(c.op, py_value(x), py_value(y)));
 }
 
 // `x[r]` on a host tensor drops the leading dim (the per-rank slice); on a tuple it picks an element.

@@ -5,6 +5,7 @@
 
 #include "exec.h"
 #include "ptodist/ir/functor.h"
+#include "ptodist/runtime/host_io.h"
 #include "remote_io.h"
 
 namespace ptodist::runtime {
@@ -36,8 +37,21 @@ Value op_AllocWindowBuffer(Interp& in, const ir::OpCall& c) {
   const ir::Expr& dt = c.arg("dtype");
   ir::DType dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value : ir::DType::INT8;
   long long bytes = ir::dtype_bytes(dtype);
-  for (long long d : shape) bytes *= d;
-  if (bytes < 0) in.fail(c.span, "pld.alloc_window_buffer: size must not be negative");
+  bool overflow = false;
+  for (long long d : shape) {
+    if (d < 0) in.fail(c.span, "pld.alloc_window_buffer: size must not be negative");
+    overflow |= __builtin_mul_overflow(bytes, d, &bytes);
+  }
+  // Every rank of this machine holds its own copy of the window.
+  long long all_ranks = 0;
+  overflow |= __builtin_mul_overflow(bytes, static_cast<long long>(in.world().ranks()), &all_ranks);
+  if (overflow || static_cast<unsigned long long>(all_ranks) > machine_memory_bytes()) {
+    in.fail(c.span, "pld.alloc_window_buffer: the window needs " +
+                        (overflow ? std::string("more than 2^63") : std::to_string(bytes)) +
+                        " bytes per rank on " + std::to_string(in.world().ranks()) +
+                        " ranks, more than the " + std::to_string(machine_memory_bytes()) +
+                        " bytes of memory of this machine");
+  }
   return in.world().alloc_window(bytes, "window");
 }
 

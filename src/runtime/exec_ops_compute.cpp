@@ -1,6 +1,7 @@
 // Compute ops of the executor: load/store (strided copies), matmul, elementwise, casts, fills,
 // reductions, block idx/num and scalar read/write, each through the kernels library.
 #include <algorithm>
+#include <cstring>
 
 #include "exec.h"
 #include "ptodist/kernels/cast.h"
@@ -290,6 +291,11 @@ Value op_Read(Interp& in, const ir::OpCall& c) {
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
   check_window_access(in, c, t, offsets, Dims(offsets.size(), 1), false);
+  if (t.dtype == ir::DType::INT64) {  // exactly: a double holds only 53 bits
+    long long v = 0;
+    std::memcpy(&v, t.data + at, sizeof v);
+    return Scalar::of_int(v, t.dtype);
+  }
   double v = load_element(t.data + at, t.dtype);
   if (ir::dtype_is_float(t.dtype)) return Scalar::of_float(v, t.dtype);
   return Scalar::of_int(static_cast<long long>(v), t.dtype);
@@ -301,7 +307,13 @@ Value op_Write(Interp& in, const ir::OpCall& c) {
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
   check_window_access(in, c, t, offsets, Dims(offsets.size(), 1), true);
-  store_element(t.data + at, t.dtype, in.eval_double(c.arg("value")));
+  Value value = in.eval(c.arg("value"));
+  const auto* v = std::get_if<Scalar>(&value);
+  if (!v) in.fail(c.arg("value")->span, "pl.write: 'value' is not a scalar");
+  if (t.dtype == ir::DType::INT64 && !v->is_float())  // exactly: a double holds only 53 bits
+    std::memcpy(t.data + at, &v->i, sizeof v->i);
+  else
+    store_element(t.data + at, t.dtype, v->as_double());
   // Only an INT32 window can hold signal cells a core may be blocked on; other writes wake nobody.
   if (t.is_window() && t.dtype == ir::DType::INT32) in.world().wake(t.rank);
   return NoneValue{};

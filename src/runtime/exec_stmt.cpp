@@ -104,22 +104,27 @@ void Interp::exec_assign(const DecodedStmt& s) {
 }
 
 // Index arithmetic on two INT64 scalars (loop indices, constants): what binary_of computes for +, -
-// and *, without its call and float checks. False for anything else, which binary_of then computes.
+// and *, without its call and float checks. False for anything else, and on an overflow, which
+// binary_of then computes (and reports).
 static bool int64_add_sub_mul(ir::BinaryOpKind op, Scalar& x, const Scalar& y) {
   if (x.dtype != ir::DType::INT64 || y.dtype != ir::DType::INT64) return false;
+  long long r = 0;
+  bool overflow = true;
   switch (op) {
     case ir::BinaryOpKind::Add:
-      x.i += y.i;
-      return true;
+      overflow = __builtin_add_overflow(x.i, y.i, &r);
+      break;
     case ir::BinaryOpKind::Sub:
-      x.i -= y.i;
-      return true;
+      overflow = __builtin_sub_overflow(x.i, y.i, &r);
+      break;
     case ir::BinaryOpKind::Mul:
-      x.i *= y.i;
-      return true;
+      overflow = __builtin_mul_overflow(x.i, y.i, &r);
+      break;
     default:
-      return false;
+      break;
   }
+  if (!overflow) x.i = r;
+  return !overflow;
 }
 
 bool Interp::run_steps(uint32_t first, uint32_t count, Scalar& out) {
@@ -183,10 +188,13 @@ void Interp::exec_for(const DecodedStmt& loop, uint32_t at) {
   long long stop = int_of(loop.stop);
   long long step = int_of(loop.step);
   if (step == 0) fail(loop.node->span, "loop step is zero");
-  for (long long i = start; step > 0 ? i < stop : i > stop; i += step) {
+  for (long long i = start; step > 0 ? i < stop : i > stop;) {
+    // An iteration is progress for the watchdog: a long loop of scalar statements is not a hang.
+    tick();
     if (loop.iv_slot >= 0) f.vars.set(static_cast<size_t>(loop.iv_slot), Scalar::of_int(i));
     exec_range(at + 1, loop.end);
     if (f.returned) return;
+    if (__builtin_add_overflow(i, step, &i)) return;  // past INT64's end is past `stop`
   }
 }
 

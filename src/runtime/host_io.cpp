@@ -1,6 +1,8 @@
 // .npy files, seeded random data and zeros as host tensors for the host orchestrator's parameters.
 #include "ptodist/runtime/host_io.h"
 
+#include <unistd.h>
+
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -66,13 +68,15 @@ std::string parse_spec(const std::string& text, std::string& name, Spec& spec) {
     spec.kind = "zeros";
   } else if (v.rfind("rand:", 0) == 0) {
     spec.kind = "rand";
+    std::string digits = v.substr(5);
+    // stoull would take "-1" (as 2^64 - 1) and " 1"; only digits are a seed.
+    bool ok = !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
     try {
-      size_t used = 0;
-      spec.seed = std::stoull(v.substr(5), &used);
-      if (used != v.size() - 5) throw std::invalid_argument("seed");
+      if (ok) spec.seed = std::stoull(digits);
     } catch (const std::exception&) {
-      return "--in '" + text + "': the seed of rand:SEED must be a non-negative integer";
+      ok = false;
     }
+    if (!ok) return "--in '" + text + "': the seed of rand:SEED must be an integer from 0 to 2^64 - 1";
   } else {
     spec.kind = "file";
     spec.path = v;
@@ -91,7 +95,29 @@ std::optional<std::vector<long long>> shape_for(const ir::Param& p, const DimVal
   return out;
 }
 
+// A host tensor's bytes, checked: empty when its size overflows or exceeds the machine's memory.
+std::string check_allocation(const std::string& name, ir::DType dtype, const std::vector<long long>& shape) {
+  unsigned long long bytes = static_cast<unsigned long long>(ir::dtype_bytes(dtype));
+  std::string dims;
+  bool overflow = false;
+  for (long long d : shape) {
+    dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    overflow |= d < 0 || __builtin_mul_overflow(bytes, static_cast<unsigned long long>(d), &bytes);
+  }
+  const unsigned long long memory = machine_memory_bytes();
+  if (!overflow && bytes <= memory) return "";
+  return "host tensor '" + name + "' of shape [" + dims + "] needs " +
+         (overflow ? std::string("more than 2^64") : std::to_string(bytes)) + " bytes, more than the " +
+         std::to_string(memory) + " bytes of memory of this machine";
+}
+
 }  // namespace
+
+unsigned long long machine_memory_bytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return ~0ULL;
+  return static_cast<unsigned long long>(pages) * static_cast<unsigned long long>(page);
+}
 
 std::set<std::string> rank_sliced_params(const ir::FunctionNode& host) {
   SlicedFinder f(host);
@@ -148,7 +174,7 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
     for (const ir::Param& p : host.params) known |= p.var->name == name;
     if (!known)
       return "--in '" + name + "': the host orchestrator '" + host.name + "' has no parameter of that name";
-    given[name] = spec;
+    if (!given.emplace(name, spec).second) return "--in '" + name + "' is given twice; give each input once";
   }
   DimValues dims;
   if (std::string why = parse_dim_specs(dim_specs, dims); !why.empty()) return why;
@@ -191,6 +217,7 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
              unbound + "; pass it as a .npy file or give --dim " + unbound.substr(0, unbound.find(',')) +
              "=<value>";
     }
+    if (std::string why = check_allocation(name, p.var->type->dtype, *shape); !why.empty()) return why;
     auto it = given.find(name);
     Spec spec =
         it != given.end() ? it->second : Spec{p.direction == ir::Direction::Out ? "zeros" : "rand", "", 0};
@@ -200,18 +227,42 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
   return "";
 }
 
+// All or nothing: every file is written beside its final name first and renamed only once all are
+// written, so a failure leaves no partial set of outputs behind.
 std::string write_host_outputs(const ir::FunctionNode& host, const std::map<std::string, HostTensor>& args,
                                const std::string& dir) {
+  if (dir.empty()) return "--out-dir: the directory name is empty";
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return "cannot create output directory '" + dir + "': " + ec.message();
+  std::vector<std::pair<std::string, std::string>> written;  // temporary, final
+  auto discard = [&] {
+    for (const auto& [tmp, final_path] : written) std::filesystem::remove(tmp, ec);
+  };
   for (const ir::Param& p : host.params) {
     if (p.direction == ir::Direction::In) continue;
     auto it = args.find(p.var->name);
     if (it == args.end()) continue;
     std::string err;
     std::string path = (std::filesystem::path(dir) / (p.var->name + ".npy")).string();
-    if (!write_npy(path, npy_from_host_tensor(it->second), err)) return err;
+    std::string tmp = (std::filesystem::path(dir) / ("." + p.var->name + ".npy.partial")).string();
+    // A rename cannot replace a directory: found now, before anything is renamed.
+    if (std::filesystem::is_directory(path, ec)) {
+      discard();
+      return "cannot write '" + path + "': it is a directory";
+    }
+    written.emplace_back(tmp, path);
+    if (!write_npy(tmp, npy_from_host_tensor(it->second), err)) {
+      discard();
+      return path + ": " + err.substr(err.find(": ") == std::string::npos ? 0 : err.find(": ") + 2);
+    }
+  }
+  for (const auto& [tmp, final_path] : written) {
+    std::filesystem::rename(tmp, final_path, ec);
+    if (ec) {
+      discard();
+      return "cannot write '" + final_path + "': " + ec.message();
+    }
   }
   return "";
 }

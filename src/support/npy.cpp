@@ -3,6 +3,7 @@
 // Format reference: numpy's NEP 1 (numpy/lib/format.py documents the same layout).
 #include "ptodist/support/npy.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <exception>
@@ -184,32 +185,61 @@ std::string npy_canonical_descr(std::string_view d) {
   return s;
 }
 
-std::optional<NpyArray> parse_npy(const uint8_t* bytes, size_t size, std::string& error) {
-  if (size < kMagicLen + 2 || std::memcmp(bytes, kMagic, kMagicLen) != 0) {
-    return fail(error, "bad magic: not a .npy file");
-  }
-  const int major = bytes[6];
-  if (major < 1 || major > 3) return fail(error, "unsupported .npy format version " + std::to_string(major));
-  const size_t len_bytes = major == 1 ? 2 : 4;
-  if (size < kMagicLen + 2 + len_bytes) return fail(error, "truncated header");
-  const size_t header_len = read_le(bytes + 8, static_cast<int>(len_bytes));
-  const size_t data_start = kMagicLen + 2 + len_bytes + header_len;
-  if (header_len > kMaxHeader)
-    return fail(error, "header length " + std::to_string(header_len) + " is too long");
-  if (data_start > size) return fail(error, "truncated header");
+namespace {
 
-  Header h;
+bool bad(std::string& error, std::string message) {
+  error = std::move(message);
+  return false;
+}
+
+// The header of a .npy file in bytes[0, size): its dict, where the data starts and how many bytes the
+// data has. False (with `error`) when the header is malformed or not all in the buffer.
+bool parse_header(const uint8_t* bytes, size_t size, Header& h, size_t& data_start, size_t& need,
+                  std::string& error) {
+  if (size < kMagicLen + 2 || std::memcmp(bytes, kMagic, kMagicLen) != 0)
+    return bad(error, "bad magic: not a .npy file");
+  const int major = bytes[6];
+  if (major < 1 || major > 3) return bad(error, "unsupported .npy format version " + std::to_string(major));
+  const size_t len_bytes = major == 1 ? 2 : 4;
+  if (size < kMagicLen + 2 + len_bytes) return bad(error, "truncated header");
+  const size_t header_len = read_le(bytes + 8, static_cast<int>(len_bytes));
+  data_start = kMagicLen + 2 + len_bytes + header_len;
+  if (header_len > kMaxHeader)
+    return bad(error, "header length " + std::to_string(header_len) + " is too long");
+  if (data_start > size) return bad(error, "truncated header");
   const std::string_view text(reinterpret_cast<const char*>(bytes) + kMagicLen + 2 + len_bytes, header_len);
-  if (!HeaderParser(text).parse(h, error)) return std::nullopt;
+  if (!HeaderParser(text).parse(h, error)) return false;
   const int item = npy_item_bytes(h.descr);
   if (item == 0) {
-    return fail(error, "unsupported dtype '" + printable(h.descr) +
-                           "' (supported: <f4 <f2 <u2(bf16) <i4 <i2 |i1 |u1 <i8 |b1)");
+    return bad(error, "unsupported dtype '" + printable(h.descr) +
+                          "' (supported: <f4 <f2 <u2(bf16) <i4 <i2 |i1 |u1 <i8 |b1)");
   }
-  if (h.fortran_order) return fail(error, "fortran_order arrays are not supported; save a C-order array");
+  if (h.fortran_order) return bad(error, "fortran_order arrays are not supported; save a C-order array");
   const long long n = count_elements(h.shape);
-  if (n < 0) return fail(error, "shape " + shape_text(h.shape) + " is too large");
-  const size_t need = static_cast<size_t>(n) * item;
+  if (n < 0) return bad(error, "shape " + shape_text(h.shape) + " is too large");
+  need = static_cast<size_t>(n) * item;
+  return true;
+}
+
+// Up to `max` more bytes of `in` appended to `out`; false on a read error.
+bool read_some(std::istream& in, std::vector<uint8_t>& out, size_t max) {
+  size_t old = out.size();
+  out.resize(old + max);
+  try {  // libstdc++ can throw from the stream buffer on a read error even without exceptions() set
+    in.read(reinterpret_cast<char*>(out.data() + old), static_cast<std::streamsize>(max));
+  } catch (const std::exception&) {
+    return false;
+  }
+  out.resize(old + static_cast<size_t>(in.gcount()));
+  return !in.bad();
+}
+
+}  // namespace
+
+std::optional<NpyArray> parse_npy(const uint8_t* bytes, size_t size, std::string& error) {
+  Header h;
+  size_t data_start = 0, need = 0;
+  if (!parse_header(bytes, size, h, data_start, need, error)) return std::nullopt;
   if (size - data_start < need) {
     return fail(error, "truncated data: shape " + shape_text(h.shape) + " needs " + std::to_string(need) +
                            " bytes, found " + std::to_string(size - data_start));
@@ -221,18 +251,30 @@ std::optional<NpyArray> parse_npy(const uint8_t* bytes, size_t size, std::string
   return a;
 }
 
+// Reads the header, then exactly the bytes its shape needs: a device or a pipe (`/dev/zero`) is read
+// no further than a file of that shape would be.
 std::optional<NpyArray> read_npy(const std::string& path, std::string& error) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return fail(error, path + ": is a directory, not a .npy file");
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail(error, path + ": cannot open for reading");
   std::vector<uint8_t> bytes;
-  try {  // libstdc++ can throw from the stream buffer on a read error even without exceptions() set
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::exception&) {
-    return fail(error, path + ": read error");
+  const size_t prefix = kMagicLen + 2 + 4;  // magic, version, header length (4 bytes from version 2)
+  if (!read_some(in, bytes, prefix)) return fail(error, path + ": read error");
+  Header h;
+  size_t data_start = 0, need = 0;
+  std::string why;
+  // The header length is known from the prefix (a bad one is reported by parse_header below).
+  if (bytes.size() >= prefix && std::memcmp(bytes.data(), kMagic, kMagicLen) == 0) {
+    size_t len = read_le(bytes.data() + 8, bytes[6] == 1 ? 2 : 4);
+    size_t header_end = (bytes[6] == 1 ? 10 : 12) + std::min(len, kMaxHeader + 1);
+    if (header_end > bytes.size() && !read_some(in, bytes, header_end - bytes.size()))
+      return fail(error, path + ": read error");
   }
-  if (in.bad()) return fail(error, path + ": read error");
+  if (!parse_header(bytes.data(), bytes.size(), h, data_start, need, why))
+    return fail(error, path + ": " + why);
+  size_t have = bytes.size() - data_start;
+  if (need > have && !read_some(in, bytes, need - have)) return fail(error, path + ": read error");
   auto a = parse_npy(bytes.data(), bytes.size(), error);
   if (!a) error = path + ": " + error;
   return a;

@@ -1,7 +1,10 @@
 // specialize: binds factory parameters and folds every compile-time constant.
 #include "ptodist/transforms/specialize.h"
 
+#include <optional>
+
 #include "const_fold.h"
+#include "ptodist/ir/scalar_eval.h"
 #include "rewrite_util.h"
 
 namespace ptodist::transforms {
@@ -28,6 +31,7 @@ class Specializer : public DeepRewriter {
       if (it != env_.end()) return with_span(it->second, e->span);
     }
     if (auto* o = e->as<OpCall>()) return rewrite_op_call(*o, e);
+    if (std::optional<Expr> picked = short_circuit(e)) return *picked;
     Expr folded = detail::fold_constant(rebuild_expr(e), b_);
     if (!folded) failed_ = true;
     return folded;
@@ -65,6 +69,24 @@ class Specializer : public DeepRewriter {
     auto c = detail::copy_expr(*value);
     c->span = span;
     return c;
+  }
+
+  // Python evaluates `a and b`, `a or b` and `x if c else y` lazily: once `a` or `c` is constant, only
+  // the operand taken is specialized, so a branch that cannot run (`n > 0 and k // n`) never fails.
+  // Nullopt when the deciding operand is not constant (nor failed).
+  std::optional<Expr> short_circuit(const Expr& e) {
+    const Expr* decider = nullptr;
+    if (auto* o = e->as<BoolOp>()) decider = &o->lhs;
+    if (auto* i = e->as<IfExp>()) decider = &i->cond;
+    if (!decider) return std::nullopt;
+    Expr d = rewrite_expr(*decider);
+    if (!d) return Expr{};
+    auto v = literal_value(d);
+    if (!v) return std::nullopt;
+    if (auto* o = e->as<BoolOp>())
+      return (o->op == BoolOpKind::And) != v->truthy() ? d : rewrite_expr(o->rhs);
+    auto* i = e->as<IfExp>();
+    return rewrite_expr(v->truthy() ? i->then_value : i->else_value);
   }
 
   Expr rewrite_op_call(const OpCall& o, const Expr& self) {

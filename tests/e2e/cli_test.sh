@@ -32,7 +32,7 @@ expect 3 "watchdog reports a hang" "$ptodist" run "$root/tests/e2e/programs/wait
 grep -q "blocked in pld.system.wait" "$tmp/err" || { echo "FAIL: no blocked-core report"; fail=1; }
 expect 1 "over the core budget" "$ptodist" run "$root/tests/e2e/programs/over_budget.py" --ranks 2 --profile "$root/profiles/cpu.json"
 expect 1 "division by zero in a kernel's scalar arithmetic" "$ptodist" run "$root/tests/e2e/programs/divide_by_loop_index.py" --ranks 2
-grep -q "divide_by_loop_index.py:13:21: error: division by zero" "$tmp/err" || { echo "FAIL: no located division error"; fail=1; }
+grep -q "divide_by_loop_index.py:13:21: error: integer division by zero" "$tmp/err" || { echo "FAIL: no located division error"; fail=1; }
 expect 0 "bench" "$ptodist" bench "$root/examples/ring_shuffle_put_async.py" --program ring_put_async --ranks 2 --warmup 1 --rounds 3
 grep -q "median" "$tmp/out" || { echo "FAIL: bench printed no statistics"; fail=1; }
 exit $fail

@@ -59,7 +59,22 @@ void add_program_options(CLI::App* sub, ProgramOptions& o) {
       ->type_name("NAME=VALUE");
   sub->add_option("--ranks", o.ranks,
                   "number of ranks; binds the factory parameter world_size, n_ranks, nranks or num_ranks")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            // CLI11's PositiveNumber prints its bound, DBL_MAX, in 309 digits: say what is allowed.
+            constexpr long long kMaxRanks = 4096;
+            long long n = 0;
+            size_t used = 0;
+            try {
+              n = std::stoll(v, &used);
+            } catch (const std::exception&) {
+              used = 0;
+            }
+            if (used == 0 || used != v.size() || n < 1 || n > kMaxRanks)
+              return "expected a rank count from 1 to " + std::to_string(kMaxRanks) + ", got '" + v + "'";
+            return "";
+          },
+          "N"))
       ->capture_default_str();
 }
 
@@ -98,6 +113,14 @@ ir::Program select_program(const ir::Module& m, const std::string& name) {
   if (!name.empty()) {
     ir::Program p = m->find(name);
     if (!p) usage_error("no program named '" + name + "'; the file defines: " + program_names(m));
+    // Two factories may build classes of one name; picking the first would run the wrong one.
+    std::string where;
+    for (const ir::Program& q : m->programs)
+      if (q->name == name)
+        where += (where.empty() ? "" : ", ") + std::string("line ") + std::to_string(q->span.line) +
+                 (q->factory_name.empty() ? "" : " (factory '" + q->factory_name + "')");
+    if (where.find(',') != std::string::npos)
+      usage_error("the file defines several programs named '" + name + "' (" + where + "); rename one");
     return p;
   }
   if (m->programs.size() > 1)

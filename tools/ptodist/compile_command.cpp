@@ -121,7 +121,8 @@ void add_compile_command(CLI::App& app) {
       ->allow_extra_args(false);
   sub->add_flag("--print-after-all", o->print_after_all, "print the program after every pass");
   sub->add_option("-o", o->out_dir, "write the output into this directory instead of stdout");
-  sub->callback([o] {
+  sub->callback([o, sub] {
+    if (sub->count("-o") && o->out_dir.empty()) usage_error("-o: the directory name is empty");
     int code = run_compile(*o);
     if (code != 0) exit_with(code);
   });

@@ -1,6 +1,8 @@
 // `ptodist run FILE --ranks N`: run a program once on N in-process ranks; inputs and outputs are the
 // host orchestrator's parameters as .npy files.
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +22,17 @@ namespace ptodist::cli {
 
 void start_mpi_backend(RunFlags& f, bool ranks_given);
 
+// `--watchdog S`: a positive, finite number of seconds, or `off` (0 inside: the runtime's "disabled").
+static double parse_watchdog(const std::string& v) {
+  if (v == "off") return 0;
+  char* end = nullptr;
+  errno = 0;
+  double s = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || errno != 0 || !(s > 0) || !std::isfinite(s) || s > 1e6)
+    usage_error("--watchdog: expected seconds (a number > 0, at most 1e6) or 'off', got '" + v + "'");
+  return s;
+}
+
 void add_run_flags(CLI::App* sub, RunFlags& f) {
   add_program_options(sub, f.program);
   sub->add_option("--in", f.inputs,
@@ -34,8 +47,11 @@ void add_run_flags(CLI::App* sub, RunFlags& f) {
                   "program runs one on rank 0, its parameters the inputs)");
   sub->add_option("--profile", f.profile, "chip profile (profiles/<name>.json or a path)")
       ->capture_default_str();
-  sub->add_option("--watchdog", f.watchdog, "seconds without progress before a hang is reported (0: off)")
-      ->capture_default_str();
+  // Switching a safety off takes the word: 0 or a negative number is a usage error, not "off".
+  sub->add_option_function<std::string>(
+         "--watchdog", [&f](const std::string& v) { f.watchdog = parse_watchdog(v); },
+         "seconds without progress before a hang is reported (default 10), or 'off'")
+      ->type_name("S|off");
   sub->add_option("--backend", f.backend,
                   "inproc: every rank in this process; mpi: one rank per MPI process "
                   "(mpirun -np N ptodist run ... --backend mpi)")
@@ -265,6 +281,7 @@ void add_run_command(CLI::App& app) {
                   "check mode: run seeds S..S+K-1, each from fresh windows and inputs; stop at the first "
                   "report (default 1; needs --mode check)");
   sub->callback([o, sub] {
+    if (sub->count("--out-dir") && o->out_dir.empty()) usage_error("--out-dir: the directory name is empty");
     if (sub->count("--runs") && !o->flags.check())
       usage_error("--runs explores check-mode seeds; add --mode check");
     if (o->runs < 1) usage_error("--runs must be at least 1, got " + std::to_string(o->runs));

@@ -24,6 +24,9 @@ NpyArray npy_from_host_tensor(const HostTensor& t);
 HostTensor random_tensor(ir::DType dtype, const std::vector<long long>& shape, unsigned long long seed,
                          const std::string& name);
 
+// The machine's physical memory: the bound on one allocation (a host tensor, a window).
+unsigned long long machine_memory_bytes();
+
 // Builds every host argument from `--in name=FILE.npy|rand:SEED|zeros` specs. Defaults: an input
 // (In or InOut) not named gets rand:0; an Out parameter gets zeros. Shapes come from the program; a
 // dynamic dim takes its value from `--dim NAME=N` (dim_specs), else from a .npy input that binds it
@@ -33,7 +36,8 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
                               std::map<std::string, HostTensor>& out,
                               const std::vector<std::string>& dim_specs = {});
 
-// Writes every Out/InOut parameter to DIR/<name>.npy; returns "" or a one-line reason.
+// Writes every Out/InOut parameter to DIR/<name>.npy, all or nothing (each file is written under a
+// temporary name and renamed once all are written); returns "" or a one-line reason.
 std::string write_host_outputs(const ir::FunctionNode& host, const std::map<std::string, HostTensor>& args,
                                const std::string& dir);
 

@@ -146,12 +146,21 @@ std::optional<std::vector<long long>> const_values(const std::vector<Expr>& elem
 }
 
 bool check_positive_dims(const ContractContext& cx, std::string_view name, const std::vector<Expr>& dims) {
+  // Sizes in bytes are 64-bit: 2^60 elements of the widest dtype (8 bytes) is the most that fits.
+  constexpr long long kMaxElements = 1LL << 60;
+  long long elements = 1;
   for (size_t i = 0; i < dims.size(); ++i) {
     auto v = as_const_int(dims[i]);
-    if (!v || *v > 0) continue;
-    cx.fail(name, quoted(name) + " must have positive dims, but dim " + std::to_string(i) + " is " +
-                      std::to_string(*v));
-    return false;
+    if (!v) continue;
+    if (*v <= 0) {
+      cx.fail(name, quoted(name) + " must have positive dims, but dim " + std::to_string(i) + " is " +
+                        std::to_string(*v));
+      return false;
+    }
+    if (__builtin_mul_overflow(elements, *v, &elements) || elements > kMaxElements) {
+      cx.fail(name, quoted(name) + " has more than 2^60 elements; its size in bytes does not fit in 64 bits");
+      return false;
+    }
   }
   return true;
 }
@@ -167,8 +176,11 @@ bool check_in_bounds(const ContractContext& cx, std::string_view region_operand,
                                   quoted(tensor_name) + " is negative");
       return false;
     }
-    if (!o || !s || !b || *o + *s <= *b) continue;
-    cx.fail(region_operand, "region [" + std::to_string(*o) + ", " + std::to_string(*o + *s) + ") in dim " +
+    long long end = 0;
+    bool overflow = o && s && __builtin_add_overflow(*o, *s, &end);
+    if (!o || !s || !b || (!overflow && end <= *b)) continue;
+    std::string end_text = overflow ? std::to_string(*o) + " + " + std::to_string(*s) : std::to_string(end);
+    cx.fail(region_operand, "region [" + std::to_string(*o) + ", " + end_text + ") in dim " +
                                 std::to_string(i) + " is out of bounds of " + quoted(tensor_name) +
                                 " (size " + std::to_string(*b) + ")");
     return false;

@@ -92,6 +92,12 @@ Type check_Write(const ContractContext& cx) {
       need_int_list(cx, "offsets", static_cast<int>(t->shape.size()), "tensor");
   if (!offsets || !check_element_in_bounds(cx, *offsets, t)) return nullptr;
   if (!need_scalar(cx, "value")) return nullptr;
+  // PyPTO's tensor.write takes a value of the tensor's dtype; a float into an integer tensor would be
+  // truncated silently, so it is an error here.
+  const Type& vt = cx.arg("value")->type;
+  if (dtype_is_float(vt->dtype) && !dtype_is_float(t->dtype))
+    return cx.fail("value", "'value' is " + type_str(vt) + " but 'tensor' holds " + dtype_str(t->dtype) +
+                                "; a float is not narrowed to an integer implicitly");
   return simple_type(TypeKind::None);
 }
 

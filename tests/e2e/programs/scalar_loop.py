@@ -1,0 +1,28 @@
+# A long loop of scalar statements only (no op): every iteration is progress, so the watchdog does not
+# call it a hang however short its timeout. y[0, 0] ends as the iteration count.
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+def make_program(world_size, n=2000000):
+    @pl.program
+    class ScalarLoop:
+        @pl.function(type=pl.FunctionType.AIV)
+        def kernel(self, x: pl.Tensor[[1, 4], pl.INT64], y: pl.Out[pl.Tensor[[1, 4], pl.INT64]]) -> pl.Tensor[[1, 4], pl.INT64]:
+            k = 0
+            for i in pl.range(n):
+                k = k + 1
+            pl.write(y, [0, 0], k)
+            return y
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def chip(self, x: pl.Tensor[[1, 4], pl.INT64], y: pl.Out[pl.Tensor[[1, 4], pl.INT64]]) -> pl.Tensor[[1, 4], pl.INT64]:
+            y = self.kernel(x, y)
+            return y
+
+        @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+        def host(self, x: pl.Tensor[[world_size, 1, 4], pl.INT64], y: pl.Out[pl.Tensor[[world_size, 1, 4], pl.INT64]]):
+            for r in pl.range(pld.world_size()):
+                self.chip(x[r], y[r], device=r)
+
+    return ScalarLoop
