@@ -1,4 +1,5 @@
 // Printing expressions and types in PyPTO syntax with the fewest parentheses Python's precedence needs.
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -179,6 +180,8 @@ std::string ExprPrinter::body(const Expr& e, int& prec) const {
   switch (e->kind) {
     case ExprKind::IntImm: {
       long long v = e->as<IntImm>()->value;
+      // INT64_MIN has no literal (its magnitude is out of range): print an expression that folds to it.
+      if (v == LLONG_MIN) return "(-9223372036854775807 - 1)";
       if (v < 0) prec = kPrecUnary;
       return std::to_string(v);
     }

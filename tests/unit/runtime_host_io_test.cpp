@@ -90,7 +90,11 @@ TEST(RuntimeHostIo, BadSpecsAreOneLineReasons) {
   EXPECT_EQ(prepare_host_args(*p->host, 2, {"x"}, args),
             "--in 'x': expected name=FILE.npy, name=rand:SEED or name=zeros");
   EXPECT_EQ(prepare_host_args(*p->host, 2, {"x=rand:abc"}, args),
-            "--in 'x=rand:abc': the seed of rand:SEED must be a non-negative integer");
+            "--in 'x=rand:abc': the seed of rand:SEED must be an integer from 0 to 2^64 - 1");
+  EXPECT_EQ(prepare_host_args(*p->host, 2, {"x=rand:-1"}, args),
+            "--in 'x=rand:-1': the seed of rand:SEED must be an integer from 0 to 2^64 - 1");
+  EXPECT_EQ(prepare_host_args(*p->host, 2, {"x=zeros", "x=rand:1"}, args),
+            "--in 'x' is given twice; give each input once");
   EXPECT_EQ(prepare_host_args(*p->host, 2, {"w=zeros"}, args),
             "--in 'w': the host orchestrator 'host' has no parameter of that name");
 }
