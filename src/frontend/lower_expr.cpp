@@ -104,7 +104,10 @@ ir::Expr Parser::lower(const SynExpr& e, LowerCtx& cx) {
         ok = ok && i;
         indices.push_back(i);
       }
-      return ok ? b_->subscript(value, std::move(indices), e.span) : nullptr;
+      if (!ok) return nullptr;
+      if (value->type && value->type->kind == ir::TypeKind::Array)
+        return lower_array_read(value, indices, e.span, cx);
+      return b_->subscript(value, std::move(indices), e.span);
     }
     case SynKind::List:
     case SynKind::Tuple: {
@@ -364,10 +367,18 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
     }
     return b_->dynamic_dim(e.items[1]->text, e.span);
   }
+  if (path == "pl.const") return lower_const(e, cx);
   const ir::OpInfo* op = ir::find_op(path);
+  if (!op && is_pypto_op(path)) {
+    error(callee_span, "'" + path +
+                           "' is a PyPTO op that ptodist does not support yet (docs/language.md lists every "
+                           "PyPTO op with its status in ptodist)");
+    return nullptr;
+  }
   if (!op) {
     std::vector<std::string> names;
     for (const ir::OpInfo& info : ir::all_ops()) names.push_back(info.spelling);
+    for (const ir::OpInfo& info : ir::all_aliases()) names.push_back(info.spelling);
     error(callee_span, "unknown op '" + path + "'" + did_you_mean(path, names));
     return nullptr;
   }
@@ -376,7 +387,11 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
     return nullptr;
   }
   auto args = lower_args(e, cx);
-  return args ? b_->op_call(*op, *args, cx.build, e.span) : nullptr;
+  if (!args) return nullptr;
+  bool handled = false;
+  ir::Expr unified = lower_unified(*op, *args, e.span, cx, handled);
+  if (handled) return unified;
+  return b_->op_call(*op, *args, cx.build, e.span);
 }
 
 // Python's `min(a, b, ...)` / `max(...)` of scalars (factory arithmetic such as

@@ -175,6 +175,13 @@ class Parser {
   ir::Expr lower_tile_arith(const std::string& op, ir::Expr lhs, ir::Expr rhs, const SourceSpan& span,
                             LowerCtx& cx);
   std::optional<std::vector<ir::CallArg>> lower_args(const SynExpr& call, LowerCtx& cx);
+  // ---- op calls the table alone does not settle (op_calls.cpp) ----
+  ir::Expr lower_const(const SynExpr& e, LowerCtx& cx);
+  ir::Expr lower_unified(const ir::OpInfo& op, const std::vector<ir::CallArg>& args, const SourceSpan& span,
+                         LowerCtx& cx, bool& handled);
+  ir::Expr lower_array_read(const ir::Expr& value, const std::vector<ir::Expr>& indices, const SourceSpan& span,
+                            LowerCtx& cx);
+  bool lower_array_store(ir::Block& out, const SynExpr& target, const SynExpr& value, LowerCtx& cx);
   ir::Expr lower_enum_or_dtype(const std::string& path, const SourceSpan& span, bool* matched);
   std::optional<ir::DType> dtype_of(const SynExpr& e, LowerCtx& cx);
   ir::Expr try_constant(const SynExpr& e, const Container& c);
@@ -321,6 +328,8 @@ struct DepthGuard {
 
 // "; did you mean 'load'?" when a candidate is close to `name` (edit distance), else "".
 std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);
+// True for an op spelling of PyPTO's `pl`/`pld` namespaces (op_calls.cpp, from pypto_ops.def).
+bool is_pypto_op(std::string_view spelling);
 
 template <typename F>
 bool Parser::speculate(F&& fn) {

@@ -192,6 +192,7 @@ void Parser::parse_assignment(ir::Block& out, const SynExprP& target, LowerCtx& 
   SynExprP value = parse_testlist();
   if (at_op("=")) fail(peek().span, "chained assignment 'a = b = value' is not supported");
   if (is_slice_subscript(*target)) return parse_slice_assignment(out, *target, *value, cx);
+  if (lower_array_store(out, *target, *value, cx)) return;  // `a[i] = v` of a pl.array
   std::vector<const SynExpr*> names;
   bool unpack = target->kind == SynKind::Tuple || target->kind == SynKind::List;
   if (unpack)

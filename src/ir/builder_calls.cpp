@@ -21,13 +21,14 @@ struct Bound {
   std::vector<SourceSpan> spans;  // per slot, where the argument was written
 };
 
-// Python's binding rules, restricted to what ops.def can express.
+// Python's binding rules, restricted to what ops.def can express. `op` is the spelling called (an alias
+// binds by its own parameter names); the slots are laid out as its op's, which has at least as many.
 bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, SourceSpan span,
                DiagnosticEngine& diags) {
-  b.slots.assign(op.params.size(), nullptr);
-  b.spans.assign(op.params.size(), SourceSpan{});
+  b.slots.assign(op_info(op.id).params.size(), nullptr);
+  b.spans.assign(b.slots.size(), SourceSpan{});
   std::vector<bool> given(op.params.size(), false);
-  size_t positional_limit = op.varargs_at >= 0 ? static_cast<size_t>(op.varargs_at) : op.params.size();
+  size_t positional_limit = op.positional_limit();
   size_t next = 0;
   size_t positional_count = 0;
   for (const CallArg& a : args) positional_count += a.keyword.empty() ? 1 : 0;
@@ -42,8 +43,13 @@ bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, Sou
       b.varargs.push_back(a.value);
     } else {
       diags.error(a.span.valid() ? a.span : span,
-                  op.spelling + ": takes at most " + std::to_string(op.params.size()) + " argument" +
-                      (op.params.size() == 1 ? "" : "s") + ", got " + std::to_string(positional_count));
+                  op.spelling + ": takes at most " + std::to_string(positional_limit) +
+                      (positional_limit < op.params.size() ? " positional" : "") + " argument" +
+                      (positional_limit == 1 ? "" : "s") + ", got " +
+                      std::to_string(positional_count) +
+                      (positional_limit < op.params.size() ? "; pass '" + op.params[positional_limit].name +
+                                                                 "' and the parameters after it by keyword"
+                                                           : ""));
       return false;
     }
   }
@@ -85,7 +91,8 @@ Expr Builder::op_call(const OpInfo& op, const std::vector<CallArg>& args, const 
 
 Expr Builder::op_call_slots(const OpInfo& op, std::vector<Expr> slots, std::vector<Expr> varargs,
                             const BuildScope& scope, SourceSpan span) {
-  PTODIST_INTERNAL_ASSERT(slots.size() == op.params.size(), op.spelling + ": wrong number of slots");
+  PTODIST_INTERNAL_ASSERT(slots.size() == op_info(op.id).params.size(),
+                          op.spelling + ": wrong number of slots");
   if (!(op.levels & level_bit(scope.function_kind))) {
     diags_.error(span, op.spelling + ": not allowed in " + std::string(level_phrase(scope.function_kind)) +
                            "; it may only be called from " + allowed_levels(op.levels));

@@ -13,9 +13,27 @@ SourceSpan ContractContext::span_of(std::string_view name) const {
   return e && e->span.valid() ? e->span : call.span;
 }
 
+namespace {
+
+// A message written with the op's parameter names, reworded with the alias's names where they differ
+// (`pl.tile.cast` calls its first parameter 'tile' where `pl.cast` says 'input').
+std::string in_alias_words(const OpInfo& spelled, std::string message) {
+  const OpInfo& op = op_info(spelled.id);
+  for (size_t i = 0; &op != &spelled && i < spelled.params.size(); ++i) {
+    std::string from = "'" + op.params[i].name + "'", to = "'" + spelled.params[i].name + "'";
+    if (from == to) continue;
+    for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
+      message.replace(at, from.size(), to);
+  }
+  return message;
+}
+
+}  // namespace
+
 Type ContractContext::fail(std::string_view operand, const std::string& message) const {
   std::string spelling = call.op ? call.op->spelling : std::string("<op>");
-  diags.error(operand.empty() ? call.span : span_of(operand), spelling + ": " + message);
+  std::string text = call.op ? in_alias_words(*call.op, message) : message;
+  diags.error(operand.empty() ? call.span : span_of(operand), spelling + ": " + text);
   return nullptr;
 }
 

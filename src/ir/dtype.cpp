@@ -8,7 +8,7 @@ namespace ptodist::ir {
 
 namespace {
 
-constexpr std::array<std::pair<DType, std::string_view>, 9> kDTypeNames = {{
+constexpr std::array<std::pair<DType, std::string_view>, 10> kDTypeNames = {{
     {DType::FP32, "FP32"},
     {DType::FP16, "FP16"},
     {DType::BF16, "BF16"},
@@ -18,6 +18,7 @@ constexpr std::array<std::pair<DType, std::string_view>, 9> kDTypeNames = {{
     {DType::UINT8, "UINT8"},
     {DType::INT64, "INT64"},
     {DType::BOOL, "BOOL"},
+    {DType::INDEX, "INDEX"},
 }};
 
 constexpr std::array<std::pair<Memory, std::string_view>, 5> kMemoryNames = {{
@@ -31,7 +32,8 @@ constexpr std::array<std::pair<Memory, std::string_view>, 5> kMemoryNames = {{
 }  // namespace
 
 bool dtype_is_int(DType t) {
-  return t == DType::INT32 || t == DType::INT16 || t == DType::INT8 || t == DType::UINT8 || t == DType::INT64;
+  return t == DType::INT32 || t == DType::INT16 || t == DType::INT8 || t == DType::UINT8 || t == DType::INT64 ||
+         t == DType::INDEX;
 }
 
 std::string_view dtype_name(DType t) {

@@ -12,7 +12,7 @@ namespace ptodist::ir {
 const Expr& OpCall::arg(std::string_view name) const {
   static const Expr kNone;
   if (!op) return kNone;
-  int i = op->param_index(name);
+  int i = op_info(op->id).param_index(name);  // slots follow the op's signature, not an alias's
   if (i < 0 || i >= static_cast<int>(args.size())) return kNone;
   return args[i];
 }

@@ -1,6 +1,8 @@
 // The op table built from ops.def at static initialisation: signatures parsed into parameter lists.
 #include "ptodist/ir/op_table.h"
 
+#include <algorithm>
+
 #include "ptodist/support/diagnostics.h"
 
 namespace ptodist::ir {
@@ -13,13 +15,19 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Parses "a, b=default, *args, c=1": defaults in ops.def never contain commas.
+// Parses "a, b=default, *args, c=1" or "a, *, c=1" (a bare `*`: the parameters after it are
+// keyword-only, as in Python): defaults in ops.def never contain commas.
 void parse_signature(OpInfo& info, std::string_view sig) {
   while (!trim(sig).empty()) {
     size_t comma = sig.find(',');
     std::string_view item = trim(sig.substr(0, comma));
     sig = comma == std::string_view::npos ? std::string_view() : sig.substr(comma + 1);
     PTODIST_INTERNAL_ASSERT(!item.empty(), "ops.def: empty parameter in signature of " + info.spelling);
+    if (item == "*") {
+      PTODIST_INTERNAL_ASSERT(info.kwonly_at < 0, "ops.def: two bare * in " + info.spelling);
+      info.kwonly_at = static_cast<int>(info.params.size());
+      continue;
+    }
     if (item.front() == '*') {
       PTODIST_INTERNAL_ASSERT(info.varargs_at < 0, "ops.def: two *args in " + info.spelling);
       info.varargs_at = static_cast<int>(info.params.size());
@@ -53,6 +61,28 @@ std::vector<OpInfo> build_table() {
   return table;
 }
 
+// An alias's parameters stand for the first parameters of its op, position by position.
+std::vector<OpInfo> build_aliases() {
+  std::vector<OpInfo> aliases;
+#define PTODIST_ALIAS(text, Id, sig)                                                      \
+  {                                                                                       \
+    const OpInfo& op = op_info(OpId::Id);                                                 \
+    OpInfo info;                                                                          \
+    info.id = OpId::Id;                                                                   \
+    info.spelling = text;                                                                 \
+    info.effects = op.effects;                                                            \
+    info.levels = op.levels;                                                              \
+    parse_signature(info, sig);                                                           \
+    PTODIST_INTERNAL_ASSERT(                                                              \
+        info.params.size() <= op.params.size() && info.varargs_at == op.varargs_at,       \
+        "op_aliases.def: " + info.spelling + " has more parameters than " + op.spelling); \
+    aliases.push_back(std::move(info));                                                   \
+  }
+#include "ptodist/ir/op_aliases.def"
+#undef PTODIST_ALIAS
+  return aliases;
+}
+
 }  // namespace
 
 int OpInfo::param_index(std::string_view name) const {
@@ -61,10 +91,26 @@ int OpInfo::param_index(std::string_view name) const {
   return -1;
 }
 
+size_t OpInfo::positional_limit() const {
+  size_t limit = params.size();
+  if (varargs_at >= 0) limit = static_cast<size_t>(varargs_at);
+  if (kwonly_at >= 0) limit = std::min(limit, static_cast<size_t>(kwonly_at));
+  return limit;
+}
+
+bool OpInfo::is_alias() const {
+  return &op_info(id) != this;
+}
+
 const std::vector<OpInfo>& all_ops() {
   // A function-local static: built on first use, so other static initialisers may use the table.
   static const std::vector<OpInfo> table = build_table();
   return table;
+}
+
+const std::vector<OpInfo>& all_aliases() {
+  static const std::vector<OpInfo> aliases = build_aliases();
+  return aliases;
 }
 
 const OpInfo& op_info(OpId id) {
@@ -73,6 +119,8 @@ const OpInfo& op_info(OpId id) {
 
 const OpInfo* find_op(std::string_view spelling) {
   for (const OpInfo& info : all_ops())
+    if (info.spelling == spelling) return &info;
+  for (const OpInfo& info : all_aliases())
     if (info.spelling == spelling) return &info;
   return nullptr;
 }

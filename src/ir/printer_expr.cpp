@@ -180,6 +180,9 @@ std::string ExprPrinter::body(const Expr& e, int& prec) const {
   switch (e->kind) {
     case ExprKind::IntImm: {
       long long v = e->as<IntImm>()->value;
+      // A constant of another dtype than a Python int's prints as the pl.const that made it.
+      if (e->type && e->type->dtype != DType::INT64)
+        return "pl.const(" + std::to_string(v) + ", " + dtype_text(e->type->dtype) + ")";
       // INT64_MIN has no literal (its magnitude is out of range): print an expression that folds to it.
       if (v == LLONG_MIN) return "(-9223372036854775807 - 1)";
       if (v < 0) prec = kPrecUnary;
@@ -187,6 +190,8 @@ std::string ExprPrinter::body(const Expr& e, int& prec) const {
     }
     case ExprKind::FloatImm: {
       std::string s = float_literal(e->as<FloatImm>()->value);
+      if (e->type && e->type->dtype != DType::FP32)
+        return "pl.const(" + s + ", " + dtype_text(e->type->dtype) + ")";
       if (s[0] == '-') prec = kPrecUnary;
       return s;
     }
@@ -281,6 +286,7 @@ std::vector<std::string> ExprPrinter::op_call_args(const OpCall& c) const {
     Expr a = i < c.args.size() ? c.args[i] : nullptr;
     // Past `*args`, or after a skipped slot, only keywords can say which parameter an argument is.
     if (static_cast<int>(i) >= c.op->varargs_at && c.op->varargs_at >= 0) positional = false;
+    if (i >= c.op->positional_limit()) positional = false;  // keyword-only parameters
     if (!a) {
       positional = false;
       continue;

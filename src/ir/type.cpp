@@ -141,6 +141,14 @@ Type tuple_type(std::vector<Type> elements) {
   return n;
 }
 
+Type array_type(Expr extent, DType t) {
+  auto n = std::make_shared<TypeNode>();
+  n->kind = TypeKind::Array;
+  n->dtype = t;
+  n->shape = {std::move(extent)};
+  return n;
+}
+
 bool type_equal(const Type& a, const Type& b) {
   if (!a || !b) return a == b;
   if (a->kind != b->kind) return false;
@@ -153,6 +161,7 @@ bool type_equal(const Type& a, const Type& b) {
     case TypeKind::Tensor:
     case TypeKind::DistTensor:
     case TypeKind::WindowBuffer:
+    case TypeKind::Array:
       if (a->dtype != b->dtype || a->shape.size() != b->shape.size()) return false;
       for (size_t i = 0; i < a->shape.size(); ++i)
         if (!dim_equal(a->shape[i], b->shape[i])) return false;
@@ -188,10 +197,14 @@ std::string type_str(const Type& t, const std::function<std::string(const Expr&)
     case TypeKind::Tile:
       // plan-memory's offset, when planned, so tile-IR dumps show where each tile lives.
       return "pl.Tile[" + shape(t->shape) + ", " + dtype_str(t->dtype) + ", pl.Mem." +
-             std::string(memory_name(t->memory)) + (t->addr >= 0 ? ", addr=" + std::to_string(t->addr) : "") +
-             "]";
+             std::string(memory_name(t->memory)) +
+             (t->valid_shape.empty() ? "" : ", valid_shape=" + shape(t->valid_shape)) +
+             (t->addr >= 0 ? ", addr=" + std::to_string(t->addr) : "") + "]";
     case TypeKind::WindowBuffer:
       return "pld.WindowBuffer[" + shape(t->shape) + ", " + dtype_str(t->dtype) + "]";
+    case TypeKind::Array:
+      return "pl.Array[" + (t->shape.empty() ? std::string("?") : dim(t->shape[0])) + ", " +
+             dtype_str(t->dtype) + "]";
     case TypeKind::AsyncSession:
       return "pld.AsyncSession";
     case TypeKind::AsyncEvent:

@@ -96,9 +96,11 @@ void FunctionVerifier::check_op_call(const OpCall& call) {
     diags_.error(span, "op call without an op in '" + fn_.name + "'");
     return;
   }
-  if (call.args.size() != call.op->params.size()) {
+  // Slots follow the op's signature even when the call is spelled with an alias.
+  const OpInfo& op = op_info(call.op->id);
+  if (call.args.size() != op.params.size()) {
     diags_.error(span, call.op->spelling + ": malformed call with " + std::to_string(call.args.size()) +
-                           " argument slots; the signature has " + std::to_string(call.op->params.size()));
+                           " argument slots; the signature has " + std::to_string(op.params.size()));
     return;
   }
   if (call.op->varargs_at < 0 && !call.varargs.empty()) {
@@ -111,7 +113,7 @@ void FunctionVerifier::check_op_call(const OpCall& call) {
                            allowed_levels(call.op->levels));
     return;
   }
-  for (size_t i = 0; i < call.args.size(); ++i) {
+  for (size_t i = 0; i < call.op->params.size(); ++i) {
     if (call.op->params[i].required && !call.args[i]) {
       diags_.error(span, call.op->spelling + ": missing required argument '" + call.op->params[i].name + "'");
       return;

@@ -153,15 +153,16 @@ class Decoder {
   // collide keeps the lookup by name (no op does: DecodedKeys.EveryOpsParametersHaveDistinctKeys).
   void operands(const ir::OpCall& c, DecodedOp& d) {
     std::set<uint32_t> keys;
-    for (const ir::OpParam& p : c.op->params) keys.insert(slot_key(p.name));
-    if (keys.size() != c.op->params.size()) return;
+    const std::vector<ir::OpParam>& params = ir::op_info(c.op->id).params;  // an alias's slots are its op's
+    for (const ir::OpParam& p : params) keys.insert(slot_key(p.name));
+    if (keys.size() != params.size()) return;
     d.first = static_cast<uint32_t>(out_.operands.size());
-    for (size_t i = 0; i < c.op->params.size(); ++i) {
+    for (size_t i = 0; i < params.size(); ++i) {
       DecodedOperand o = i < c.args.size() ? operand(c.args[i]) : DecodedOperand{};
-      o.key = slot_key(c.op->params[i].name);
+      o.key = slot_key(params[i].name);
       out_.operands.push_back(o);
     }
-    d.count = static_cast<uint8_t>(c.op->params.size());
+    d.count = static_cast<uint8_t>(params.size());
   }
 
   // Emits a statement's record and returns its index (records may move while bodies are decoded).

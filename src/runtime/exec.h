@@ -18,6 +18,7 @@
 #include "decoded.h"
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
+#include "ptodist/kernels/elementwise.h"
 #include "ptodist/runtime/value.h"
 #include "ptodist/runtime/world.h"
 
@@ -361,5 +362,18 @@ std::string dims_str(std::span<const long long> dims);  // "[2, 3]"
 std::string describe_cell(const TensorView& t, const Dims& offsets);
 long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
                               const Dims& shape);
+// Check mode: a core's load or store of a window region (the rank's own window) is a switch point and an
+// access the happens-before tracker checks; nothing in fast mode.
+void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
+                         const Dims& shape, bool write);
+// Writes the valid region of `tile` into `t` at `offsets` (added atomically with atomic=Add).
+void store_tile(Interp& in, const ir::OpCall& c, const TileValue& tile, const TensorView& t,
+                const Dims& offsets);
+
+// Tensor-level compute (exec_ops_tensor.cpp): the forms of the elementwise ops on GM tensors, each
+// giving a new tensor. `tensor_unary` is pl.exp, or pl.cast when `cast`.
+Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op);
+Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op);
+Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast);
 
 }  // namespace ptodist::runtime

@@ -65,10 +65,10 @@ void Interp::bind(const ir::Var& v, Value value) {
 
 Value Interp::eval(const ir::Expr& e) {
   switch (e->kind) {
-    case ir::ExprKind::IntImm:
-      return Scalar::of_int(e->as<ir::IntImm>()->value);
+    case ir::ExprKind::IntImm:  // typed by pl.const(v, dtype); INT64 otherwise
+      return Scalar::of_int(e->as<ir::IntImm>()->value, e->type ? e->type->dtype : ir::DType::INT64);
     case ir::ExprKind::FloatImm:
-      return Scalar::of_float(e->as<ir::FloatImm>()->value);
+      return Scalar::of_float(e->as<ir::FloatImm>()->value, e->type ? e->type->dtype : ir::DType::FP32);
     case ir::ExprKind::BoolImm:
       return Scalar::of_bool(e->as<ir::BoolImm>()->value);
     case ir::ExprKind::StrImm:

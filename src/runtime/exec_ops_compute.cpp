@@ -43,17 +43,6 @@ long long checked_region(Interp& in, const ir::OpCall& c, const TensorView& t, c
   return region_offset_bytes(in, c, t, offsets, shape);
 }
 
-// Check mode: a core's load or store of GM is an access the happens-before tracker checks; of a
-// window region (the rank's own window) also a switch point. Local GM needs none: the tracker orders
-// accesses by happens-before, not by when they ran, and only windows are shared between ranks.
-void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
-                         const Dims& shape, bool write) {
-  check::HappensBefore* hb = in.world().hb();
-  if (!hb) return;
-  if (t.is_window()) check_switch_point(in);
-  check_region(in, *hb, Region{&t, offsets, shape}, t.rank, write, false, c);
-}
-
 // Sets `out` to the shape of the op's result type when every dim is a constant, else leaves it:
 // TypeNode::static_shape without its heap vector, decoded once for the running op.
 void static_dims(Interp& in, const ir::OpCall& c, Dims& out) {
@@ -88,20 +77,24 @@ void check_same_shape(Interp& in, const ir::OpCall& c, const TileValue& a, const
 
 Value binary_op(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
   OperandHolder hl, hr;
+  if (std::holds_alternative<TensorView>(in.operand_arg(c, "lhs", hl))) return tensor_binary(in, c, op);
   const TileValue& a = in.tile_arg(c, "lhs", hl);
   const TileValue& b = in.tile_arg(c, "rhs", hr);
   check_same_shape(in, c, a, b);
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
   kernels::binary(op, view_of(out), view_of(a), view_of(b));
+  out.valid = a.valid;
   return out;
 }
 
 Value scalar_op(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
   OperandHolder h;
+  if (std::holds_alternative<TensorView>(in.operand_arg(c, "tile", h))) return tensor_scalar(in, c, op);
   const TileValue& a = in.tile_arg(c, "tile", h);
   double s = in.eval_double(c.arg("scalar"));
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
   kernels::binary_scalar(op, view_of(out), view_of(a), s);
+  out.valid = a.valid;
   return out;
 }
 
@@ -142,19 +135,84 @@ long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView&
   return t.byte_offset(offsets);
 }
 
+// The region a load reads: `valid_shape` (else `shapes`), cut at the tensor's edge with clamp=True.
+Dims load_region(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
+                 const Dims& shape) {
+  const ir::Expr& valid_e = c.arg("valid_shape");
+  bool has_valid = valid_e && !valid_e->isa<ir::NoneImm>();
+  Dims region = has_valid ? in.ints_arg(c, "valid_shape") : shape;
+  if (region.size() != shape.size())
+    in.fail(c.span, c.op->spelling + ": valid_shape " + dims_str(region) +
+                        " must have one entry per dim of shapes " + dims_str(shape));
+  const ir::Expr& clamp = c.arg("clamp");
+  bool clamped = clamp && clamp->isa<ir::BoolImm>() && clamp->as<ir::BoolImm>()->value;
+  for (size_t i = 0; i < region.size(); ++i) {
+    if (region[i] < 0 || region[i] > shape[i])
+      in.fail(c.span, c.op->spelling + ": valid_shape " + dims_str(region) + " must lie within shapes " +
+                          dims_str(shape));
+    if (clamped && i < t.shape.size() && offsets.size() == t.shape.size())
+      region[i] = std::max(0LL, std::min(region[i], t.shape[i] - offsets[i]));
+  }
+  return region;
+}
+
+// Reads the valid region of the tile; the rest of the tile is zero (PyPTO leaves it undefined, and a
+// store never writes it).
 Value op_Load(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
   Dims offsets = in.ints_arg(c, "offsets");
-  Dims shape = in.ints_arg(c, "shape");
-  long long at = checked_region(in, c, t, offsets, shape);
-  check_window_access(in, c, t, offsets, shape, false);
+  Dims shape = in.ints_arg(c, "shapes");
+  Dims region = load_region(in, c, t, offsets, shape);
+  long long at = checked_region(in, c, t, offsets, region);
+  check_window_access(in, c, t, offsets, region, false);
   // The result type's static shape may differ from the region's in leading 1s ([1, N] from [N]).
   Dims tile_shape = shape;
   static_dims(in, c, tile_shape);
   TileValue tile = in.new_tile(c, tile_shape, t.dtype, memory_arg(in, c, "target_memory", ir::Memory::Vec));
-  copy_region(t.data + at, t.dtype, t.strides, tile.data, tile.dtype, dense_strides(shape), shape);
+  if (region == shape) {
+    copy_region(t.data + at, t.dtype, t.strides, tile.data, tile.dtype, dense_strides(shape), shape);
+    return tile;
+  }
+  std::fill_n(tile.data, tile.bytes(), std::byte{0});
+  copy_region(t.data + at, t.dtype, t.strides, tile.data, tile.dtype, dense_strides(shape), region);
+  tile.valid = fit_rank(region, tile_shape.size());
   return tile;
+}
+
+// Adds `shape` elements of the dense `src` (strides `src_strides`) into `dst`, each add atomic.
+static void atomic_add_region(const std::byte* src, std::span<const long long> src_strides, std::byte* dst,
+                              std::span<const long long> dst_strides, const Dims& shape, ir::DType dt) {
+  const long long cols = shape.empty() ? 1 : shape.back(), rows = shape_numel(shape) / std::max(1LL, cols);
+  const int bytes = ir::dtype_bytes(dt);
+  std::vector<std::byte> row(static_cast<size_t>(cols * bytes));
+  for (long long r = 0; r < rows; ++r) {
+    long long so = 0, d = 0, rest = r;
+    for (size_t i = shape.size() - 1; i-- > 0;) {
+      long long idx = rest % shape[i];
+      rest /= shape[i];
+      so += idx * src_strides[i];
+      d += idx * dst_strides[i];
+    }
+    // The last dim may be strided in the destination: gather a dense row, then add element-wise.
+    for (long long k = 0; k < cols; ++k)
+      atomic_add_elements(dst + (d + k * dst_strides.back()) * bytes,
+                          src + (so + k * src_strides.back()) * bytes, 1, dt);
+  }
+}
+
+void store_tile(Interp& in, const ir::OpCall& c, const TileValue& tile, const TensorView& t,
+                const Dims& offsets) {
+  Dims shape = fit_rank(tile.valid.empty() ? tile.shape : tile.valid, t.shape.size());
+  Dims tile_strides = dense_strides(fit_rank(tile.shape, t.shape.size()));
+  if (tile_strides.size() != shape.size()) tile_strides = dense_strides(shape);
+  long long at = checked_region(in, c, t, offsets, shape);
+  check_window_access(in, c, t, offsets, shape, true);
+  const ir::EnumImm* atomic = enum_arg(c, "atomic");
+  if (atomic && atomic->value == "Add")
+    atomic_add_region(tile.data, tile_strides, t.data + at, t.strides, shape, t.dtype);
+  else
+    copy_region(tile.data, tile.dtype, tile_strides, t.data + at, t.dtype, t.strides, shape);
 }
 
 Value op_Store(Interp& in, const ir::OpCall& c) {
@@ -162,10 +220,7 @@ Value op_Store(Interp& in, const ir::OpCall& c) {
   const TileValue& tile = in.tile_arg(c, "tile", ht);
   const TensorView& t = in.tensor_arg(c, "output_tensor", hd);
   Dims offsets = in.ints_arg(c, "offsets");
-  Dims shape = fit_rank(tile.shape, t.shape.size());
-  long long at = checked_region(in, c, t, offsets, shape);
-  check_window_access(in, c, t, offsets, shape, true);
-  copy_region(tile.data, tile.dtype, dense_strides(shape), t.data + at, t.dtype, t.strides, shape);
+  store_tile(in, c, tile, t, offsets);
   // Only an INT32 window can hold signal cells a core may be blocked on; other writes wake nobody.
   if (t.is_window() && t.dtype == ir::DType::INT32) in.world().wake(t.rank);
   return t;
@@ -218,17 +273,48 @@ Value op_Muls(Interp& in, const ir::OpCall& c) {
 
 Value op_Exp(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
-  const TileValue& a = in.tile_arg(c, "tile", h);
+  if (std::holds_alternative<TensorView>(in.operand_arg(c, "input", h))) return tensor_unary(in, c, false);
+  const TileValue& a = in.tile_arg(c, "input", h);
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
   kernels::exp(view_of(out), view_of(a));
+  out.valid = a.valid;
   return out;
+}
+
+// A scalar converts as PyPTO's scalar cast: to an integer by truncation toward zero, to a float exactly
+// where it can.
+static Scalar cast_scalar(const Scalar& s, ir::DType to) {
+  if (ir::dtype_is_float(to)) return Scalar::of_float(s.as_double(), to);
+  if (to == ir::DType::BOOL) return Scalar::of_bool(s.is_float() ? s.f != 0 : s.i != 0);
+  long long v = s.as_int();
+  switch (to) {  // wrap to the target width, as a C cast of the device does
+    case ir::DType::INT32:
+      v = static_cast<int32_t>(v);
+      break;
+    case ir::DType::INT16:
+      v = static_cast<int16_t>(v);
+      break;
+    case ir::DType::INT8:
+      v = static_cast<int8_t>(v);
+      break;
+    case ir::DType::UINT8:
+      v = static_cast<uint8_t>(v);
+      break;
+    default:
+      break;
+  }
+  return Scalar::of_int(v, to);
 }
 
 Value op_Cast(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
-  const TileValue& a = in.tile_arg(c, "tile", h);
+  const Value& v = in.operand_arg(c, "input", h);
+  if (const auto* s = std::get_if<Scalar>(&v)) return cast_scalar(*s, dtype_arg(in, c, "target_type"));
+  if (std::holds_alternative<TensorView>(v)) return tensor_unary(in, c, true);
+  const TileValue& a = in.tile_arg(c, "input", h);
   TileValue out = in.new_tile(c, a.shape, dtype_arg(in, c, "target_type"), a.memory);
   kernels::cast(view_of(out), view_of(a));
+  out.valid = a.valid;
   return out;
 }
 
@@ -237,6 +323,7 @@ Value op_Move(Interp& in, const ir::OpCall& c) {
   const TileValue& a = in.tile_arg(c, "tile", h);
   TileValue out = in.new_tile(c, a.shape, a.dtype, memory_arg(in, c, "target_memory", a.memory));
   std::copy_n(a.data, a.bytes(), out.data);
+  out.valid = a.valid;
   return out;
 }
 
@@ -261,7 +348,7 @@ Value op_CreateTile(Interp& in, const ir::OpCall& c) {
 
 static Value reduce(Interp& in, const ir::OpCall& c, bool sum) {
   OperandHolder h;
-  const TileValue& a = in.tile_arg(c, "tile", h);
+  const TileValue& a = in.tile_arg(c, "input", h);
   ir::DType t = c.type ? c.type->dtype : a.dtype;
   TileValue out = in.new_tile(c, {a.rows(), 1}, t, a.memory);
   if (sum)
@@ -276,6 +363,20 @@ Value op_RowSum(Interp& in, const ir::OpCall& c) {
 }
 Value op_RowMax(Interp& in, const ir::OpCall& c) {
   return reduce(in, c, false);
+}
+
+Value op_ScalarMin(Interp& in, const ir::OpCall& c) {
+  Scalar a = std::get<Scalar>(in.eval(c.arg("lhs"))), b = std::get<Scalar>(in.eval(c.arg("rhs")));
+  ir::DType t = c.type ? c.type->dtype : a.dtype;
+  if (ir::dtype_is_float(t)) return Scalar::of_float(std::min(a.as_double(), b.as_double()), t);
+  return Scalar::of_int(std::min(a.as_int(), b.as_int()), t);
+}
+
+Value op_ScalarMax(Interp& in, const ir::OpCall& c) {
+  Scalar a = std::get<Scalar>(in.eval(c.arg("lhs"))), b = std::get<Scalar>(in.eval(c.arg("rhs")));
+  ir::DType t = c.type ? c.type->dtype : a.dtype;
+  if (ir::dtype_is_float(t)) return Scalar::of_float(std::max(a.as_double(), b.as_double()), t);
+  return Scalar::of_int(std::max(a.as_int(), b.as_int()), t);
 }
 
 Value op_GetBlockIdx(Interp& in, const ir::OpCall&) {

@@ -50,6 +50,7 @@ kernels::ElemType elem_type(ir::DType t) {
     case ir::DType::UINT8:
       return kernels::ElemType::U8;
     case ir::DType::INT64:
+    case ir::DType::INDEX:
       return kernels::ElemType::I64;
     case ir::DType::BOOL:
       return kernels::ElemType::Bool;
@@ -199,6 +200,7 @@ void atomic_add_elements(std::byte* dst, const std::byte* src, long long n, ir::
         std::atomic_ref<int32_t>(*reinterpret_cast<int32_t*>(p)).fetch_add(read_as<int32_t>(q));
         break;
       case ir::DType::INT64:
+      case ir::DType::INDEX:
         std::atomic_ref<int64_t>(*reinterpret_cast<int64_t*>(p)).fetch_add(read_as<int64_t>(q));
         break;
       case ir::DType::FP16:

@@ -129,6 +129,7 @@ class FenceInserter {
   // A store of a whole tile into a window: invalidate exactly the stored region, then fence.
   std::vector<Expr> region_store(const Expr& target, const Expr& offsets, const Expr& tile, SourceSpan at) {
     auto dims = tile && tile->type ? tile->type->static_shape() : std::nullopt;
+    if (tile && tile->type && !tile->type->valid_shape.empty()) return opaque(at);  // a partially valid tile
     if (!dims || !offsets || as_list(offsets) == nullptr || as_list(offsets)->size() != dims->size())
       return opaque(at);
     return {invalidate(target, offsets, make_.ints(*dims, at), at), fence(at)};

@@ -328,7 +328,7 @@ class Lowerer {
                      make_.call(OpId::Load,
                                 {{"tensor", scratch},
                                  {"offsets", offsets(ref(r0), rank)},
-                                 {"shape", make_.ints(tile_dims, span_)}},
+                                 {"shapes", make_.ints(tile_dims, span_)}},
                                 span_));
     if (!acc) return (void)fail();
     Var q = vars_.make("slot", scalar_type(DType::INT64), span_);
@@ -337,7 +337,7 @@ class Lowerer {
                       make_.call(OpId::Load,
                                  {{"tensor", scratch},
                                   {"offsets", offsets(add(mul(ref(q), i(m)), ref(r0)), rank)},
-                                  {"shape", make_.ints(tile_dims, span_)}},
+                                  {"shapes", make_.ints(tile_dims, span_)}},
                                  span_));
     if (!part) return (void)fail();
     Expr sum = make_.call(OpId::Add, {{"lhs", ref(acc)}, {"rhs", ref(part)}}, span_);

@@ -43,6 +43,7 @@ class Specializer : public DeepRewriter {
     if (it != type_map_.end()) return it->second;
     auto c = std::make_shared<TypeNode>(*t);
     for (Expr& d : c->shape) d = rewrite_expr(d);
+    for (Expr& d : c->valid_shape) d = rewrite_expr(d);
     for (Type& el : c->elements) el = map_type(el);
     Type out = c;
     type_map_[t.get()] = out;

@@ -13,3 +13,23 @@ config.environment["PATH"] = os.pathsep.join(
     [config.ptodist_bin_dir, config.filecheck_dir, config.environment.get("PATH", "/usr/bin:/bin")])
 config.substitutions.append(("%examples", os.path.join(config.ptodist_src_root, "examples")))
 config.substitutions.append(("%python", config.python))
+
+# Golden data of the op tests is computed with numpy (python3-numpy from Debian's archive): %numpy is a
+# Python that has it, and tests that need it say `REQUIRES: numpy`.
+import subprocess
+
+
+def _python_with_numpy():
+    for candidate in [config.python, "/usr/bin/python3"]:
+        try:
+            if subprocess.run([candidate, "-c", "import numpy"], capture_output=True).returncode == 0:
+                return candidate
+        except OSError:
+            pass
+    return None
+
+
+_numpy_python = _python_with_numpy()
+if _numpy_python:
+    config.available_features.add("numpy")
+    config.substitutions.append(("%numpy", _numpy_python))

@@ -44,10 +44,10 @@ TEST_F(IrBuilder, OperatorsNeedScalars) {
 }
 
 TEST_F(IrBuilder, BindsPositionalAndKeywordArgs) {
-  Expr t = call("pl.load", {tensor({128, 256})}, {{"offsets", ints({0, 0})}, {"shape", ints({64, 256})}});
+  Expr t = call("pl.load", {tensor({128, 256})}, {{"offsets", ints({0, 0})}, {"shapes", ints({64, 256})}});
   ASSERT_TRUE(t) << first_error();
   const OpCall* c = t->as<OpCall>();
-  ASSERT_EQ(c->args.size(), 4u);
+  ASSERT_EQ(c->args.size(), 6u);
   EXPECT_EQ(c->arg("target_memory"), nullptr);
   EXPECT_EQ(type_str(t->type), "pl.Tile[[64, 256], pl.FP16, pl.Mem.Vec]");
 }
@@ -59,18 +59,26 @@ TEST_F(IrBuilder, UnexpectedKeyword) {
 
 TEST_F(IrBuilder, MissingRequired) {
   EXPECT_EQ(call("pl.load", {tensor({8, 8}), ints({0, 0})}), nullptr);
-  EXPECT_EQ(first_error(), "pl.load: missing required argument 'shape'");
+  EXPECT_EQ(first_error(), "pl.load: missing required argument 'shapes'");
 }
 
 TEST_F(IrBuilder, TooManyPositionals) {
-  EXPECT_EQ(call("pl.load", {tensor({8, 8}), ints({0, 0}), ints({8, 8}), mem("Vec"), i(1)}), nullptr);
-  EXPECT_EQ(first_error(), "pl.load: takes at most 4 arguments, got 5");
+  EXPECT_EQ(call("pl.matmul", {tensor({8, 8}), tensor({8, 8}), i(1)}), nullptr);
+  EXPECT_EQ(first_error(), "pl.matmul: takes at most 2 arguments, got 3");
+}
+
+// Past a bare `*` of the signature, parameters are keyword-only, as in PyPTO's pl.store(..., *, atomic).
+TEST_F(IrBuilder, KeywordOnlyParameters) {
+  EXPECT_EQ(call("pl.store", {tensor({8, 8}), ints({0, 0}), tensor({8, 8}), ints({8, 8}), i(1)}), nullptr);
+  EXPECT_EQ(first_error(),
+            "pl.store: takes at most 4 positional arguments, got 5; pass 'atomic' and the parameters after it by "
+            "keyword");
 }
 
 TEST_F(IrBuilder, DuplicateArgument) {
-  EXPECT_EQ(call("pl.load", {tensor({8, 8}), ints({0, 0}), ints({8, 8})}, {{"shape", ints({8, 8})}}),
+  EXPECT_EQ(call("pl.load", {tensor({8, 8}), ints({0, 0}), ints({8, 8})}, {{"shapes", ints({8, 8})}}),
             nullptr);
-  EXPECT_EQ(first_error(), "pl.load: got multiple values for argument 'shape'");
+  EXPECT_EQ(first_error(), "pl.load: got multiple values for argument 'shapes'");
 }
 
 TEST_F(IrBuilder, OpLevelIsChecked) {

@@ -59,10 +59,10 @@ TEST_F(IrCompute, MatmulNeedsLeftRightAndMatchingK) {
             "pl.matmul: 'rhs' shape [16, 8] does not fit 'lhs' shape [16, 32]: the K dims (lhs dim 1, "
             "rhs dim 0) must be equal");
   diags.clear();
-  EXPECT_FALSE(call("pl.matmul", {tile({16, 32}, DType::FP32, Memory::Left), r}));
+  EXPECT_FALSE(call("pl.matmul", {tile({16, 32}, DType::INT32, Memory::Left), r}));
   EXPECT_EQ(first_error(),
-            "pl.matmul: 'lhs' must have dtype pl.FP16 or pl.BF16 (the cube unit's inputs), got pl.FP32; "
-            "use pl.cast first");
+            "pl.matmul: 'lhs' must have dtype pl.FP16, pl.BF16 or pl.FP32 (the cube unit's float inputs), "
+            "got pl.INT32; use pl.cast first");
   diags.clear();
   EXPECT_FALSE(call("pl.matmul_acc", {tile({16, 4}, DType::FP32, Memory::Acc), l, r}));
   EXPECT_EQ(first_error(),
@@ -81,7 +81,7 @@ TEST_F(IrCompute, ElementwiseAndMoves) {
   EXPECT_TRUE(call("pl.adds", {tile({4, 4}), b.float_imm(1.0)}));
   EXPECT_FALSE(call("pl.exp", {tile({4, 4}, DType::INT32)}));
   EXPECT_EQ(first_error(),
-            "pl.exp: 'tile' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got pl.INT32");
+            "pl.exp: 'input' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got pl.INT32");
   diags.clear();
   EXPECT_EQ(type_str(call("pl.move", {tile({4, 4}, DType::FP16, Memory::Mat), mem("Left")})->type),
             "pl.Tile[[4, 4], pl.FP16, pl.Mem.Left]");

@@ -162,7 +162,7 @@ TEST(PrinterExpr, OpCallsInCanonicalForm) {
   Expr t = use("t");
   EXPECT_EQ(print_expr(call("pl.load", {{"tensor", t},
                                         {"offsets", list({num(0), num(0)})},
-                                        {"shape", list({num(1), num(4)})},
+                                        {"shapes", list({num(1), num(4)})},
                                         {"target_memory", enm(EnumKind::Memory, "Mat")}})),
             "pl.load(t, [0, 0], [1, 4], target_memory=pl.Mem.Mat)");
   EXPECT_EQ(

@@ -7,7 +7,8 @@
 
 namespace ptodist::ir {
 
-enum class DType { FP32, FP16, BF16, INT32, INT16, INT8, UINT8, INT64, BOOL };
+// INDEX is PyPTO's `pl.INDEX`: a signed 64-bit integer that indexes and counts (MLIR's `index`).
+enum class DType { FP32, FP16, BF16, INT32, INT16, INT8, UINT8, INT64, BOOL, INDEX };
 
 // Inline: the executor asks on every op (tile sizes, element offsets).
 constexpr int dtype_bytes(DType t) {
@@ -24,6 +25,7 @@ constexpr int dtype_bytes(DType t) {
     case DType::BOOL:
       return 1;
     case DType::INT64:
+    case DType::INDEX:
       return 8;
   }
   return 1;

@@ -53,17 +53,26 @@ struct OpInfo {
   std::string spelling;         // "pld.tensor.put_async"
   std::vector<OpParam> params;  // fixed parameters, in order
   int varargs_at = -1;          // index in params before which `*args` stands, or -1
+  int kwonly_at = -1;           // index of the first keyword-only parameter (after a bare `*`), or -1
   uint32_t effects = kPure;
   uint32_t levels = kAnywhere;
 
   bool has(OpEffect e) const { return (effects & e) != 0; }
   // Index of the parameter called `name`, or -1.
   int param_index(std::string_view name) const;
+  // How many leading parameters a call may pass positionally.
+  size_t positional_limit() const;
+  // True for another spelling of op `id` (op_aliases.def): `pl.tile.add` of `pl.add`.
+  bool is_alias() const;
 };
 
 const OpInfo& op_info(OpId id);
-// Looks an op up by its canonical spelling ("pl.load"); null when there is none.
+// Looks an op up by its spelling ("pl.load", or an alias such as "pl.tile.load"); null when there is
+// none. An alias's OpInfo has the id of its op, its own spelling and its own parameter list, whose
+// parameter i is the op's parameter i (a call's slots are always laid out as the op's).
 const OpInfo* find_op(std::string_view spelling);
+// The ops, indexed by id (canonical spellings only), and the aliases.
 const std::vector<OpInfo>& all_ops();
+const std::vector<OpInfo>& all_aliases();
 
 }  // namespace ptodist::ir

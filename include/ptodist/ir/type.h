@@ -26,6 +26,7 @@ enum class TypeKind {
   TaskId,        // pl.TaskId, second result of pl.spmd_submit
   CommCtx,       // pld.CommCtx
   Tuple,         // several results (spmd_submit, multi-value returns)
+  Array,         // pl.Array[extent, dtype]: a kernel's on-core scalar array (pl.array.create); shape [extent]
   None,          // statements-as-calls that produce nothing
 };
 
@@ -44,6 +45,10 @@ struct TypeNode {
   // Tile: byte offset in its memory chosen by plan-memory, -1 until planned. Placement, not type:
   // type_equal ignores it; type_str prints it as a trailing `addr=N` when set.
   long long addr = -1;
+  // Tile: the valid region when it is smaller than `shape` (pl.load's valid_shape), one dim per dim
+  // of `shape`, possibly run-time values; empty when the whole tile is valid. A store writes only the
+  // valid region, as PyPTO's TileView.valid_shape. Like `addr`, not part of type_equal.
+  std::vector<Expr> valid_shape;
   std::vector<Type> elements;  // Tuple
 
   bool is_tensor_like() const { return kind == TypeKind::Tensor || kind == TypeKind::DistTensor; }
@@ -63,6 +68,7 @@ Type tile_type(std::vector<Expr> shape, DType t, Memory m);
 Type window_buffer_type(std::vector<Expr> shape, DType t);
 Type simple_type(TypeKind kind);  // AsyncSession, AsyncEvent, TaskId, CommCtx, None
 Type tuple_type(std::vector<Type> elements);
+Type array_type(Expr extent, DType t);
 
 // Structural equality (dims compared structurally).
 bool type_equal(const Type& a, const Type& b);

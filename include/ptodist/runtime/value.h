@@ -55,6 +55,9 @@ struct TensorView {
   int rank = -1;      // the rank whose window this is; -1 for host GM
   WindowAddr window;  // segment >= 0 when window-backed
   std::string name;   // the parameter or buffer name, for diagnostics
+  // Keeps a tensor a kernel computed (pl.create_tensor, a tensor-level pl.add) alive while any view of
+  // it is; null for host tensors and windows, whose memory the world owns.
+  std::shared_ptr<std::byte[]> storage;
 
   bool is_window() const { return window.segment >= 0; }
   long long numel() const { return shape_numel(shape); }
@@ -69,6 +72,9 @@ struct TileValue {
   ir::DType dtype = ir::DType::FP32;
   ir::Memory memory = ir::Memory::Vec;
   Dims shape;
+  // The valid region when smaller than `shape` (pl.load's valid_shape); empty when all of it is valid.
+  // A store writes only this region.
+  Dims valid;
 
   long long numel() const { return shape_numel(shape); }
   long long bytes() const { return numel() * ir::dtype_bytes(dtype); }

@@ -33,8 +33,6 @@ const char* unary_tile_op(OpId id) {
   switch (id) {
     case OpId::Exp:
       return "pto.texp";
-    case OpId::Move:
-      return "pto.tmov";
     case OpId::RowSum:
       return "pto.trowsum";
     case OpId::RowMax:
@@ -96,7 +94,7 @@ void FunctionEmitter::emit_load(const CallSite& site) {
   const TileRef* out = result_tile(site);
   if (!t || !out) return;
   std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
-  std::vector<long long> sizes = region_sizes(c.arg("shape"), *t, c);
+  std::vector<long long> sizes = region_sizes(c.arg("shapes"), *t, c);
   if (failed_) return;
   Value pv = partition(t->view, t->type->dtype, offs, sizes, t->name + "_pview");
   line("pto.tload ins(" + pv.ssa + " : " + pv.type + ") outs(" + out->ssa + " : " + out->type + ")");
@@ -113,6 +111,22 @@ void FunctionEmitter::emit_store(const CallSite& site) {
                        t->name + "_pview");
   line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")");
   if (Var r = site.result()) tensors_[r->id] = *t;  // `dst = pl.store(t, offs, dst)` rebinds the same tensor
+}
+
+// A tile with a valid region smaller than its shape (pl.load's valid_shape or clamp=True) needs PTO's
+// dynamic valid dims, which the emitter does not write yet; an atomic-add store likewise. Reports it.
+bool FunctionEmitter::valid_region_unsupported(const CallSite& site) {
+  const OpCall& c = site.call;
+  bool partial = c.type && c.type->kind == TypeKind::Tile && !c.type->valid_shape.empty();
+  const Expr& atomic = c.arg("atomic");
+  auto en = atomic ? atomic->as<EnumImm>() : nullptr;
+  bool atomic_add = (c.op->id == OpId::Store || c.op->id == OpId::Assemble) && en && en->value == "Add";
+  if (!partial && !atomic_add) return false;
+  fail(c.span, c.op->spelling +
+                   (atomic_add ? ": atomic=pl.AtomicType.Add"
+                               : ": a partially valid tile (valid_shape or clamp=True)") +
+                   " has no PTO lowering yet");
+  return true;
 }
 
 // adds/muls and fills take a scalar in the tile's element type.
@@ -135,9 +149,37 @@ void FunctionEmitter::emit_tile_scalar(const CallSite& site, const char* op, con
   }
 }
 
+// The tensor-level forms of the elementwise ops (pl.tensor.add, pl.add on tensors): ptodist runs them
+// on GM tensors, and PyPTO lowers them to tiles with a pass ptodist does not have yet.
+static bool is_tensor_form(const OpCall& c) {
+  switch (c.op->id) {
+    case OpId::Add:
+    case OpId::Sub:
+    case OpId::Mul:
+    case OpId::Div:
+    case OpId::Maximum:
+    case OpId::Minimum:
+    case OpId::Adds:
+    case OpId::Muls:
+    case OpId::Exp:
+    case OpId::Cast:
+      return c.type && c.type->is_tensor_like();
+    default:
+      return false;
+  }
+}
+
 bool FunctionEmitter::emit_compute_op(const CallSite& site) {
   const OpCall& c = site.call;
   OpId id = c.op->id;
+  if (c.type && c.type->kind == TypeKind::Scalar) return false;  // a scalar form (pl.cast of a scalar)
+  if (is_tensor_form(c)) {
+    fail(c.span, c.op->spelling +
+                     ": the tensor-level form (GM tensors in, a new tensor out) has no PTO "
+                     "lowering yet; load the operands into tiles with pl.load and compute on tiles");
+    return true;
+  }
+  if (valid_region_unsupported(site)) return true;
   if (const char* op = binary_tile_op(id)) {
     const TileRef* a = tile_of(c.arg("lhs"), c, "lhs");
     const TileRef* b = tile_of(c.arg("rhs"), c, "rhs");
@@ -146,9 +188,14 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     return true;
   }
   if (const char* op = unary_tile_op(id)) {
-    const TileRef* a = tile_of(c.arg("tile"), c, "tile");
+    const TileRef* a = tile_of(c.arg("input"), c, "input");
     const TileRef* out = result_tile(site);
-    if (a && out) line(std::string(op) + " " + ins_outs({a}, "", "", *out));
+    // A reduction's scratch, when the program gives one, is its second input (PyPTO's trowsum(src, tmp)).
+    const Expr& tmp = c.arg("tmp_tile");
+    const TileRef* t = tmp && !tmp->isa<NoneImm>() ? tile_of(tmp, c, "tmp_tile") : nullptr;
+    std::vector<const TileRef*> ins{a};
+    if (t) ins.push_back(t);
+    if (a && out) line(std::string(op) + " " + ins_outs(ins, "", "", *out));
     return true;
   }
   switch (id) {
@@ -160,8 +207,14 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
       if (acc && a && b && out) line("pto.tmatmul.acc " + ins_outs({acc, a, b}, "", "", *out));
       return true;
     }
-    case OpId::Cast: {
+    case OpId::Move: {
       const TileRef* a = tile_of(c.arg("tile"), c, "tile");
+      const TileRef* out = result_tile(site);
+      if (a && out) line("pto.tmov " + ins_outs({a}, "", "", *out));
+      return true;
+    }
+    case OpId::Cast: {
+      const TileRef* a = tile_of(c.arg("input"), c, "input");
       const TileRef* out = result_tile(site);
       // Round to nearest, ties to even (RoundMode::CAST_RINT of pto-isa).
       if (a && out)

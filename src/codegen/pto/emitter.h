@@ -170,6 +170,7 @@ class FunctionEmitter {
 
   // ---- tile compute (compute_ops.cpp) ----
   bool emit_compute_op(const CallSite& site);
+  bool valid_region_unsupported(const CallSite& site);
   const TileRef* tile_of(const ir::Expr& e, const ir::OpCall& call, const char* operand);
   const TileRef* result_tile(const CallSite& site);
   std::string ins_outs(const std::vector<const TileRef*>& ins, const std::string& extra_in,

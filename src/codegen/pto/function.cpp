@@ -38,8 +38,11 @@ void for_each_call(const Block& block, const Fn& fn) {
     else if (auto i = s->as<If>()) {
       for_each_call(i->then_body, fn);
       for_each_call(i->else_body, fn);
-    } else if (auto m = s->as<ManualScope>())
+    } else if (auto m = s->as<ManualScope>()) {
       for_each_call(m->body, fn);
+    } else if (auto r = s->as<Return>()) {
+      for (const Expr& v : r->values) for_each_call_in(v, fn);
+    }
   }
 }
 
@@ -335,7 +338,11 @@ void FunctionEmitter::emit_stmt(const Stmt& s, const Stmt* next, const Stmt* end
       emit_block(s->as<ManualScope>()->body);
       return;
     case StmtKind::Return:
-      return;  // kernels write their results in place; the function returns nothing
+      // Kernels write their results in place and the function returns nothing, but a returned op call
+      // (`return pl.store(t, [0, 0], out)`, as PyPTO kernels end) is still the kernel's last op.
+      for (const Expr& v : s->as<Return>()->values)
+        if (v && v->isa<OpCall>()) emit_op(CallSite{*v->as<OpCall>(), nullptr, next, end});
+      return;
     case StmtKind::Pass:
       return;
   }

@@ -40,6 +40,9 @@ bool is_scalar_op(OpId id) {
     case OpId::GetBlockNum:
     case OpId::Read:
     case OpId::GetCommCtx:
+    case OpId::Cast:  // of a scalar: emit_compute_op takes the tile form
+    case OpId::ScalarMin:
+    case OpId::ScalarMax:
       return true;
     default:
       return false;
@@ -67,7 +70,9 @@ void FunctionEmitter::emit_op(const CallSite& site) {
                      "`ptodist compile --emit=pto`, without -p, does)");
     return;
   }
-  fail(c.span, c.op->spelling + ": has no PTO lowering in a kernel");
+  fail(c.span, c.op->spelling +
+                   ": has no PTO lowering in a kernel yet (ptodist runs it on the CPU runtime; "
+                   "docs/pto.md lists what the PTO emitter lowers)");
 }
 
 // The context of a kernel with a DistributedTensor parameter, for pld.world_size() in a kernel.
@@ -125,6 +130,19 @@ Value FunctionEmitter::emit_scalar_op(const OpCall& c) {
     }
     case OpId::Read:
       return emit_read(c);
+    case OpId::Cast:
+      return coerce(emit_scalar(c.arg("input")), value_type(c.type ? c.type->dtype : DType::INT64));
+    case OpId::ScalarMin:
+    case OpId::ScalarMax: {
+      std::string t = value_type(c.type ? c.type->dtype : DType::INT64);
+      Value l = emit_scalar_as(c.arg("lhs"), t), r = emit_scalar_as(c.arg("rhs"), t);
+      if (!l.valid() || !r.valid()) return {};
+      bool min = c.op->id == OpId::ScalarMin, f = t == "f32" || t == "f16" || t == "bf16";
+      Value out{fresh(min ? "min" : "max"), t};
+      line(out.ssa + " = arith." + (min ? (f ? "minimumf " : "minsi ") : (f ? "maximumf " : "maxsi ")) +
+           l.ssa + ", " + r.ssa + " : " + t);
+      return out;
+    }
     default:
       break;
   }

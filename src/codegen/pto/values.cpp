@@ -26,6 +26,7 @@ std::string element_type(DType t) {
     case DType::UINT8:
       return "ui8";
     case DType::INT64:
+    case DType::INDEX:
       return "i64";
     case DType::BOOL:
       return "i1";
@@ -35,7 +36,7 @@ std::string element_type(DType t) {
 
 // Python ints are INT64 scalars; they index and count, so they live as MLIR `index` values.
 std::string value_type(DType t) {
-  if (t == DType::INT64) return "index";
+  if (t == DType::INT64 || t == DType::INDEX) return "index";
   if (t == DType::UINT8) return "i8";  // arith works on signless integers
   return element_type(t);
 }

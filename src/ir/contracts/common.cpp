@@ -15,6 +15,28 @@ bool omitted(const ContractContext& cx, std::string_view name) {
   return !e || e->isa<NoneImm>();
 }
 
+Namespace spelled_in(const ContractContext& cx) {
+  const std::string& s = cx.call.op->spelling;
+  if (s.rfind("pl.tile.", 0) == 0) return Namespace::Tile;
+  if (s.rfind("pl.tensor.", 0) == 0) return Namespace::Tensor;
+  return Namespace::Unified;
+}
+
+bool takes_tensors(const ContractContext& cx, std::string_view operand) {
+  Namespace ns = spelled_in(cx);
+  if (ns != Namespace::Unified) return ns == Namespace::Tensor;
+  const TypeNode* t = type_of(cx, operand);
+  return t && t->is_tensor_like();
+}
+
+bool need_default(const ContractContext& cx, std::string_view name, std::string_view what) {
+  Expr e = cx.arg(name);
+  auto b = e ? e->as<BoolImm>() : nullptr;
+  if (omitted(cx, name) || (b && !b->value)) return true;
+  cx.fail(name, quoted(name) + " (" + std::string(what) + ") is not supported by ptodist yet");
+  return false;
+}
+
 std::string dtype_str(DType t) {
   return "pl." + std::string(dtype_name(t));
 }

@@ -45,11 +45,22 @@ bool check_in_bounds(const ContractContext& cx, std::string_view region_operand,
                      const std::vector<Expr>& offsets, const std::vector<Expr>& shape,
                      const std::vector<Expr>& bounds, std::string_view tensor_name);
 
+// An operand ptodist accepts only at its PyPTO default (omitted, None, or False for flags); anything
+// else is reported as "'<name>' (<what>) is not supported by ptodist yet".
+bool need_default(const ContractContext& cx, std::string_view name, std::string_view what);
+
 // A signal array: a pld.DistributedTensor of pl.INT32.
 const TypeNode* need_signal(const ContractContext& cx, std::string_view name);
 
 // `atomic` (when given) is a pld.AtomicType member; Add only for dtypes the hardware accumulates.
 bool check_atomic(const ContractContext& cx, DType dt);
+
+// The namespace a call was spelled in: a unified op (pl.add) takes tiles or tensors, pl.tile.add only
+// tiles, pl.tensor.add only tensors.
+enum class Namespace { Unified, Tile, Tensor };
+Namespace spelled_in(const ContractContext& cx);
+// True when the call computes on GM tensors: spelled pl.tensor.*, or unified with a tensor `operand`.
+bool takes_tensors(const ContractContext& cx, std::string_view operand);
 
 std::string dtype_str(DType t);             // "pl.FP16"
 std::string quoted(std::string_view name);  // "'name'"

@@ -42,8 +42,10 @@ const TypeNode* need_2d(const ContractContext& cx, std::string_view name, const 
 }
 
 bool need_matmul_input(const ContractContext& cx, std::string_view name, const TypeNode* t) {
-  if (t->dtype == DType::FP16 || t->dtype == DType::BF16) return true;
-  cx.fail(name, quoted(name) + " must have dtype pl.FP16 or pl.BF16 (the cube unit's inputs), got " +
+  // PyPTO's matmul takes any float pair of equal dtypes and accumulates in FP32 (tile_ops/matmul.cpp).
+  if (t->dtype == DType::FP16 || t->dtype == DType::BF16 || t->dtype == DType::FP32) return true;
+  cx.fail(name, quoted(name) +
+                    " must have dtype pl.FP16, pl.BF16 or pl.FP32 (the cube unit's float inputs), got " +
                     dtype_str(t->dtype) + "; use pl.cast first");
   return false;
 }
@@ -66,8 +68,26 @@ Type matmul_result(const ContractContext& cx) {
   return tile_type({l->shape[0], r->shape[1]}, DType::FP32, Memory::Acc);
 }
 
-// Two tiles of the same shape, dtype and memory (Vec: the vector unit computes elementwise ops).
+// Two GM tensors of the same shape and dtype: the tensor-level form of an elementwise op, whose result
+// is a new tensor of that shape (pl.tensor.add, or pl.add on tensors).
+Type tensor_elementwise(const ContractContext& cx) {
+  const TypeNode* l = need_tensor_like(cx, "lhs");
+  if (!l) return nullptr;
+  const TypeNode* r = need_tensor_like(cx, "rhs");
+  if (!r) return nullptr;
+  if (l->dtype != r->dtype)
+    return cx.fail("rhs", "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " +
+                              dtype_str(l->dtype) + "; use pl.cast");
+  if (shapes_differ(l->shape, r->shape))
+    return cx.fail("rhs",
+                   "'rhs' shape " + shape_str(r->shape) + " must match 'lhs' shape " + shape_str(l->shape));
+  return tensor_type(l->shape, l->dtype);
+}
+
+// Two tiles of the same shape, dtype and memory (Vec: the vector unit computes elementwise ops), or,
+// spelled pl.X or pl.tensor.X, two GM tensors.
 Type elementwise(const ContractContext& cx) {
+  if (takes_tensors(cx, "lhs")) return tensor_elementwise(cx);
   const TypeNode* l = need_tile_in(cx, "lhs", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
   if (!l) return nullptr;
   const TypeNode* r = need_tile_in(cx, "rhs", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
@@ -82,15 +102,37 @@ Type elementwise(const ContractContext& cx) {
 }
 
 Type tile_scalar(const ContractContext& cx) {
+  if (takes_tensors(cx, "tile")) {
+    const TypeNode* t = need_tensor_like(cx, "tile");
+    if (!t || !need_scalar(cx, "scalar")) return nullptr;
+    return tensor_type(t->shape, t->dtype);
+  }
   const TypeNode* t = need_tile_in(cx, "tile", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
   if (!t || !need_scalar(cx, "scalar")) return nullptr;
   return cx.arg("tile")->type;
 }
 
+// tmp_tile, when given, is scratch of the input's dtype and rank, at least as large in every dim.
+bool check_tmp_tile(const ContractContext& cx, const TypeNode* in) {
+  if (omitted(cx, "tmp_tile")) return true;
+  const TypeNode* t = need_tile(cx, "tmp_tile");
+  if (!t) return false;
+  bool fits = t->dtype == in->dtype && t->shape.size() == in->shape.size();
+  for (size_t i = 0; fits && i < t->shape.size(); ++i) {
+    auto a = as_const_int(t->shape[i]), b = as_const_int(in->shape[i]);
+    fits = !(a && b && *a < *b);
+  }
+  if (!fits)
+    cx.fail("tmp_tile",
+            "'tmp_tile' must have the input's dtype and rank and be at least as large in every dim (" +
+                type_str(cx.arg("input")->type) + "), got " + type_str(cx.arg("tmp_tile")->type));
+  return fits;
+}
+
 Type row_reduce(const ContractContext& cx) {
-  const TypeNode* t =
-      need_2d(cx, "tile", need_tile_in(cx, "tile", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)"));
-  if (!t) return nullptr;
+  const TypeNode* t = need_2d(
+      cx, "input", need_tile_in(cx, "input", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)"));
+  if (!t || !check_tmp_tile(cx, t)) return nullptr;
   auto one = std::make_shared<IntImm>();
   one->value = 1;
   one->type = scalar_type(DType::INT64);
@@ -116,10 +158,17 @@ Type new_tile(const ContractContext& cx) {
 }  // namespace
 
 Type check_Matmul(const ContractContext& cx) {
+  if (!need_default(cx, "out_dtype", "an output dtype other than FP32") ||
+      !need_default(cx, "a_trans", "a transposed lhs") || !need_default(cx, "b_trans", "a transposed rhs") ||
+      !need_default(cx, "c_matrix_nz", "an NZ result layout"))
+    return nullptr;
   return matmul_result(cx);
 }
 
 Type check_MatmulAcc(const ContractContext& cx) {
+  if (!need_default(cx, "a_trans", "a transposed lhs") || !need_default(cx, "b_trans", "a transposed rhs") ||
+      !need_default(cx, "init_cond", "a conditional first accumulation"))
+    return nullptr;
   const TypeNode* a = need_tile_in(cx, "acc", Memory::Acc, "the accumulator comes from pl.matmul");
   if (!a) return nullptr;
   Type r = matmul_result(cx);
@@ -140,6 +189,7 @@ Type check_Mul(const ContractContext& cx) {
   return elementwise(cx);
 }
 Type check_Div(const ContractContext& cx) {
+  if (!need_default(cx, "high_precision", "the high-precision division")) return nullptr;
   return elementwise(cx);
 }
 Type check_Maximum(const ContractContext& cx) {
@@ -156,20 +206,46 @@ Type check_Muls(const ContractContext& cx) {
 }
 
 Type check_Exp(const ContractContext& cx) {
-  const TypeNode* t = need_tile_in(cx, "tile", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
+  bool tensor = takes_tensors(cx, "input");
+  const TypeNode* t =
+      tensor ? need_tensor_like(cx, "input")
+             : need_tile_in(cx, "input", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
   if (!t) return nullptr;
   if (!dtype_is_float(t->dtype))
     return cx.fail(
-        "tile", "'tile' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got " + dtype_str(t->dtype));
-  return cx.arg("tile")->type;
+        "input", "'input' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got " + dtype_str(t->dtype));
+  return tensor ? tensor_type(t->shape, t->dtype) : cx.arg("input")->type;
 }
 
+// pl.cast converts a scalar, a tile or (spelled pl.cast / pl.tensor.cast) a GM tensor; rounding is
+// PyPTO's default 'round' (the only mode a scalar supports; tiles and tensors round to nearest even).
 Type check_Cast(const ContractContext& cx) {
-  const TypeNode* t = need_tile(cx, "tile");
-  if (!t) return nullptr;
   auto dt = need_dtype(cx, "target_type");
   if (!dt) return nullptr;
-  return tile_type(t->shape, *dt, t->memory);
+  if (!omitted(cx, "mode")) {
+    auto m = cx.arg("mode")->as<StrImm>();
+    if (!m || m->value != "round")
+      return cx.fail("mode",
+                     "only mode='round' (the default) is supported yet, got " + describe(cx.arg("mode")));
+  }
+  const TypeNode* in = type_of(cx, "input");
+  if (in && in->kind == TypeKind::Scalar && spelled_in(cx) != Namespace::Tile &&
+      spelled_in(cx) != Namespace::Tensor)
+    return scalar_type(*dt);
+  if (!is_kernel(cx.scope.function_kind))
+    return cx.fail("input",
+                   "'input' must be a scalar outside a kernel (tiles and tensors are cast in kernels), got " +
+                       describe(cx.arg("input")));
+  if (takes_tensors(cx, "input")) {
+    const TypeNode* t = need_tensor_like(cx, "input");
+    return t ? tensor_type(t->shape, *dt) : nullptr;
+  }
+  const TypeNode* t = type_of(cx, "input");
+  if (!t || t->kind != TypeKind::Tile)
+    return cx.fail("input", "'input' must be a tile, a tensor or a scalar, got " + describe(cx.arg("input")));
+  auto out = std::make_shared<TypeNode>(*tile_type(t->shape, *dt, t->memory));
+  out->valid_shape = t->valid_shape;
+  return out;
 }
 
 namespace {
@@ -185,6 +261,8 @@ bool move_supported(Memory from, Memory to) {
 }  // namespace
 
 Type check_Move(const ContractContext& cx) {
+  if (!need_default(cx, "blayout", "a block layout") || !need_default(cx, "slayout", "a scatter layout"))
+    return nullptr;
   const TypeNode* t = need_tile(cx, "tile");
   if (!t) return nullptr;
   auto m = need_memory(cx, "target_memory");
@@ -193,7 +271,9 @@ Type check_Move(const ContractContext& cx) {
     return cx.fail("target_memory",
                    "cannot move a tile from " + mem_str(t->memory) + " to " + mem_str(*m) +
                        "; supported moves are Mat->Left, Mat->Right, Acc->Vec, Acc->Mat and Vec->Vec");
-  return tile_type(t->shape, t->dtype, *m);
+  auto out = std::make_shared<TypeNode>(*tile_type(t->shape, t->dtype, *m));
+  out->valid_shape = t->valid_shape;
+  return out;
 }
 
 Type check_Full(const ContractContext& cx) {
@@ -205,6 +285,12 @@ Type check_Zeros(const ContractContext& cx) {
   return new_tile(cx);
 }
 Type check_CreateTile(const ContractContext& cx) {
+  for (const char* layout : {"transpose", "flat_layout"}) {
+    Expr e = cx.arg(layout);
+    auto b = e ? e->as<BoolImm>() : nullptr;
+    if (!omitted(cx, layout) && !(b && !b->value))
+      return cx.fail(layout, quoted(layout) + " (a non-default tile layout) is not supported by ptodist yet");
+  }
   return new_tile(cx);
 }
 Type check_RowSum(const ContractContext& cx) {
@@ -218,6 +304,33 @@ Type check_GetBlockIdx(const ContractContext&) {
 }
 Type check_GetBlockNum(const ContractContext&) {
   return scalar_type(DType::INT64);
+}
+
+}  // namespace ptodist::ir
+
+namespace ptodist::ir {
+
+using namespace contracts;
+
+// Scalar min/max of PyPTO's pl.min/pl.max: two scalars, the result in their common type.
+static Type scalar_min_max(const ContractContext& cx) {
+  for (const char* side : {"lhs", "rhs"}) {
+    const TypeNode* t = type_of(cx, side);
+    if (!t || t->kind != TypeKind::Scalar || t->dtype == DType::BOOL)
+      return cx.fail(side, quoted(side) + " must be a numeric scalar, got " + describe(cx.arg(side)) +
+                               "; for tiles use pl.minimum / pl.maximum");
+  }
+  DType l = type_of(cx, "lhs")->dtype, r = type_of(cx, "rhs")->dtype;
+  if (dtype_is_float(l) != dtype_is_float(r)) return scalar_type(dtype_is_float(l) ? l : r);
+  if (as_const_int(cx.arg("lhs"))) return scalar_type(r);  // a literal takes the other side's type
+  return scalar_type(l);
+}
+
+Type check_ScalarMin(const ContractContext& cx) {
+  return scalar_min_max(cx);
+}
+Type check_ScalarMax(const ContractContext& cx) {
+  return scalar_min_max(cx);
 }
 
 }  // namespace ptodist::ir

@@ -1,4 +1,6 @@
 // Contracts of GM access (pl.load/store/read/write) and of window memory and rank identity (pld.).
+#include <algorithm>
+
 #include "common.h"
 
 namespace ptodist::ir {
@@ -30,15 +32,51 @@ std::optional<long long> const_bytes(const std::vector<Expr>& shape, DType dt) {
 
 }  // namespace
 
+namespace {
+
+// An optional True/False operand (a literal); nullopt after reporting anything else.
+std::optional<bool> need_flag(const ContractContext& cx, std::string_view name) {
+  if (omitted(cx, name)) return false;
+  if (auto b = cx.arg(name)->as<BoolImm>()) return b->value;
+  cx.fail(name, quoted(name) + " must be True or False, got " + describe(cx.arg(name)));
+  return std::nullopt;
+}
+
+// pl.load's valid_shape: one dim per dim of `shapes`, each constant one in [0, shapes dim].
+const std::vector<Expr>* need_valid_shape(const ContractContext& cx, const std::vector<Expr>& shapes) {
+  const std::vector<Expr>* valid =
+      need_int_list(cx, "valid_shape", static_cast<int>(shapes.size()), "tensor");
+  if (!valid) return nullptr;
+  for (size_t i = 0; i < valid->size(); ++i) {
+    auto v = as_const_int((*valid)[i]), s = as_const_int(shapes[i]);
+    if (v && (*v < 0 || (s && *v > *s))) {
+      cx.fail("valid_shape", "'valid_shape' dim " + std::to_string(i) + " (" + std::to_string(*v) +
+                                 ") must lie in [0, " + (s ? std::to_string(*s) : "shapes") +
+                                 "]: the valid region narrows the tile, it cannot widen it");
+      return nullptr;
+    }
+  }
+  return valid;
+}
+
+}  // namespace
+
+// The tile has `shapes`; only its valid region (valid_shape, cut at the tensor's edge with clamp=True)
+// is read, and later stores write only that region (PyPTO's TileView.valid_shape).
 Type check_Load(const ContractContext& cx) {
   const TypeNode* t = need_tensor_like(cx, "tensor");
   if (!t) return nullptr;
   int rank = static_cast<int>(t->shape.size());
   const std::vector<Expr>* offsets = need_int_list(cx, "offsets", rank, "tensor");
   if (!offsets) return nullptr;
-  const std::vector<Expr>* shape = need_int_list(cx, "shape", rank, "tensor");
-  if (!shape || !check_positive_dims(cx, "shape", *shape)) return nullptr;
-  if (!check_in_bounds(cx, "shape", *offsets, *shape, t->shape, "tensor")) return nullptr;
+  const std::vector<Expr>* shape = need_int_list(cx, "shapes", rank, "tensor");
+  if (!shape || !check_positive_dims(cx, "shapes", *shape)) return nullptr;
+  const std::vector<Expr>* valid = shape;
+  if (!omitted(cx, "valid_shape") && !(valid = need_valid_shape(cx, *shape))) return nullptr;
+  auto clamp = need_flag(cx, "clamp");
+  if (!clamp) return nullptr;
+  const char* region = valid == shape ? "shapes" : "valid_shape";
+  if (!*clamp && !check_in_bounds(cx, region, *offsets, *valid, t->shape, "tensor")) return nullptr;
   Memory mem = Memory::Vec;
   if (!omitted(cx, "target_memory")) {
     auto m = need_memory(cx, "target_memory");
@@ -52,8 +90,24 @@ Type check_Load(const ContractContext& cx) {
                          std::string(memory_name(*m)) + ")");
     mem = *m;
   }
-  return tile_type(*shape, t->dtype, mem);
+  auto out = std::make_shared<TypeNode>(*tile_type(*shape, t->dtype, mem));
+  if (valid != shape || *clamp) out->valid_shape = *valid;
+  // clamp=True cuts the region at the tensor's edge; where that is known now, the type says so.
+  for (size_t i = 0; *clamp && i < out->valid_shape.size(); ++i) {
+    auto v = as_const_int(out->valid_shape[i]), o = as_const_int((*offsets)[i]), d = as_const_int(t->shape[i]);
+    if (v && o && d) out->valid_shape[i] = int_dim(std::max(0LL, std::min(*v, *d - *o)));
+  }
+  return out;
 }
+
+namespace {
+
+// A tile's valid region: its valid_shape, or its shape.
+const std::vector<Expr>& valid_region(const TypeNode* tile) {
+  return tile->valid_shape.empty() ? tile->shape : tile->valid_shape;
+}
+
+}  // namespace
 
 Type check_Store(const ContractContext& cx) {
   const TypeNode* tile = need_tile(cx, "tile");
@@ -72,7 +126,12 @@ Type check_Store(const ContractContext& cx) {
   if (static_cast<int>(tile->shape.size()) != rank)
     return cx.fail("tile", "'tile' rank " + std::to_string(tile->shape.size()) +
                                " must match 'output_tensor' rank " + std::to_string(rank));
-  if (!check_in_bounds(cx, "tile", *offsets, tile->shape, t->shape, "output_tensor")) return nullptr;
+  if (!omitted(cx, "shapes"))
+    return cx.fail("shapes",
+                   "'shapes' (an ND partition shape) is not supported by ptodist yet; the tile's "
+                   "valid region is stored");
+  if (!check_atomic(cx, tile->dtype)) return nullptr;
+  if (!check_in_bounds(cx, "tile", *offsets, valid_region(tile), t->shape, "output_tensor")) return nullptr;
   return cx.arg("output_tensor")->type;
 }
 

@@ -34,6 +34,7 @@ Type remote_store(const ContractContext& cx, std::string_view value, const TypeN
 }  // namespace
 
 Type check_RemoteLoad(const ContractContext& cx) {
+  if (!need_default(cx, "valid_shape", "a partially valid remote tile")) return nullptr;
   const TypeNode* target = need_dist_tensor(cx, "target", "the peer's window is read through it");
   if (!target || !need_int_scalar(cx, "peer")) return nullptr;
   const std::vector<Expr>* shape =

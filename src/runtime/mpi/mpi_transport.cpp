@@ -45,6 +45,7 @@ MPI_Datatype mpi_type(ir::DType t) {
     case ir::DType::BOOL:
       return MPI_UINT8_T;
     case ir::DType::INT64:
+    case ir::DType::INDEX:
       return MPI_INT64_T;
     default:
       return MPI_DATATYPE_NULL;

@@ -20,5 +20,5 @@ class Contract:
         w8: pld.DistributedTensor[[4, SIZE], pl.INT8],
     ):
         a = pl.load(signal, [0, 0], [1, 4])
-        # expected-error@+1 {{pl.exp: 'tile' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got pl.INT32}}
+        # expected-error@+1 {{pl.exp: 'input' must have a float dtype (pl.FP32, pl.FP16 or pl.BF16), got pl.INT32}}
         b = pl.exp(a)

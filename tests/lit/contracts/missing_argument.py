@@ -19,5 +19,5 @@ class Contract:
         b8: pl.Tensor[[4, SIZE], pl.INT8],
         w8: pld.DistributedTensor[[4, SIZE], pl.INT8],
     ):
-        # expected-error@+1 {{pl.load: missing required argument 'shape'}}
+        # expected-error@+1 {{pl.load: missing required argument 'shapes'}}
         a = pl.load(x, [0, 0])

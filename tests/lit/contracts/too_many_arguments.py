@@ -19,5 +19,5 @@ class Contract:
         b8: pl.Tensor[[4, SIZE], pl.INT8],
         w8: pld.DistributedTensor[[4, SIZE], pl.INT8],
     ):
-        # expected-error@+1 {{pl.load: takes at most 4 arguments, got 5}}
-        a = pl.load(x, [0, 0], [4, SIZE], pl.Mem.Vec, 1)
+        # expected-error@+1 {{pl.load: takes at most 6 arguments, got 7}}
+        a = pl.load(x, [0, 0], [4, SIZE], None, pl.Mem.Vec, False, 1)

@@ -1,0 +1,158 @@
+// Calls of language ops that the op table alone does not settle: pl.const, PyPTO's unified dispatch
+// (pl.add of two scalars is scalar arithmetic, pl.add(tile, scalar) is pl.tile.adds), the element
+// access of pl.array values (`a[i]`, `a[i] = v`), and PyPTO ops that ptodist does not support yet.
+#include <algorithm>
+#include <array>
+
+#include "parser_impl.h"
+#include "ptodist/ir/op_table.h"
+
+namespace ptodist::frontend {
+
+namespace {
+
+constexpr std::array kPyptoOps = {
+#define PTODIST_PYPTO_OP(spelling) std::string_view(spelling),
+#include "pypto_ops.def"
+#undef PTODIST_PYPTO_OP
+};
+
+bool is_scalar(const ir::Expr& e) {
+  return e && e->type && e->type->kind == ir::TypeKind::Scalar;
+}
+
+bool is_tile_or_tensor(const ir::Expr& e) {
+  return e && e->type && (e->type->kind == ir::TypeKind::Tile || e->type->is_tensor_like());
+}
+
+// The argument for parameter `index` called `name`: positional or by keyword; null when absent.
+ir::Expr arg_of(const std::vector<ir::CallArg>& args, size_t index, std::string_view name) {
+  size_t positional = 0;
+  for (const ir::CallArg& a : args) {
+    if (a.keyword == name) return a.value;
+    if (a.keyword.empty() && positional++ == index) return a.value;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool is_pypto_op(std::string_view spelling) {
+  return std::binary_search(kPyptoOps.begin(), kPyptoOps.end(), spelling);
+}
+
+// `pl.const(value, dtype)`: a constant of that dtype (PyPTO's ConstInt/ConstFloat with a dtype).
+ir::Expr Parser::lower_const(const SynExpr& e, LowerCtx& cx) {
+  const char* usage = "pl.const expects a number and a dtype, e.g. pl.const(0, pl.INT32)";
+  if (e.items.size() != 3 || !e.items[1]->keyword.empty() || !e.items[2]->keyword.empty()) {
+    error(e.span, usage);
+    return nullptr;
+  }
+  ir::Expr v = lower(*e.items[1], cx);
+  auto dt = dtype_of(*e.items[2], cx);
+  if (!v) return nullptr;
+  if (!dt || *dt == ir::DType::BOOL) {
+    error(e.items[2]->span, std::string(usage) + " (a numeric dtype)");
+    return nullptr;
+  }
+  auto i = v->as<ir::IntImm>();
+  auto f = v->as<ir::FloatImm>();
+  if (!i && !f) {
+    error(e.items[1]->span,
+          "pl.const: 'value' must be an int or float literal, got " + ir::type_str(v->type));
+    return nullptr;
+  }
+  if (ir::dtype_is_float(*dt)) {
+    auto n = std::make_shared<ir::FloatImm>();
+    n->value = i ? static_cast<double>(i->value) : f->value;
+    n->span = e.span;
+    n->type = ir::scalar_type(*dt);
+    return n;
+  }
+  if (f) {
+    error(e.items[1]->span,
+          "pl.const: a float value needs a float dtype, got pl." + std::string(ir::dtype_name(*dt)));
+    return nullptr;
+  }
+  auto n = std::make_shared<ir::IntImm>();
+  n->value = i->value;
+  n->span = e.span;
+  n->type = ir::scalar_type(*dt);
+  return n;
+}
+
+// PyPTO's unified elementwise ops dispatch on their operands (op/unified_ops.py): two scalars are
+// scalar arithmetic; a tile or tensor with a scalar is the `s` form (pl.tile.adds / pl.tensor.adds).
+// Returns null with `handled` false when the call is an ordinary op call.
+ir::Expr Parser::lower_unified(const ir::OpInfo& op, const std::vector<ir::CallArg>& args,
+                               const SourceSpan& span, LowerCtx& cx, bool& handled) {
+  handled = false;
+  static const std::map<ir::OpId, ir::BinaryOpKind> kScalarForm = {{ir::OpId::Add, ir::BinaryOpKind::Add},
+                                                                   {ir::OpId::Sub, ir::BinaryOpKind::Sub},
+                                                                   {ir::OpId::Mul, ir::BinaryOpKind::Mul},
+                                                                   {ir::OpId::Div, ir::BinaryOpKind::Div}};
+  auto it = kScalarForm.find(op.id);
+  if (it == kScalarForm.end() || op.spelling.rfind("pl.tile.", 0) == 0) return nullptr;
+  ir::Expr lhs = arg_of(args, 0, "lhs"), rhs = arg_of(args, 1, "rhs");
+  if (!lhs || !rhs || args.size() != 2) return nullptr;
+  bool tensor_ns = op.spelling.rfind("pl.tensor.", 0) == 0;
+  if (is_scalar(lhs) && is_scalar(rhs) && !tensor_ns) {
+    handled = true;
+    return b_->binary(it->second, lhs, rhs, span);
+  }
+  if (!is_tile_or_tensor(lhs) || !is_scalar(rhs)) return nullptr;
+  handled = true;
+  std::string scalar_form = op.id == ir::OpId::Add ? "adds" : op.id == ir::OpId::Mul ? "muls" : "";
+  if (scalar_form.empty()) {
+    error(span, op.spelling + " of a " + (lhs->type->kind == ir::TypeKind::Tile ? "tile" : "tensor") +
+                    " and a scalar (PyPTO's " + (tensor_ns ? "pl.tensor." : "pl.tile.") +
+                    std::string(op.id == ir::OpId::Sub ? "subs" : "divs") +
+                    ") is not supported by ptodist yet; pl.add and pl.mul take a scalar");
+    return nullptr;
+  }
+  std::string spelling = (tensor_ns ? "pl.tensor." : "pl.") + scalar_form;
+  std::vector<ir::CallArg> scalar_args{{"", lhs, lhs->span}, {"", rhs, rhs->span}};
+  return b_->op_call(*ir::find_op(spelling), scalar_args, cx.build, span);
+}
+
+// `a[i]` of a pl.array value: pl.array.get_element(a, i). Null when `value` is not an array.
+ir::Expr Parser::lower_array_read(const ir::Expr& value, const std::vector<ir::Expr>& indices,
+                                  const SourceSpan& span, LowerCtx& cx) {
+  if (!value || !value->type || value->type->kind != ir::TypeKind::Array) return nullptr;
+  if (indices.size() != 1) {
+    error(span, "an array is indexed with one integer, got " + std::to_string(indices.size()) + " indices");
+    return nullptr;
+  }
+  std::vector<ir::CallArg> args{{"", value, value->span}, {"", indices[0], indices[0]->span}};
+  return b_->op_call(*ir::find_op("pl.array.get_element"), args, cx.build, span);
+}
+
+// `a[i] = v` of a local pl.array `a`: `a = pl.array.update_element(a, i, v)`, as PyPTO's parser
+// rewrites it. False (nothing reported) when the target is not an element of a local array.
+bool Parser::lower_array_store(ir::Block& out, const SynExpr& target, const SynExpr& value, LowerCtx& cx) {
+  if (target.kind != SynKind::Subscript || target.items[0]->kind != SynKind::Name) return false;
+  const Binding* b = lookup(cx, target.items[0]->text);
+  if (!b || b->kind != Binding::Kind::Local || !b->var || !b->var->type ||
+      b->var->type->kind != ir::TypeKind::Array)
+    return false;
+  const SynExpr& index = *target.items[1];
+  if (index.kind == SynKind::Tuple || index.kind == SynKind::Slice) {
+    error(index.span, "an array element is assigned with one integer index: a[i] = v");
+    return true;
+  }
+  ir::Expr i = lower(index, cx);
+  ir::Expr v = lower(value, cx);
+  if (!i || !v) return true;
+  ir::Expr array = b_->var_ref(b->var, target.items[0]->span);
+  std::vector<ir::CallArg> args{{"", array, array->span}, {"", i, i->span}, {"", v, v->span}};
+  ir::Expr updated = b_->op_call(*ir::find_op("pl.array.update_element"), args, cx.build, target.span);
+  if (!updated) return true;
+  auto s = std::make_shared<ir::Assign>();
+  s->span = target.span;
+  s->targets.push_back(b->var);
+  s->value = updated;
+  out.push_back(s);
+  return true;
+}
+
+}  // namespace ptodist::frontend

@@ -1,0 +1,223 @@
+// Ops on GM tensors as values: views (pl.slice, pl.reshape), pl.assemble, pl.tensor.dim,
+// pl.create_tensor, the tensor-level forms of the elementwise ops (each result a new tensor the kernel
+// owns), and the on-core scalar arrays of pl.array.*.
+#include <algorithm>
+#include <cstring>
+
+#include "exec.h"
+#include "ptodist/kernels/cast.h"
+#include "ptodist/kernels/elementwise.h"
+#include "remote_io.h"
+#include "tile_math.h"
+
+namespace ptodist::runtime {
+
+// Check mode: a core's load or store of GM is an access the happens-before tracker checks; of a
+// window region (the rank's own window) also a switch point. Local GM needs none: the tracker orders
+// accesses by happens-before, not by when they ran, and only windows are shared between ranks.
+void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
+                         const Dims& shape, bool write) {
+  check::HappensBefore* hb = in.world().hb();
+  if (!hb) return;
+  if (t.is_window()) check_switch_point(in);
+  check_region(in, *hb, Region{&t, offsets, shape}, t.rank, write, false, c);
+}
+
+namespace {
+
+// A new dense tensor, zero-filled, owned by its storage.
+TensorView new_tensor(const Dims& shape, ir::DType dtype, std::string name) {
+  TensorView t;
+  t.dtype = dtype;
+  t.shape = shape;
+  t.strides = dense_strides(shape);
+  t.name = std::move(name);
+  size_t bytes = static_cast<size_t>(std::max(1LL, shape_numel(shape)) * ir::dtype_bytes(dtype));
+  t.storage = std::shared_ptr<std::byte[]>(new std::byte[bytes]());
+  t.data = t.storage.get();
+  return t;
+}
+
+// `t`'s elements densely packed (a strided view such as a slice is gathered), as a new tensor.
+TensorView dense_copy(Interp& in, const ir::OpCall& c, const TensorView& t) {
+  check_window_access(in, c, t, Dims(t.shape.size(), 0), t.shape, false);
+  TensorView out = new_tensor(t.shape, t.dtype, t.name);
+  copy_region(t.data, t.dtype, t.strides, out.data, out.dtype, out.strides, t.shape);
+  return out;
+}
+
+// A dense tensor as the kernels see a tile: rows of its last dim.
+kernels::TileView flat(const TensorView& t) {
+  long long cols = t.shape.empty() ? 1 : t.shape.back();
+  long long rows = cols ? t.numel() / cols : 0;
+  return kernels::TileView::contiguous(t.data, static_cast<int>(rows), static_cast<int>(cols),
+                                       elem_type(t.dtype));
+}
+
+const TensorView& tensor_operand(Interp& in, const ir::OpCall& c, OperandName slot, OperandHolder& h) {
+  return in.tensor_arg(c, slot, h);
+}
+
+bool is_contiguous(const TensorView& t) {
+  return t.strides == dense_strides(t.shape);
+}
+
+}  // namespace
+
+Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
+  OperandHolder hl, hr;
+  TensorView a = dense_copy(in, c, tensor_operand(in, c, "lhs", hl));
+  TensorView b = dense_copy(in, c, tensor_operand(in, c, "rhs", hr));
+  if (a.shape != b.shape)
+    in.fail(c.span, c.op->spelling + ": operand shapes " + dims_str(a.shape) + " and " + dims_str(b.shape) +
+                        " differ; both tensors must have the same shape");
+  TensorView out = new_tensor(a.shape, a.dtype, c.op->spelling);
+  kernels::binary(op, flat(out), flat(a), flat(b));
+  return out;
+}
+
+Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
+  OperandHolder h;
+  TensorView a = dense_copy(in, c, tensor_operand(in, c, "tile", h));
+  TensorView out = new_tensor(a.shape, a.dtype, c.op->spelling);
+  kernels::binary_scalar(op, flat(out), flat(a), in.eval_double(c.arg("scalar")));
+  return out;
+}
+
+Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast) {
+  OperandHolder h;
+  TensorView a = dense_copy(in, c, tensor_operand(in, c, "input", h));
+  ir::DType to = cast && c.type ? c.type->dtype : a.dtype;
+  TensorView out = new_tensor(a.shape, to, c.op->spelling);
+  if (cast)
+    kernels::cast(flat(out), flat(a));
+  else
+    kernels::exp(flat(out), flat(a));
+  return out;
+}
+
+// A view: the same memory at an offset, with the source's strides.
+Value op_Slice(Interp& in, const ir::OpCall& c) {
+  OperandHolder h;
+  const TensorView& t = in.tensor_arg(c, "input", h);
+  Dims shape = in.ints_arg(c, "shape");
+  Dims offset = in.ints_arg(c, "offset");
+  long long at = region_offset_bytes(in, c, t, offset, shape);
+  TensorView v = t;
+  v.data = t.data + at;
+  v.shape = shape;
+  if (v.is_window()) v.window.offset += at;
+  return v;
+}
+
+// Writes `source` into `target` at `offset` and returns the target. A tile source is a store.
+Value op_Assemble(Interp& in, const ir::OpCall& c) {
+  OperandHolder ht, hs;
+  const TensorView& target = in.tensor_arg(c, "target", ht);
+  Dims offset = in.ints_arg(c, "offset");
+  const Value& source = in.operand_arg(c, "source", hs);
+  if (const auto* tile = std::get_if<TileValue>(&source)) {
+    store_tile(in, c, *tile, target, offset);
+  } else {
+    const TensorView& s = in.tensor_arg(c, "source", hs);
+    TensorView dense = dense_copy(in, c, s);
+    long long at = region_offset_bytes(in, c, target, offset, s.shape);
+    check_window_access(in, c, target, offset, s.shape, true);
+    copy_region(dense.data, dense.dtype, dense.strides, target.data + at, target.dtype, target.strides,
+                s.shape);
+  }
+  if (target.is_window() && target.dtype == ir::DType::INT32) in.world().wake(target.rank);
+  return target;
+}
+
+Value op_Reshape(Interp& in, const ir::OpCall& c) {
+  OperandHolder h;
+  const Value& v = in.operand_arg(c, "input", h);
+  Dims shape = in.ints_arg(c, "shape");
+  if (const auto* tile = std::get_if<TileValue>(&v)) {
+    if (shape_numel(shape) != tile->numel())
+      in.fail(c.span, c.op->spelling + ": shape " + dims_str(shape) + " does not hold the " +
+                          std::to_string(tile->numel()) + " elements of the tile");
+    TileValue out = in.new_tile(c, shape, tile->dtype, tile->memory);
+    std::memmove(out.data, tile->data, static_cast<size_t>(tile->bytes()));
+    return out;
+  }
+  const TensorView& t = in.tensor_arg(c, "input", h);
+  if (shape_numel(shape) != t.numel())
+    in.fail(c.span, c.op->spelling + ": shape " + dims_str(shape) + " does not hold the " +
+                        std::to_string(t.numel()) + " elements of '" + t.name + "'");
+  if (!is_contiguous(t))
+    in.fail(c.span, c.op->spelling + ": '" + t.name +
+                        "' is a strided view; only a contiguous tensor can be "
+                        "reshaped in place");
+  TensorView out = t;
+  out.shape = shape;
+  out.strides = dense_strides(shape);
+  return out;
+}
+
+Value op_TensorDim(Interp& in, const ir::OpCall& c) {
+  OperandHolder h;
+  const TensorView& t = in.tensor_arg(c, "tensor", h);
+  long long axis = in.eval_int(c.arg("axis"));
+  long long rank = static_cast<long long>(t.shape.size());
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) in.fail(c.span, c.op->spelling + ": axis out of range");
+  return Scalar::of_int(t.shape[static_cast<size_t>(axis)]);
+}
+
+Value op_CreateTensor(Interp& in, const ir::OpCall& c) {
+  ir::DType dtype = c.type ? c.type->dtype : ir::DType::FP32;
+  TensorView t = new_tensor(in.ints_arg(c, "shape"), dtype, "create_tensor");
+  const ir::Expr& init = c.arg("init_value");
+  if (init && !init->isa<ir::NoneImm>()) kernels::fill(flat(t), in.eval_double(init));
+  return t;
+}
+
+// An array is a 1-D INT tile in pooled storage: the C-stack of the core, never placed by plan-memory.
+Value op_ArrayCreate(Interp& in, const ir::OpCall& c) {
+  long long n = in.eval_int(c.arg("extent"));
+  if (n <= 0 || n > (1LL << 20))
+    in.fail(c.span, c.op->spelling + ": extent " + std::to_string(n) +
+                        " must lie in [1, 1048576] (an on-core array)");
+  ir::DType dtype = c.type ? c.type->dtype : ir::DType::INT32;
+  TileValue a = in.new_tile(c, Dims{n}, dtype, ir::Memory::Vec);
+  std::fill_n(a.data, a.bytes(), std::byte{0});
+  return a;
+}
+
+namespace {
+
+long long checked_index(Interp& in, const ir::OpCall& c, const TileValue& a) {
+  long long i = in.eval_int(c.arg("index"));
+  if (i < 0 || i >= a.numel())
+    in.fail(c.arg("index")->span, c.op->spelling + ": index " + std::to_string(i) +
+                                      " is outside the array of " + std::to_string(a.numel()) + " elements");
+  return i;
+}
+
+}  // namespace
+
+Value op_ArrayGetElement(Interp& in, const ir::OpCall& c) {
+  OperandHolder h;
+  const TileValue& a = in.tile_arg(c, "array", h);
+  long long i = checked_index(in, c, a);
+  double v = load_element(a.data + i * ir::dtype_bytes(a.dtype), a.dtype);
+  if (a.dtype == ir::DType::BOOL) return Scalar::of_bool(v != 0);
+  return Scalar::of_int(static_cast<long long>(v), a.dtype);
+}
+
+// Functional update, as PyPTO's: the result is a new array, so a name still bound to the old one keeps
+// its elements.
+Value op_ArrayUpdateElement(Interp& in, const ir::OpCall& c) {
+  OperandHolder h;
+  const TileValue& a = in.tile_arg(c, "array", h);
+  long long i = checked_index(in, c, a);
+  TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
+  std::memcpy(out.data, a.data, static_cast<size_t>(a.bytes()));
+  store_element(out.data + i * ir::dtype_bytes(a.dtype), a.dtype,
+                static_cast<double>(in.eval_int(c.arg("value"))));
+  return out;
+}
+
+}  // namespace ptodist::runtime
