@@ -115,7 +115,7 @@ std::vector<GmAccess> gm_accesses(const OpCall& c, const RootOf& root) {
   auto one = [](GmRegion r, bool write) { return std::vector<GmAccess>{GmAccess{std::move(r), write}}; };
   switch (c.op->id) {
     case OpId::Load:
-      return one(region_of(c.arg("tensor"), c.arg("offsets"), shape_arg(c, "shape"), root), false);
+      return one(region_of(c.arg("tensor"), c.arg("offsets"), shape_arg(c, "shapes"), root), false);
     case OpId::Store: {
       auto shape = tile_shape(c.arg("tile"));
       if (!shape) return {};

@@ -97,7 +97,7 @@ bool runs_in_place(const OpCall& c) {
       return true;
     case OpId::Cast: {
       // A widening cast writes element i past where element i+1 is still to be read (PyPTO forbids it).
-      const Expr& in = c.arg("tile");
+      const Expr& in = c.arg("input");
       return c.type && in && in->type && dtype_bytes(c.type->dtype) <= dtype_bytes(in->type->dtype);
     }
     default:
