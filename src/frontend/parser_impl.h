@@ -179,8 +179,8 @@ class Parser {
   ir::Expr lower_const(const SynExpr& e, LowerCtx& cx);
   ir::Expr lower_unified(const ir::OpInfo& op, const std::vector<ir::CallArg>& args, const SourceSpan& span,
                          LowerCtx& cx, bool& handled);
-  ir::Expr lower_array_read(const ir::Expr& value, const std::vector<ir::Expr>& indices, const SourceSpan& span,
-                            LowerCtx& cx);
+  ir::Expr lower_array_read(const ir::Expr& value, const std::vector<ir::Expr>& indices,
+                            const SourceSpan& span, LowerCtx& cx);
   bool lower_array_store(ir::Block& out, const SynExpr& target, const SynExpr& value, LowerCtx& cx);
   ir::Expr lower_enum_or_dtype(const std::string& path, const SourceSpan& span, bool* matched);
   std::optional<ir::DType> dtype_of(const SynExpr& e, LowerCtx& cx);

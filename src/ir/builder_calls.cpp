@@ -45,8 +45,7 @@ bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, Sou
       diags.error(a.span.valid() ? a.span : span,
                   op.spelling + ": takes at most " + std::to_string(positional_limit) +
                       (positional_limit < op.params.size() ? " positional" : "") + " argument" +
-                      (positional_limit == 1 ? "" : "s") + ", got " +
-                      std::to_string(positional_count) +
+                      (positional_limit == 1 ? "" : "s") + ", got " + std::to_string(positional_count) +
                       (positional_limit < op.params.size() ? "; pass '" + op.params[positional_limit].name +
                                                                  "' and the parameters after it by keyword"
                                                            : ""));

@@ -32,8 +32,8 @@ constexpr std::array<std::pair<Memory, std::string_view>, 5> kMemoryNames = {{
 }  // namespace
 
 bool dtype_is_int(DType t) {
-  return t == DType::INT32 || t == DType::INT16 || t == DType::INT8 || t == DType::UINT8 || t == DType::INT64 ||
-         t == DType::INDEX;
+  return t == DType::INT32 || t == DType::INT16 || t == DType::INT8 || t == DType::UINT8 ||
+         t == DType::INT64 || t == DType::INDEX;
 }
 
 std::string_view dtype_name(DType t) {

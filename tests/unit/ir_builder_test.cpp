@@ -70,9 +70,10 @@ TEST_F(IrBuilder, TooManyPositionals) {
 // Past a bare `*` of the signature, parameters are keyword-only, as in PyPTO's pl.store(..., *, atomic).
 TEST_F(IrBuilder, KeywordOnlyParameters) {
   EXPECT_EQ(call("pl.store", {tensor({8, 8}), ints({0, 0}), tensor({8, 8}), ints({8, 8}), i(1)}), nullptr);
-  EXPECT_EQ(first_error(),
-            "pl.store: takes at most 4 positional arguments, got 5; pass 'atomic' and the parameters after it by "
-            "keyword");
+  EXPECT_EQ(
+      first_error(),
+      "pl.store: takes at most 4 positional arguments, got 5; pass 'atomic' and the parameters after it by "
+      "keyword");
 }
 
 TEST_F(IrBuilder, DuplicateArgument) {

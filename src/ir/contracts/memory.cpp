@@ -94,7 +94,8 @@ Type check_Load(const ContractContext& cx) {
   if (valid != shape || *clamp) out->valid_shape = *valid;
   // clamp=True cuts the region at the tensor's edge; where that is known now, the type says so.
   for (size_t i = 0; *clamp && i < out->valid_shape.size(); ++i) {
-    auto v = as_const_int(out->valid_shape[i]), o = as_const_int((*offsets)[i]), d = as_const_int(t->shape[i]);
+    auto v = as_const_int(out->valid_shape[i]), o = as_const_int((*offsets)[i]),
+         d = as_const_int(t->shape[i]);
     if (v && o && d) out->valid_shape[i] = int_dim(std::max(0LL, std::min(*v, *d - *o)));
   }
   return out;
