@@ -21,6 +21,7 @@ const std::vector<EnumSpec>& enum_specs() {
       {"pld.NotifyOp", ir::EnumKind::NotifyOp, {"AtomicAdd", "Set"}},
       {"pld.WaitCmp", ir::EnumKind::WaitCmp, {"Eq", "Ne", "Gt", "Ge", "Lt", "Le"}},
       {"pld.AtomicType", ir::EnumKind::AtomicType, {"None_", "Add"}},
+      {"pld.ReduceOp", ir::EnumKind::ReduceOp, {"Sum", "Max", "Min", "Prod"}},
       {"pl.FunctionType", ir::EnumKind::FunctionType, {"InCore", "AIC", "AIV", "Orchestration", "Opaque"}},
       // PyPTO's hierarchy levels, bottom-up, then its aliases (L2CACHE = CHIP_DIE, PROCESSOR = UMA = CHIP,
       // NODE = HOST, POD = CLUSTER_0, CLOS1 = CLUSTER_1, CLOS2 = CLUSTER_2).

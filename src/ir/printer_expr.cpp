@@ -88,6 +88,8 @@ const char* enum_prefix(EnumKind k) {
       return "pld.WaitCmp.";
     case EnumKind::AtomicType:
       return "pld.AtomicType.";
+    case EnumKind::ReduceOp:
+      return "pld.ReduceOp.";
     case EnumKind::FunctionType:
       return "pl.FunctionType.";
     case EnumKind::Level:

@@ -322,5 +322,8 @@ Value op_AllReduce(Interp& in, const ir::OpCall& c) {
 Value op_AllToAll(Interp& in, const ir::OpCall& c) {
   return unlowered(in, c);
 }
+Value op_AllToAllV(Interp& in, const ir::OpCall& c) {
+  return unlowered(in, c);
+}
 
 }  // namespace ptodist::runtime

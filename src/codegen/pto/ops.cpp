@@ -25,6 +25,7 @@ bool is_unlowered(OpId id) {
     case OpId::ReduceScatter:
     case OpId::AllReduce:
     case OpId::AllToAll:
+    case OpId::AllToAllV:
       return true;
     default:
       return false;

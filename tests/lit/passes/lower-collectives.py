@@ -1,5 +1,6 @@
 # RUN: ptodist compile %s -p specialize,lower-collectives --emit=tile-ir --ranks 4 | FileCheck %s
-# lower-collectives turns each collective into puts, counting notifies and a wait on its signal.
+# lower-collectives: PyPTO's self-clearing credit barrier, a push allgather, a pull allreduce with a
+# barrier per chunk, and the rebinding of the call's target to the result window.
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -7,25 +8,37 @@ import pypto.language.distributed as pld
 # CHECK-LABEL: def kernel(
 @pl.jit.incore
 def kernel(
-    x: pl.Tensor[[4, 64], pl.FP32],
-    gathered: pld.DistributedTensor[[16, 64], pl.FP32],
-    part: pld.DistributedTensor[[16, 64], pl.FP32],
-    sig: pld.DistributedTensor[[1, 1], pl.INT32],
-    sig2: pld.DistributedTensor[[1, 1], pl.INT32],
+    one: pl.Tensor[[1, 64], pl.FP32],
+    gathered: pld.DistributedTensor[[4, 64], pl.FP32],
+    sig: pld.DistributedTensor[[4, 1], pl.INT32],
+    other: pld.DistributedTensor[[4], pl.INT32],
 ):
-    # CHECK:      coll_ctx = pld.get_comm_ctx(sig)
-    # CHECK-NEXT: coll_rank = pld.rank(coll_ctx)
-    # CHECK-NEXT: for peer in pl.range(4):
-    # CHECK-NEXT:     pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
-    # CHECK-NEXT: pld.system.wait(sig, [0, 0], 4, cmp=pld.WaitCmp.Ge)
-    pld.tensor.barrier(sig)
-    # CHECK:      for peer_1 in pl.range(4):
-    # CHECK-NEXT:     pld.tensor.put(
-    # CHECK-NEXT:         gathered, peer_1, x, dst_offsets=[coll_rank_1 * 4, 0], src_offsets=[0, 0], shape=[4, 64]
-    # CHECK-NEXT:     )
-    # CHECK-NEXT:     pld.system.notify(sig2, peer_1, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
-    # CHECK-NEXT: pld.system.wait(sig2, [0, 0], 4, cmp=pld.WaitCmp.Ge)
-    pld.tensor.allgather(gathered, x, sig2)
-    # A second barrier on the same signal waits for the running total.
-    # CHECK: pld.system.wait(sig, [0, 0], 8, cmp=pld.WaitCmp.Ge)
-    pld.tensor.barrier(sig)
+    # CHECK:      comm_ctx = pld.get_comm_ctx(sig)
+    # CHECK-NEXT: my_rank = pld.rank(comm_ctx)
+    # CHECK-NEXT: nranks = pld.nranks(comm_ctx)
+    # CHECK-NEXT: for step in pl.range(1, nranks):
+    # CHECK-NEXT:     peer = (my_rank + step) % nranks
+    # CHECK-NEXT:     pld.system.notify(sig, peer, [my_rank, 0], 1, op=pld.NotifyOp.AtomicAdd)
+    # CHECK-NEXT: for step_1 in pl.range(1, nranks):
+    # CHECK-NEXT:     peer_1 = (my_rank + step_1) % nranks
+    # CHECK-NEXT:     pld.system.wait(sig, [peer_1, 0], 1, cmp=pld.WaitCmp.Ge)
+    # CHECK-NEXT: for step_2 in pl.range(1, nranks):
+    # CHECK-NEXT:     peer_2 = (my_rank + step_2) % nranks
+    # CHECK-NEXT:     pld.system.notify(sig, my_rank, [peer_2, 0], -1, op=pld.NotifyOp.AtomicAdd)
+    sig = pld.tensor.barrier(sig)
+    # The push: every rank, itself included, gets my chunk in row my_rank; then one generation.
+    # CHECK:      for step_3 in pl.range(nranks_1):
+    # CHECK-NEXT:     peer_3 = (my_rank_1 + step_3) % nranks_1
+    # CHECK-NEXT:     pld.tensor.put(gathered, peer_3, one, dst_offsets=[my_rank_1, 0], src_offsets=[0, 0], shape=[1, 64])
+    # CHECK:          pld.system.wait(sig, [peer_5, 0], 1, cmp=pld.WaitCmp.Ge)
+    # CHECK:          pld.system.notify(sig, my_rank_1, [peer_6, 0], -1, op=pld.NotifyOp.AtomicAdd)
+    gathered = pld.tensor.allgather(one, gathered, sig)
+    # A 1-D signal has cells [src]; the chunk's barrier (generation 2) comes before its store.
+    # CHECK:      acc = pl.load(gathered, [0, 0], [4, 64])
+    # CHECK:          recv = pld.tile.remote_load(gathered, peer_{{[0-9]+}}, [0, 0], [4, 64])
+    # CHECK-NEXT:     acc = pl.maximum(acc, recv)
+    # CHECK:          pld.system.wait(other, [peer_{{[0-9]+}}], 2, cmp=pld.WaitCmp.Ge)
+    # CHECK:      pl.store(acc, [0, 0], gathered)
+    # CHECK:          pld.system.notify(other, my_rank_2, [peer_{{[0-9]+}}], -2, op=pld.NotifyOp.AtomicAdd)
+    # CHECK:      result = gathered
+    result = pld.tensor.allreduce(gathered, other, op=pld.ReduceOp.Max)

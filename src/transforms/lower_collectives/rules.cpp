@@ -1,0 +1,201 @@
+// The lowering of each collective onto ordinary ops, after PyPTO's LowerCompositeOps recipes
+// (src/ir/transforms/lower_composite_ops_pass.cpp): data moves with put (push: allgather, all_to_all,
+// all_to_all_v), get (broadcast) or remote_load (pull: the reductions), and every call synchronises with
+// the self-clearing credit barrier of emitter.h, so a signal serves any number of calls.
+#include "emitter.h"
+
+namespace ptodist::transforms::collectives {
+
+using namespace ir;
+
+namespace {
+
+// A tile of a reduction stays within PyPTO's mesh chunk (16 KiB), so two of them (the accumulator and
+// the incoming chunk) fit UB beside whatever the kernel itself keeps there.
+constexpr long long kReduceChunkBytes = 16 * 1024;
+// A put/get region is cut into column chunks when one row is larger than this; the staging tile of
+// each piece is sized by convert-tensor-to-tile (64 KiB at most).
+constexpr long long kTransferChunkBytes = 64 * 1024;
+
+std::optional<std::pair<long long, long long>> static_2d(Emitter& e, const Expr& t, const char* name) {
+  auto dims = t->type->static_shape();
+  if (!dims || dims->size() != 2) {
+    e.error(std::string("'") + name + "' must have a static 2-D shape to be cut into tiles, got " +
+            shape_str(t->type->shape));
+    return std::nullopt;
+  }
+  return std::make_pair((*dims)[0], (*dims)[1]);
+}
+
+std::string reduce_op_of(const OpCall& c) {
+  const Expr& op = c.arg("op");
+  const auto* m = op ? op->as<EnumImm>() : nullptr;
+  return m ? m->value : "Sum";
+}
+
+// Barrier generation 1 and the epilogue of a call that moved its data before it.
+void finish_with_barrier(Emitter& e, Block& out, const Expr& signal) {
+  e.barrier(out, signal, e.i(1));
+  e.epilogue(out, signal, e.i(1));
+}
+
+// For every rank, this one included, starting with the next: body(peer).
+void for_all_peers(Emitter& e, Block& out, const std::function<void(Block&, Expr)>& body) {
+  e.loop(out, "step", e.i(0), e.nranks(), [&](Block& b, Expr k) {
+    Var peer = e.assign(b, "peer", e.bin(BinaryOpKind::Mod, e.bin(BinaryOpKind::Add, e.me(), k), e.nranks()));
+    if (peer) body(b, e.ref(peer));
+  });
+}
+
+}  // namespace
+
+Expr lower_barrier(Emitter& e, const OpCall& c, Block& out) {
+  Expr signal = c.arg("signal");
+  e.begin(c, signal, out);
+  finish_with_barrier(e, out, signal);
+  return signal;
+}
+
+// Everyone says it is ready (so root's data is staged), then every other rank copies root's window.
+Expr lower_broadcast(Emitter& e, const OpCall& c, Block& out) {
+  Expr target = c.arg("target"), signal = c.arg("signal"), root = c.arg("root");
+  auto dims = static_2d(e, target, "target");
+  if (!dims) return nullptr;
+  e.begin(c, target, out);
+  e.barrier(out, signal, e.i(1));
+  Block copy;
+  ChunkPlan plan =
+      plan_chunks(dims->first, dims->second, dtype_bytes(target->type->dtype), kTransferChunkBytes);
+  e.for_chunks(copy, plan, e.i(0), [&](Block& b, const Chunk& k) {
+    e.get(b, target, root, target, e.list({k.row, k.col}), e.ints({k.rows, k.cols}));
+  });
+  e.when(out, e.b().compare(CompareOpKind::Ne, e.me(), root, c.span), std::move(copy));
+  e.epilogue(out, signal, e.i(1));
+  return target;
+}
+
+// Push: my [1, SIZE] chunk goes to row `me` of every rank's target.
+Expr lower_allgather(Emitter& e, const OpCall& c, Block& out) {
+  Expr local = c.arg("local_data"), target = c.arg("target"), signal = c.arg("signal");
+  auto dims = static_2d(e, target, "target");
+  if (!dims) return nullptr;
+  e.begin(c, target, out);
+  ChunkPlan plan = plan_chunks(1, dims->second, dtype_bytes(target->type->dtype), kTransferChunkBytes);
+  for_all_peers(e, out, [&](Block& b, Expr peer) {
+    e.for_chunks(b, plan, e.i(0), [&](Block& cb, const Chunk& k) {
+      e.put(cb, target, peer, local, e.list({e.me(), k.col}), e.list({e.i(0), k.col}), e.ints({1, k.cols}));
+    });
+  });
+  finish_with_barrier(e, out, signal);
+  return target;
+}
+
+// Push: my row d goes to row `me` of rank d's target.
+Expr lower_all_to_all(Emitter& e, const OpCall& c, Block& out) {
+  Expr input = c.arg("input"), target = c.arg("target"), signal = c.arg("signal");
+  auto dims = static_2d(e, target, "target");
+  if (!dims) return nullptr;
+  e.begin(c, target, out);
+  ChunkPlan plan = plan_chunks(1, dims->second, dtype_bytes(target->type->dtype), kTransferChunkBytes);
+  for_all_peers(e, out, [&](Block& b, Expr peer) {
+    e.for_chunks(b, plan, e.i(0), [&](Block& cb, const Chunk& k) {
+      e.put(cb, target, peer, input, e.list({e.me(), k.col}), e.list({peer, k.col}), e.ints({1, k.cols}));
+    });
+  });
+  finish_with_barrier(e, out, signal);
+  return target;
+}
+
+// Push: the MAX_RECV-row block for rank d goes whole to rank d (a static transfer size, as in PyPTO),
+// and d's recv_counts[me] is set to min(send_counts[d], MAX_RECV): how many of those rows are valid.
+Expr lower_all_to_all_v(Emitter& e, const OpCall& c, Block& out) {
+  Expr input = c.arg("input"), target = c.arg("target"), signal = c.arg("signal");
+  Expr send = c.arg("send_counts"), recv = c.arg("recv_counts");
+  auto dims = static_2d(e, target, "target");
+  auto nr = as_const_int(signal->type->shape[0]);
+  if (dims && !nr)
+    e.error("the 'signal' length (the rank count) must be a constant: MAX_RECV = rows / nranks");
+  if (!dims || !nr) return nullptr;
+  long long max_recv = dims->first / *nr;
+  e.begin(c, target, out);
+  ChunkPlan plan = plan_chunks(max_recv, dims->second, dtype_bytes(target->type->dtype), kTransferChunkBytes);
+  for_all_peers(e, out, [&](Block& b, Expr peer) {
+    Expr at = send->type->shape.size() == 1 ? e.list({peer}) : e.list({peer, e.i(0)});
+    Var count = e.assign(b, "send_count", e.call(OpId::Read, {{"tensor", send}, {"offsets", at}}));
+    if (!count) return;
+    Expr clamped = e.b().if_exp(e.b().compare(CompareOpKind::Lt, e.ref(count), e.i(max_recv), c.span),
+                                e.ref(count), e.i(max_recv), c.span);
+    e.emit(b, e.call(OpId::Notify, {{"target", recv},
+                                    {"peer", peer},
+                                    {"offsets", e.list({e.me(), e.i(0)})},
+                                    {"value", clamped},
+                                    {"op", e.b().enum_imm(EnumKind::NotifyOp, "Set", c.span)}}));
+    Expr my_base = e.bin(BinaryOpKind::Mul, e.me(), e.i(max_recv));
+    Expr peer_base = e.bin(BinaryOpKind::Mul, peer, e.i(max_recv));
+    e.for_chunks(b, plan, e.i(0), [&](Block& cb, const Chunk& k) {
+      e.put(cb, target, peer, input, e.list({e.bin(BinaryOpKind::Add, my_base, k.row), k.col}),
+            e.list({e.bin(BinaryOpKind::Add, peer_base, k.row), k.col}), e.ints({k.rows, k.cols}));
+    });
+  });
+  finish_with_barrier(e, out, signal);
+  return target;
+}
+
+// Pull: after the ready barrier, row `me` of every rank's target is reduced into my row `me`. Only I
+// write that row and only peers' rows of mine are read, so the chunks store as they go; the second
+// barrier keeps a fast rank from restaging its rows while a slow one still reads them.
+Expr lower_reduce_scatter(Emitter& e, const OpCall& c, Block& out) {
+  Expr target = c.arg("target"), signal = c.arg("signal");
+  auto dims = static_2d(e, target, "target");
+  if (!dims) return nullptr;
+  std::string op = reduce_op_of(c);
+  e.begin(c, target, out);
+  e.barrier(out, signal, e.i(1));
+  ChunkPlan plan = plan_chunks(1, dims->second, dtype_bytes(target->type->dtype), kReduceChunkBytes);
+  e.for_chunks(out, plan, e.me(), [&](Block& b, const Chunk& k) {
+    Expr shape = e.ints({1, k.cols});
+    Var acc = e.load(b, "acc", target, e.list({k.row, k.col}), shape);
+    e.for_other_peers(b, [&](Block& pb, Expr peer) {
+      Var x = e.remote_load(pb, "recv", target, peer, e.list({k.row, k.col}), shape);
+      if (acc && x) e.reduce_into(pb, acc, x, op);
+    });
+    if (acc) e.store(b, acc, e.list({k.row, k.col}), target);
+  });
+  e.barrier(out, signal, e.i(2));
+  e.epilogue(out, signal, e.i(2));
+  return target;
+}
+
+// Pull, in place: every chunk is reduced from all ranks' copies, then a barrier per chunk (generation
+// 2 + chunk) makes sure every peer has read my chunk before I overwrite it. mode="ring" gives the
+// same result with the same schedule, counted on row 0 of the ring-shaped signal.
+Expr lower_allreduce(Emitter& e, const OpCall& c, Block& out) {
+  Expr target = c.arg("target"), signal = c.arg("signal");
+  if (!signal || signal->isa<NoneImm>()) {
+    e.error("'signal' is required here: pass a window of pl.INT32 with one cell per rank");
+    return nullptr;
+  }
+  auto dims = static_2d(e, target, "target");
+  if (!dims) return nullptr;
+  std::string op = reduce_op_of(c);
+  const auto* mode = c.arg("mode") ? c.arg("mode")->as<StrImm>() : nullptr;
+  Expr row = mode && mode->value == "ring" ? e.i(0) : nullptr;
+  e.begin(c, target, out);
+  e.barrier(out, signal, e.i(1), row);
+  ChunkPlan plan =
+      plan_chunks(dims->first, dims->second, dtype_bytes(target->type->dtype), kReduceChunkBytes);
+  e.for_chunks(out, plan, e.i(0), [&](Block& b, const Chunk& k) {
+    Expr shape = e.ints({k.rows, k.cols});
+    Var acc = e.load(b, "acc", target, e.list({k.row, k.col}), shape);
+    e.for_other_peers(b, [&](Block& pb, Expr peer) {
+      Var x = e.remote_load(pb, "recv", target, peer, e.list({k.row, k.col}), shape);
+      if (acc && x) e.reduce_into(pb, acc, x, op);
+    });
+    e.barrier(b, signal, e.bin(BinaryOpKind::Add, k.index, e.i(2)), row);
+    if (acc) e.store(b, acc, e.list({k.row, k.col}), target);
+  });
+  e.epilogue(out, signal, e.i(1 + plan.count()), row);
+  return target;
+}
+
+}  // namespace ptodist::transforms::collectives
