@@ -32,9 +32,13 @@ void Emitter::error(const std::string& message) {
   failed_ = true;
 }
 
-void Emitter::begin(const OpCall& c, const Expr& window, Block& out) {
+void Emitter::at(const OpCall& c) {
   span_ = c.span;
   op_name_ = c.op->spelling;
+}
+
+void Emitter::begin(const OpCall& c, const Expr& window, Block& out) {
+  at(c);
   Var ctx = assign(out, "comm_ctx", call(OpId::GetCommCtx, {{"tensor", window}}));
   me_ = ctx ? assign(out, "my_rank", call(OpId::Rank, {{"ctx", ref(ctx)}})) : nullptr;
   n_ = ctx ? assign(out, "nranks", call(OpId::NRanks, {{"ctx", ref(ctx)}})) : nullptr;

@@ -36,6 +36,8 @@ class Emitter {
   void fail() { failed_ = true; }
   // Reports "<op>: message" at the collective's call and marks the lowering failed.
   void error(const std::string& message);
+  // Points errors and generated statements at the collective call `c`.
+  void at(const ir::OpCall& c);
   ir::Builder& b() { return make_.builder(); }
 
   // Starts one collective: binds its call's span and op, and emits `ctx = get_comm_ctx(window)`,

@@ -16,6 +16,7 @@ using namespace collectives;
 namespace {
 
 Expr lower_one(Emitter& e, const OpCall& c, Block& out) {
+  e.at(c);
   switch (c.op->id) {
     case OpId::Barrier:
       return lower_barrier(e, c, out);

@@ -27,6 +27,17 @@ std::optional<std::pair<long long, long long>> static_2d(Emitter& e, const Expr&
   return std::make_pair((*dims)[0], (*dims)[1]);
 }
 
+// The row length of a [rows, SIZE] operand whose rows are addressed one at a time: only SIZE must be
+// static (rows may be the rank count, unknown until run time).
+std::optional<long long> static_cols(Emitter& e, const Expr& t, const char* name) {
+  const auto& shape = t->type->shape;
+  auto cols = shape.size() == 2 ? as_const_int(shape[1]) : std::nullopt;
+  if (!cols)
+    e.error(std::string("'") + name + "' must be 2-D with a static row length to be cut into tiles, got " +
+            shape_str(shape));
+  return cols;
+}
+
 std::string reduce_op_of(const OpCall& c) {
   const Expr& op = c.arg("op");
   const auto* m = op ? op->as<EnumImm>() : nullptr;
@@ -77,10 +88,10 @@ Expr lower_broadcast(Emitter& e, const OpCall& c, Block& out) {
 // Push: my [1, SIZE] chunk goes to row `me` of every rank's target.
 Expr lower_allgather(Emitter& e, const OpCall& c, Block& out) {
   Expr local = c.arg("local_data"), target = c.arg("target"), signal = c.arg("signal");
-  auto dims = static_2d(e, target, "target");
-  if (!dims) return nullptr;
+  auto cols = static_cols(e, target, "target");
+  if (!cols) return nullptr;
   e.begin(c, target, out);
-  ChunkPlan plan = plan_chunks(1, dims->second, dtype_bytes(target->type->dtype), kTransferChunkBytes);
+  ChunkPlan plan = plan_chunks(1, *cols, dtype_bytes(target->type->dtype), kTransferChunkBytes);
   for_all_peers(e, out, [&](Block& b, Expr peer) {
     e.for_chunks(b, plan, e.i(0), [&](Block& cb, const Chunk& k) {
       e.put(cb, target, peer, local, e.list({e.me(), k.col}), e.list({e.i(0), k.col}), e.ints({1, k.cols}));
@@ -93,10 +104,10 @@ Expr lower_allgather(Emitter& e, const OpCall& c, Block& out) {
 // Push: my row d goes to row `me` of rank d's target.
 Expr lower_all_to_all(Emitter& e, const OpCall& c, Block& out) {
   Expr input = c.arg("input"), target = c.arg("target"), signal = c.arg("signal");
-  auto dims = static_2d(e, target, "target");
-  if (!dims) return nullptr;
+  auto cols = static_cols(e, target, "target");
+  if (!cols) return nullptr;
   e.begin(c, target, out);
-  ChunkPlan plan = plan_chunks(1, dims->second, dtype_bytes(target->type->dtype), kTransferChunkBytes);
+  ChunkPlan plan = plan_chunks(1, *cols, dtype_bytes(target->type->dtype), kTransferChunkBytes);
   for_all_peers(e, out, [&](Block& b, Expr peer) {
     e.for_chunks(b, plan, e.i(0), [&](Block& cb, const Chunk& k) {
       e.put(cb, target, peer, input, e.list({e.me(), k.col}), e.list({peer, k.col}), e.ints({1, k.cols}));
@@ -146,12 +157,12 @@ Expr lower_all_to_all_v(Emitter& e, const OpCall& c, Block& out) {
 // barrier keeps a fast rank from restaging its rows while a slow one still reads them.
 Expr lower_reduce_scatter(Emitter& e, const OpCall& c, Block& out) {
   Expr target = c.arg("target"), signal = c.arg("signal");
-  auto dims = static_2d(e, target, "target");
-  if (!dims) return nullptr;
+  auto cols = static_cols(e, target, "target");
+  if (!cols) return nullptr;
   std::string op = reduce_op_of(c);
   e.begin(c, target, out);
   e.barrier(out, signal, e.i(1));
-  ChunkPlan plan = plan_chunks(1, dims->second, dtype_bytes(target->type->dtype), kReduceChunkBytes);
+  ChunkPlan plan = plan_chunks(1, *cols, dtype_bytes(target->type->dtype), kReduceChunkBytes);
   e.for_chunks(out, plan, e.me(), [&](Block& b, const Chunk& k) {
     Expr shape = e.ints({1, k.cols});
     Var acc = e.load(b, "acc", target, e.list({k.row, k.col}), shape);
