@@ -1,12 +1,13 @@
 // Kernel throughput: the runtime's tile matmul (fp16/bf16 -> fp32) on each path (AVX-512 kernel,
-// OpenBLAS) against a bare OpenBLAS sgemm on fp32 data of the same size, plus the hot elementwise kernels.
+// OpenBLAS) against one sgemm of the best correct BLAS on this machine (blas_baseline.h) on fp32 data of
+// the same size, plus the hot elementwise kernels.
 #include <benchmark/benchmark.h>
-#include <cblas.h>
 
 #include <cstring>
 #include <random>
 #include <vector>
 
+#include "blas_baseline.h"
 #include "ptodist/kernels/convert.h"
 #include "ptodist/kernels/elementwise.h"
 #include "ptodist/kernels/matmul.h"
@@ -20,6 +21,9 @@ using ptodist::kernels::TileView;
 
 // The runtime's tile: [M, K] @ [K, N] with M = N = 128, K = 256.
 constexpr int kM = 128, kN = 128, kK = 256;
+
+// The baseline sgemm, chosen in main before any benchmark runs.
+ptodist::bench::Sgemm best_sgemm;
 
 std::vector<float> random_floats(size_t n, unsigned seed) {
   std::mt19937 rng(seed);
@@ -84,14 +88,13 @@ void BM_GemmTile(benchmark::State& state, MatmulPath path) {
   tile_matmul(state, ElemType::F16, path, 128, 128, 256);
 }
 
-// The same shape as one sgemm on data already in fp32: the OpenBLAS floor both paths are compared to.
+// The same shape as one sgemm of the baseline BLAS on data already in fp32: the floor both paths are
+// compared to.
 void BM_GemmTileSgemm(benchmark::State& state) {
   auto a = random_floats(128 * 128, 1), b = random_floats(128 * 256, 2);
   std::vector<float> c(128 * 256);
-  ptodist::kernels::prepare_openblas();
   for (auto _ : state) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 128, 256, 128, 1.0f, a.data(), 128, b.data(), 256,
-                0.0f, c.data(), 256);
+    best_sgemm(128, 256, 128, a.data(), 128, b.data(), 256, c.data(), 256);
     benchmark::DoNotOptimize(c.data());
   }
   set_flops(state, 2.0 * 128 * 256 * 128);
@@ -101,11 +104,9 @@ void BM_GemmTileSgemm(benchmark::State& state) {
 void BM_PlainSgemm(benchmark::State& state) {
   auto a = random_floats(kM * kK, 1), b = random_floats(kK * kN, 2);
   std::vector<float> c(kM * kN);
-  // OpenBLAS pinned to one thread, exactly as the tile matmul's OpenBLAS path runs it.
-  ptodist::kernels::prepare_openblas();
+  // One thread per call, as the tile matmul runs.
   for (auto _ : state) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f,
-                c.data(), kN);
+    best_sgemm(kM, kN, kK, a.data(), kK, b.data(), kN, c.data(), kN);
     benchmark::DoNotOptimize(c.data());
   }
   set_flops(state, 2.0 * kM * kN * kK);
@@ -184,6 +185,10 @@ BENCHMARK(BM_RowSumF16);
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  const auto blas = ptodist::bench::choose_best_blas({{kM, kN, kK}, {128, 256, 128}});
+  ptodist::bench::print_blas_choice(blas, stdout);
+  best_sgemm = blas.sgemm;
+  benchmark::AddCustomContext("baseline_blas", blas.name);
   benchmark::AddCustomContext("matmul_backend", ptodist::kernels::matmul_backend());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
-  libopenblas-dev
+  libopenblas-dev libblis-dev libdnnl-dev
   openmpi-bin libopenmpi-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev
   llvm-14-tools python3 python3-numpy

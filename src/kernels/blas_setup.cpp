@@ -2,11 +2,14 @@
 // Debian's OpenBLAS 0.3.21 does not recognise.
 #include "blas_setup.h"
 
+#include <cblas.h>
 #include <dlfcn.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 namespace ptodist::kernels::detail {
 namespace {
@@ -24,11 +27,36 @@ const char* blas_core_name() {
   return corename ? corename() : nullptr;
 }
 
+// Whether the current core computes one tile-sized sgemm within the fp32 error bound of an fp64
+// reference (2 k u sum |a b|, u = 2^-24): a kernel set that the CPU runs but computes wrongly is not used.
+bool core_computes_correctly() {
+  constexpr int m = 48, n = 80, k = 256;
+  std::vector<float> a(m * k), b(k * n), c(m * n);
+  unsigned x = 12345;
+  auto next = [&x] { return (x = x * 1103515245u + 12345u) / 4294967296.0f - 0.5f; };
+  for (auto& v : a) v = next();
+  for (auto& v : b) v = next();
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f,
+              c.data(), n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double ref = 0, mag = 0;
+      for (int l = 0; l < k; ++l)
+        ref += double(a[i * k + l]) * b[l * n + j], mag += std::fabs(double(a[i * k + l]) * b[l * n + j]);
+      if (!(std::fabs(c[i * n + j] - ref) <= 2.0 * k * std::ldexp(1.0, -24) * mag)) return false;
+    }
+  return true;
+}
+
 // OpenBLAS's dynamic-arch build picks its kernels from the CPU model at load time and falls back to the
-// generic SSE3 "Prescott" kernels for models it does not know (e.g. family 6 model 207 under 0.3.21),
-// about 5x slower on a 128x128x256 sgemm here. OPENBLAS_CORETYPE is OpenBLAS's documented override, but it
-// is read before main; so when the user did not set it, we set it from the CPU's features and re-run
-// OpenBLAS's core selection (gotoblas_dynamic_quit/init), before this process's first sgemm.
+// generic SSE3 "Prescott" kernels for models it does not know (0.3.21 knows neither Intel family 6
+// model 207 nor AMD Zen 4/5), about 5x slower on a 128x128x256 sgemm. OPENBLAS_CORETYPE is OpenBLAS's
+// documented override, but it is read before main; so when the user did not set it, we choose from the
+// CPU's features and re-run OpenBLAS's core selection (gotoblas_dynamic_quit/init) before this process's
+// first sgemm: the widest kernel set the CPU has (SkylakeX's AVX-512, then Haswell's AVX2 + FMA) that
+// passes a correctness check. (An earlier version stopped at Haswell, believing 0.3.21's AVX-512 kernels
+// wrong on such CPUs; on the AMD EPYC (Zen 5) used here they match fp64 on every benchmark shape and are
+// faster, docs/benchmarks.md.)
 void select_blas_core() {
   if (std::getenv("OPENBLAS_CORETYPE") != nullptr) return;  // the user's choice stands
   const char* core = blas_core_name();
@@ -36,13 +64,19 @@ void select_blas_core() {
   auto quit = lookup<void (*)()>("gotoblas_dynamic_quit");
   auto init = lookup<void (*)()>("gotoblas_dynamic_init");
   if (quit == nullptr || init == nullptr) return;
-  // Haswell (AVX2 + FMA) rather than SkylakeX even where AVX-512 exists: on the newer CPUs this
-  // fallback happens on, 0.3.21's AVX-512 kernels are the ones known to misbehave, and Haswell is the
-  // core type these machines' own environment pins OpenBLAS to when it pins anything.
-  const char* better = nullptr;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) better = "Haswell";
-  if (better == nullptr) return;
-  setenv("OPENBLAS_CORETYPE", better, 0);
+  std::vector<const char*> candidates;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512cd"))
+    candidates.push_back("SkylakeX");
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) candidates.push_back("Haswell");
+  for (const char* better : candidates) {
+    setenv("OPENBLAS_CORETYPE", better, 1);
+    quit();
+    init();
+    if (core_computes_correctly()) return;
+  }
+  unsetenv("OPENBLAS_CORETYPE");  // none passed: back to OpenBLAS's own choice
   quit();
   init();
 }
@@ -57,8 +91,8 @@ void pin_one_thread() {
 void prepare_blas() {
   static std::once_flag once;
   std::call_once(once, [] {
+    pin_one_thread();  // first: the correctness check runs on the caller's thread only
     select_blas_core();
-    pin_one_thread();
   });
 }
 
