@@ -100,6 +100,13 @@ struct LowerCtx {
   bool const_only = false;  // constant expressions only: no ops, no locals, no function calls
 };
 
+// The arguments of `pl.at(...)` that shape the outlined function and its call (at_scopes.cpp).
+struct AtArgs {
+  std::string level, role, name_hint;
+  const SynExpr* deps = nullptr;
+  bool ok = true;
+};
+
 class Parser {
  public:
   // `lexer_error_lines`: lines where the lexer reported an error; parse errors there would only repeat it.
@@ -237,6 +244,17 @@ class Parser {
   void parse_suite_unlowered();
   void poison_assigned_names(size_t end, LowerCtx& cx);
 
+  // ---- pl.at scopes, outlined into functions (at_scopes.cpp) ----
+  void parse_at_scope(ir::Block& out, const SynExpr& call, const Token* as_name, const SourceSpan& span,
+                      LowerCtx& cx);
+  AtArgs parse_at_args(const SynExpr& call);
+  std::optional<ir::FunctionKind> at_function_kind(const AtArgs& a, const SynExpr& call, const Token* as_name,
+                                                   LowerCtx& cx);
+  std::string outlined_name(const AtArgs& a, ir::FunctionKind kind, LowerCtx& cx);
+  void emit_at_call(ir::Block& out, const ir::Function& fn, const std::vector<ir::Var>& captured,
+                    const std::vector<std::pair<std::string, ir::Var>>& results, const AtArgs& a,
+                    const Token* as_name, const SourceSpan& span, LowerCtx& cx);
+
   // ---- slices (subscripts.cpp) ----
   struct SliceWindow {
     std::vector<ir::Expr> offsets, extents;
@@ -305,8 +323,15 @@ class Parser {
   std::map<std::string, Container*> modules_;  // imported files by canonical path (null while loading)
   int poisoned_uses_ = 0;
   std::vector<LoopCarry*> carries_;  // the enclosing loops' carried values, innermost last
-  int if_depth_ = 0;  // if/elif/else branches around the statement being parsed  // uses of names whose
-                      // definition failed (reported there)
+  int if_depth_ = 0;                 // if/elif/else branches around the statement being parsed
+  int manual_depth_ = 0;             // manual scopes around the statement being parsed
+  // pl.at scopes: the function list calls are checked against (outlined functions join it), the
+  // functions outlined so far with the function each came from, and a counter per function for names.
+  std::vector<ir::Function>* declared_ = nullptr;
+  std::vector<ir::Function> outlined_;
+  std::map<std::string, std::string> outlined_parent_;
+  std::map<std::string, int> outline_counter_;
+  size_t fn_body_end_ = 0;  // token index after the body of the function being parsed
 
   friend struct DepthGuard;
   friend struct SyntaxDepth;

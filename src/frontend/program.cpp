@@ -99,6 +99,7 @@ std::optional<Signature> Parser::parse_signature(const FuncDecl& d, const Contai
 ir::Function Parser::parse_body(const Signature& sig, const Container& c,
                                 const std::vector<ir::Function>& sigs, bool class_style) {
   pos_ = sig.body_pos;
+  fn_body_end_ = sig.body_end;
   ScopeMap locals;
   for (const ir::Param& p : sig.fn->params)
     if (p.var) locals[p.var->name] = Binding{Binding::Kind::Local, p.var, nullptr};
@@ -162,8 +163,15 @@ bool Parser::parse_functions(const std::vector<FuncDecl>& decls, const Container
     }
   }
   ok = check_unique(declared, *diags_) && ok;
-  for (const Signature& s : sigs)
+  // pl.at scopes add the functions they outline to `declared` (so calls of them are checked) and to
+  // the program, after the function they came from.
+  declared_ = &declared;
+  for (const Signature& s : sigs) {
     bodies.push_back(parse_body(s, s.home ? *s.home : c, declared, class_style));
+    bodies.insert(bodies.end(), outlined_.begin(), outlined_.end());
+    outlined_.clear();
+  }
+  declared_ = nullptr;
   return ok;
 }
 
@@ -223,9 +231,21 @@ std::vector<ir::Program> Parser::build_jit_programs(const Container& c) {
           work.push_back(j);
         }
     }
-    std::vector<ir::Function> members;
+    std::set<std::string> member_names;
     for (size_t i = 0; i < n; ++i)
-      if (reached[i]) members.push_back(bodies[i]);
+      if (reached[i]) member_names.insert(fns[i]->name);
+    // A function a pl.at scope outlined belongs where the function it came from does.
+    auto is_member = [&](std::string name) {
+      for (;;) {
+        if (member_names.count(name)) return true;
+        auto it = outlined_parent_.find(name);
+        if (it == outlined_parent_.end()) return false;
+        name = it->second;
+      }
+    };
+    std::vector<ir::Function> members;
+    for (const ir::Function& b : bodies)
+      if (is_member(b->name)) members.push_back(b);
     programs.push_back(
         make_program(fns[r]->name, ir::ProgramStyle::Jit, c, std::move(members), fns[r]->span));
   }

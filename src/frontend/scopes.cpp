@@ -2,8 +2,8 @@
 // `with pl.scope(mode=pl.ScopeMode.MANUAL):` turn automatic dependency edges off for the submits
 // inside; `with pl.scope():` (AUTO) only places a runtime scope, a tuning choice PyPTO documents as never
 // needed for correctness, so its body runs as if it were written in place. `with ... as NAME:` binds
-// NAME. The scopes PyPTO outlines into functions of another level (`pl.at(level=...)`, `pl.spmd(...)`,
-// `pl.cluster()`) are a located "not supported yet" error; their bodies are not parsed.
+// NAME. `pl.at(level=...)` is outlined into a function of that level (at_scopes.cpp); the other scopes
+// PyPTO outlines (`pl.spmd(...)`, `pl.cluster()`) are a located "not supported yet" error.
 #include "parser_impl.h"
 
 namespace ptodist::frontend {
@@ -38,11 +38,11 @@ void Parser::parse_with(ir::Block& out, LowerCtx& cx) {
   if (!accept_op(":")) fail(peek().span, "expected ':' after 'with' header");
   SourceSpan span = span_to_prev(begin);
   std::string path = item->kind == SynKind::Call ? canonical(*item->items[0]).value_or("") : "";
-  if (path == "pl.at" || path == "pl.spmd" || path == "pl.cluster") {
+  if (path == "pl.at") return parse_at_scope(out, *item, as_name, span, cx);
+  if (path == "pl.spmd" || path == "pl.cluster") {
     error(item->span, "'with " + path + "(...)' is not supported yet: PyPTO outlines its body into a " +
-                          "function of that level (pl.at(level=pl.Level.CORE_GROUP): an InCore kernel; " +
-                          "pl.at(level=pl.Level.CHIP): a chip orchestration) and calls it there; write " +
-                          "that function with @pl.function(type=...) and call it instead");
+                          "kernel launched on several blocks; write that kernel with " +
+                          "@pl.function(type=...) and pl.spmd_submit it instead");
     // The task id it would bind and the names its body assigns have no value: later uses are silent,
     // this line is the report (not "undefined name" further down).
     if (as_name) (*cx.locals)[as_name->text] = Binding{Binding::Kind::Local, nullptr, nullptr};
@@ -63,7 +63,10 @@ void Parser::parse_with(ir::Block& out, LowerCtx& cx) {
     error(as_name->span, "'with " + path +
                              "(...) as ...' binds nothing; the 'as' clause belongs to "
                              "'with pl.at(...) as tid:' and 'with pl.spmd(...) as tid:'");
+  bool is_manual = manual || mode == "MANUAL";
+  manual_depth_ += is_manual;
   ir::Block body = parse_suite("'with' header", cx);
+  manual_depth_ -= is_manual;
   if (mode == "AUTO") {
     // No IR of its own: an empty AUTO scope leaves a `pass`, so the statement is still in the IR.
     if (body.empty()) {

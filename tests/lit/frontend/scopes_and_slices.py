@@ -45,8 +45,8 @@ def chip(x: pl.Tensor[[4, N], pl.FP32], y: pl.Out[pl.Tensor[[4, N], pl.FP32]]):
         kernel(x, y, 1)
     with pl.scope():
         kernel(x, y, 2)
-    # expected-error@+1 {{'with pl.at(...)' is not supported yet: PyPTO outlines its body into a function of that level}}
-    with pl.at(level=pl.Level.CORE_GROUP, name_hint="w") as tid:
+    # expected-error@+1 {{'with pl.at(level=pl.Level.CLUSTER_0)' is not supported yet}}
+    with pl.at(level=pl.Level.CLUSTER_0, name_hint="w") as tid:
         inner = pl.load(x, [0, 0], [1, N])
     # Names the skipped body assigns are not reported again as undefined.
     kernel(x, y, inner)
