@@ -90,6 +90,7 @@ Runtime::Runtime(ir::Program program, RunOptions options)
   if (const ir::FunctionNode* host = host_function()) sliced_params_ = rank_sliced_params(*host);
   rank_threads_ = std::make_unique<WorkerPool>();
   watchdog_ = std::make_unique<Watchdog>(*world_, options_.watchdog_seconds);
+  world_->transport().set_peer_timeout(options_.watchdog_seconds);
   env_ = std::make_unique<RunEnv>();
   env_->world = world_.get();
   env_->program = program_.get();

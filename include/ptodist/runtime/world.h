@@ -52,6 +52,9 @@ class Transport {
   virtual int local_rank() const { return -1; }
   // True when remote writes arrive without a wake(): blocked waits must poll their cells.
   virtual bool needs_polling() const { return false; }
+  // How long a peer process may stay silent before the run ends naming it (MPI: heartbeats); 0 means
+  // unbounded. In-process ranks cannot stop one by one: nothing to do.
+  virtual void set_peer_timeout(double /*seconds*/) {}
   // Called between the checks of a polling wait: lets MPI progress (osc pt2pt moves one-sided data
   // only inside MPI calls on the target).
   virtual void poll() {}

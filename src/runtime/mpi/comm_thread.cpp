@@ -143,6 +143,22 @@ void CommThread::idle_progress() {
   int flag = 0;
   MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
   if (idle_hook_) idle_hook_();
+  liveness_.step();
+}
+
+void CommThread::wait_live(MPI_Request& request) {
+  for (int i = 0, done = 0;; ++i) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    liveness_.step();
+    // A collective waits as long as the slowest rank: back off as the idle loop does, so a rank
+    // waiting for a stopped or slow peer sleeps instead of spinning in MPI.
+    if (i < kIdleSpins)
+      cpu_relax();
+    else
+      std::this_thread::sleep_for(std::min<std::chrono::microseconds>(
+          kMaxIdleSleep, std::chrono::microseconds(2 * (i - kIdleSpins + 1))));
+  }
 }
 
 void CommThread::poll() {
@@ -180,6 +196,7 @@ void CommThread::start_mpi() {
     if (mode_ != choice.mode) mode_reason_ += "; the library provides less";
     direct_ = mode_ != MpiThreadMode::Funneled;
     multiple_ = mode_ == MpiThreadMode::Multiple;
+    liveness_.start(rank_, size_);
   }
   std::lock_guard<std::mutex> lock(init_mu_);
   started_ = true;
@@ -220,7 +237,10 @@ void CommThread::loop() {
     }
   }
   if (exit_hook_) exit_hook_();
-  if (ok()) MPI_Finalize();
+  if (ok()) {
+    liveness_.stop();
+    MPI_Finalize();
+  }
 }
 
 }  // namespace ptodist::runtime

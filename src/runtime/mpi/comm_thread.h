@@ -13,6 +13,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "liveness.h"
 #include "thread_level.h"
 
 namespace ptodist::runtime {
@@ -84,6 +85,12 @@ class CommThread {
   void poll();
   bool on_thread() const { return std::this_thread::get_id() == thread_.get_id(); }
 
+  // Seconds a peer may stay silent (no heartbeat) before this rank ends the job naming it; 0: off.
+  void set_peer_timeout(double seconds) { liveness_.set_timeout(seconds); }
+  // With MPI held (inside call()): completes a nonblocking collective while heartbeats keep flowing
+  // and are checked, so a stopped peer ends the job instead of blocking this rank forever.
+  void wait_live(MPI_Request& request);
+
  private:
   struct Request;
   void call_ref(void (*run)(void*), void* fn);
@@ -112,6 +119,7 @@ class CommThread {
   bool stop_ = false;
   bool kicked_ = false;  // under mu_
   std::function<void()> idle_hook_, exit_hook_;
+  Liveness liveness_;  // used with MPI held
   std::mutex init_mu_;
   std::condition_variable init_cv_;
   bool started_ = false;

@@ -67,12 +67,20 @@ void MpiBackend::run(const std::function<void()>& fn) {
 }
 
 void MpiBackend::barrier() {
-  comm_->call([] { MPI_Barrier(MPI_COMM_WORLD); });
+  comm_->call([this] {
+    MPI_Request r;
+    MPI_Ibarrier(MPI_COMM_WORLD, &r);
+    comm_->wait_live(r);
+  });
 }
 
 bool MpiBackend::all_ok(bool ok) {
   int v = ok ? 1 : 0;
-  comm_->call([&] { MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD); });
+  comm_->call([&] {
+    MPI_Request r;
+    MPI_Iallreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &r);
+    comm_->wait_live(r);
+  });
   return v == 1;
 }
 
@@ -95,10 +103,12 @@ std::string gather_host_outputs(MpiBackend& mpi, const ir::FunctionNode& host,
     std::byte* base = t.data.data();
     int n = static_cast<int>(slice), rank = mpi.rank();
     mpi.comm().call([&] {
+      MPI_Request r;
       if (rank == 0)
-        MPI_Gather(MPI_IN_PLACE, n, MPI_BYTE, base, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+        MPI_Igather(MPI_IN_PLACE, n, MPI_BYTE, base, n, MPI_BYTE, 0, MPI_COMM_WORLD, &r);
       else
-        MPI_Gather(base + rank * slice, n, MPI_BYTE, nullptr, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+        MPI_Igather(base + rank * slice, n, MPI_BYTE, nullptr, n, MPI_BYTE, 0, MPI_COMM_WORLD, &r);
+      mpi.comm().wait_live(r);
     });
   }
   return why;

@@ -201,10 +201,14 @@ class MpiTransport final : public Transport, public DmaOffload {
     });
   }
 
+  void set_peer_timeout(double seconds) override { comm_.set_peer_timeout(seconds); }
+
   void begin_round() override {
     comm_.call([this] {
       for (Window& w : windows_) MPI_Win_sync(w.win);
-      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Request r;
+      MPI_Ibarrier(MPI_COMM_WORLD, &r);
+      comm_.wait_live(r);
     });
   }
 
@@ -213,8 +217,10 @@ class MpiTransport final : public Transport, public DmaOffload {
   void end_round(std::vector<double>& rank_seconds) override {
     comm_.call([&] {
       flush_dirty_windows();
-      MPI_Allreduce(MPI_IN_PLACE, rank_seconds.data(), static_cast<int>(rank_seconds.size()), MPI_DOUBLE,
-                    MPI_MAX, MPI_COMM_WORLD);
+      MPI_Request r;
+      MPI_Iallreduce(MPI_IN_PLACE, rank_seconds.data(), static_cast<int>(rank_seconds.size()), MPI_DOUBLE,
+                     MPI_MAX, MPI_COMM_WORLD, &r);
+      comm_.wait_live(r);
       for (Window& w : windows_) MPI_Win_sync(w.win);
     });
   }
