@@ -169,8 +169,12 @@ ir::Expr Parser::lower_name(const SynExpr& e, LowerCtx& cx) {
   if (const Binding* b = lookup(cx, name)) {
     // A constant that names a dtype (`DTYPE = dtype`, a factory default pl.FP32) is that dtype, so
     // `dtype=DTYPE` reaches an op's contract as the dtype itself.
-    if (b->var && b->kind == Binding::Kind::Constant)
+    if (b->var && b->kind == Binding::Kind::Constant) {
       if (auto d = dtype_of(e, cx)) return b_->dtype_imm(*d, e.span);
+      // Likewise an enum or string constant (`REDUCE_OP = reduce_op`, a factory default
+      // pld.ReduceOp.Sum): an op's contract reads attributes such as `op=` as immediates.
+      if (ir::Expr imm = attribute_constant(e, cx)) return imm;
+    }
     if (b->var) return b_->var_ref(b->var, e.span);
     ++poisoned_uses_;  // its failed definition was reported; the statement using it is not lowered
     return nullptr;
@@ -256,6 +260,18 @@ ir::Expr Parser::lower_attr(const SynExpr& e, LowerCtx& cx) {
     error(e.span, "'" + *c + "' must be called: " + *c + "(...)");
   else
     error(e.span, "unknown name '" + *c + "'" + did_you_mean(*c, known_value_paths()));
+  return nullptr;
+}
+
+ir::Expr Parser::attribute_constant(const SynExpr& e, LowerCtx& cx) {
+  const Binding* b = lookup(cx, e.text);
+  for (int hops = 0; b && b->const_value && hops < 16; ++hops) {
+    if (auto m = b->const_value->as<ir::EnumImm>()) return b_->enum_imm(m->enum_kind, m->value, e.span);
+    if (auto s = b->const_value->as<ir::StrImm>()) return b_->str_imm(s->value, e.span);
+    const ir::VarRef* ref = b->const_value->as<ir::VarRef>();
+    if (!ref || !ref->var) break;
+    b = lookup(cx, ref->var->name);
+  }
   return nullptr;
 }
 

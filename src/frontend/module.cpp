@@ -356,6 +356,10 @@ void Parser::scan_factory_params(Container& f) {
       default_value = try_constant(*d, f);
       opaque_default = !default_value;
     }
+    if (ir::Expr bound = constant_define(pname, pspan)) {
+      default_value = bound;
+      opaque_default = false;
+    }
     if (f.scope.count(pname) || f.host_names.count(pname))
       error(pspan, "duplicate parameter '" + pname + "' of factory '" + f.factory_name + "'");
     bool numeric = default_value && default_value->type && default_value->type->kind == ir::TypeKind::Scalar;
@@ -377,6 +381,20 @@ void Parser::scan_factory_params(Container& f) {
     if (!accept_op(",")) break;
   }
   expect_op(")", "expected ',' or ')' in the parameters of factory '" + f.factory_name + "'");
+}
+
+// The value a `-D name=pld.ReduceOp.Max` / `-D name=pl.FP16` gives a factory parameter, or null.
+ir::Expr Parser::constant_define(const std::string& name, const SourceSpan& span) {
+  if (!constant_defines_) return nullptr;
+  auto it = constant_defines_->values.find(name);
+  if (it == constant_defines_->values.end()) return nullptr;
+  constant_defines_->used.insert(name);
+  bool matched = false;
+  ir::Expr v = lower_enum_or_dtype(it->second, span, &matched);
+  if (!matched)
+    error(span, "-D " + name + "=" + it->second +
+                    ": expected an integer, a dtype such as pl.FP16 or an enum member such as pld.ReduceOp.Max");
+  return v;
 }
 
 // `NAME = <constant expression>`: recorded as a constant; anything else (host code) is skipped silently.

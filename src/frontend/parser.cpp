@@ -173,7 +173,8 @@ ir::Module Parser::run() {
   return m;
 }
 
-ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags, SourceManager* sources) {
+ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags, SourceManager* sources,
+                        ConstantDefines* defines) {
   int before = diags.error_count();
   size_t first_new = diags.diagnostics().size();
   std::vector<Token> tokens = lex(file, diags);
@@ -183,6 +184,7 @@ ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags, SourceM
   // An unclosed bracket swallows the rest of the file; what the parser finds at its end is a consequence.
   if (!lexer_error_lines.empty() && !tokens.empty()) lexer_error_lines.insert(tokens.back().span.line);
   Parser parser(file, std::move(tokens), diags, std::move(lexer_error_lines), sources);
+  parser.set_constant_defines(defines);
   ir::Module m = parser.run();
   if (diags.error_count() > before) return nullptr;
   return m;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ptodist/frontend/lexer.h"
+#include "ptodist/frontend/parser.h"
 #include "ptodist/ir/builder.h"
 #include "syntax.h"
 
@@ -114,6 +115,7 @@ class Parser {
   Parser(const SourceFile& file, std::vector<Token> tokens, DiagnosticEngine& diags,
          std::set<int> lexer_error_lines = {}, SourceManager* sources = nullptr);
   ir::Module run();
+  void set_constant_defines(ConstantDefines* d) { constant_defines_ = d; }
 
   // ---- token cursor (parser.cpp) ----
   const Token& peek(size_t k = 0) const;
@@ -190,6 +192,8 @@ class Parser {
                             const SourceSpan& span, LowerCtx& cx);
   bool lower_array_store(ir::Block& out, const SynExpr& target, const SynExpr& value, LowerCtx& cx);
   ir::Expr lower_enum_or_dtype(const std::string& path, const SourceSpan& span, bool* matched);
+  ir::Expr constant_define(const std::string& name, const SourceSpan& span);
+  ir::Expr attribute_constant(const SynExpr& e, LowerCtx& cx);
   std::optional<ir::DType> dtype_of(const SynExpr& e, LowerCtx& cx);
   ir::Expr try_constant(const SynExpr& e, const Container& c);
 
@@ -320,6 +324,7 @@ class Parser {
   std::set<int> lexer_error_lines_;
   int suppressed_errors_ = 0;
   SourceManager* sources_ = nullptr;
+  ConstantDefines* constant_defines_ = nullptr;
   std::map<std::string, Container*> modules_;  // imported files by canonical path (null while loading)
   int poisoned_uses_ = 0;
   std::vector<LoopCarry*> carries_;  // the enclosing loops' carried values, innermost last

@@ -1,6 +1,7 @@
 // Shared CLI helpers: file loading, -D bindings, program choice, pass contexts and error conventions.
 #include "cli_common.h"
 
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <iostream>
@@ -54,7 +55,7 @@ void add_program_options(CLI::App* sub, ProgramOptions& o) {
   sub->add_option("file", o.file, "kernel file (.py, PyPTO syntax)")->required();
   sub->add_option("--program", o.program,
                   "use only this program (default: every program of the file in turn; bench needs one)");
-  sub->add_option("-D", o.defines, "bind a factory parameter: -D name=value (integer)")
+  sub->add_option("-D", o.defines, "bind a factory parameter: -D name=value (an integer, a dtype such as pl.FP16 or an enum member)")
       ->allow_extra_args(false)
       ->type_name("NAME=VALUE");
   sub->add_option("--ranks", o.ranks,
@@ -78,7 +79,17 @@ void add_program_options(CLI::App* sub, ProgramOptions& o) {
       ->capture_default_str();
 }
 
-std::unique_ptr<LoadedFile> load_file(const std::string& path) {
+namespace {
+
+// `pl.FP16`, `pld.ReduceOp.Max`: a dotted name, bound by the parser rather than by specialize.
+bool is_symbolic_define(const std::string& text) {
+  return !text.empty() && std::isalpha(static_cast<unsigned char>(text[0])) &&
+         text.find('.') != std::string::npos;
+}
+
+}  // namespace
+
+std::unique_ptr<LoadedFile> load_file(const std::string& path, const std::vector<std::string>& defines) {
   auto lf = std::make_unique<LoadedFile>();
   std::string error;
   std::error_code ec;
@@ -87,7 +98,14 @@ std::unique_ptr<LoadedFile> load_file(const std::string& path) {
     usage_error("'" + path + "' is a directory, not a kernel file");
   lf->file = lf->sources.load(path, &error);
   if (!lf->file) usage_error(error.empty() ? "cannot read '" + path + "'" : error);
-  lf->module = frontend::parse_module(*lf->file, lf->diags, &lf->sources);
+  frontend::ConstantDefines symbolic;
+  for (const std::string& d : defines)
+    if (size_t eq = d.find('='); eq != std::string::npos && is_symbolic_define(d.substr(eq + 1)))
+      symbolic.values[d.substr(0, eq)] = d.substr(eq + 1);
+  lf->module = frontend::parse_module(*lf->file, lf->diags, &lf->sources, &symbolic);
+  for (const auto& [name, value] : symbolic.values)
+    if (lf->module && !symbolic.used.count(name))
+      usage_error("-D " + name + "=" + value + ": no program factory of the file has a parameter '" + name + "'");
   return lf;
 }
 
@@ -98,10 +116,12 @@ std::map<std::string, long long> parse_defines(const std::vector<std::string>& d
     if (eq == std::string::npos || eq == 0)
       usage_error("bad -D '" + d + "': expected -D name=value, e.g. -D comm_cores=8");
     std::string name = d.substr(0, eq), text = d.substr(eq + 1);
+    if (is_symbolic_define(text)) continue;
     long long value = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-      usage_error("bad -D '" + d + "': the value of '" + name + "' must be an integer");
+      usage_error("bad -D '" + d + "': the value of '" + name +
+                  "' must be an integer, a dtype such as pl.FP16 or an enum member such as pld.ReduceOp.Max");
     out[name] = value;
   }
   return out;

@@ -42,10 +42,13 @@ struct LoadedFile {
   ir::Module module;
 };
 
-// Reads and parses `path`; an unreadable file is a usage error.
-std::unique_ptr<LoadedFile> load_file(const std::string& path);
+// Reads and parses `path`; an unreadable file is a usage error. The -D values that name a dtype or an
+// enum member (`-D dtype=pl.FP16`) are bound while parsing; one that binds no factory parameter is a
+// usage error.
+std::unique_ptr<LoadedFile> load_file(const std::string& path, const std::vector<std::string>& defines = {});
 
-// Parses `-D name=value` strings (integer values); a malformed one is a usage error.
+// Parses `-D name=value` strings (integer values; dtype and enum values are left to load_file); a
+// malformed one is a usage error.
 std::map<std::string, long long> parse_defines(const std::vector<std::string>& defines);
 
 // The program named `name`, or the only program when `name` is empty; a usage error otherwise.

@@ -96,7 +96,7 @@ void start_mpi_backend(RunFlags& f, bool ranks_given) {
 PreparedRun prepare_run(const RunFlags& f, bool persistent) {
   PreparedRun run;
   parse_defines(f.program.defines);
-  run.file = load_file(f.program.file);
+  run.file = load_file(f.program.file, f.program.defines);
   LoadedFile& lf = *run.file;
   if (!lf.module) {
     lf.diags.print(std::cerr);
@@ -253,7 +253,7 @@ int run_each(const RunOptions& o) {
   std::vector<std::string> names;
   if (o.flags.program.program.empty()) {
     parse_defines(o.flags.program.defines);
-    std::unique_ptr<LoadedFile> lf = load_file(o.flags.program.file);
+    std::unique_ptr<LoadedFile> lf = load_file(o.flags.program.file, o.flags.program.defines);
     if (lf->module && lf->module->programs.size() > 1)
       for (const ir::Program& p : lf->module->programs) names.push_back(p->name);
   }

@@ -1,6 +1,10 @@
 // The frontend: parses a kernel file written in PyPTO's Python DSL into IR.
 #pragma once
 
+#include <map>
+#include <set>
+#include <string>
+
 #include "ptodist/ir/function.h"
 #include "ptodist/support/diagnostics.h"
 
@@ -12,6 +16,15 @@ namespace ptodist::frontend {
 // Reports located errors and recovers where it can; returns null when any error was reported.
 // With `sources`, `from module import NAME` of a kernel file beside this one loads it (into `sources`)
 // and imports its constants and @pl.jit functions; without, such names are host Python.
-ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags, SourceManager* sources = nullptr);
+//
+// `defines` binds factory parameters to enum members or dtypes (`-D reduce_op=pld.ReduceOp.Max`,
+// `-D dtype=pl.FP16`): such a value selects types and op attributes, so it is bound while parsing,
+// as a Python caller's keyword argument would be. Each name bound is added to `defines->used`.
+struct ConstantDefines {
+  std::map<std::string, std::string> values;  // parameter name -> spelled value
+  std::set<std::string> used;
+};
+ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags, SourceManager* sources = nullptr,
+                        ConstantDefines* defines = nullptr);
 
 }  // namespace ptodist::frontend
