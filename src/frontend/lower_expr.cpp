@@ -275,6 +275,17 @@ ir::Expr Parser::attribute_constant(const SynExpr& e, LowerCtx& cx) {
   return nullptr;
 }
 
+std::string Parser::unbound_factory_param(const SynExpr& e, LowerCtx& cx) {
+  const Binding* b = e.kind == SynKind::Name ? lookup(cx, e.text) : nullptr;
+  for (int hops = 0; b && hops < 16; ++hops) {
+    if (b->kind == Binding::Kind::FactoryParam && b->var) return b->var->name;
+    const ir::VarRef* ref = b->const_value ? b->const_value->as<ir::VarRef>() : nullptr;
+    if (!ref || !ref->var) break;
+    b = lookup(cx, ref->var->name);
+  }
+  return "";
+}
+
 std::optional<ir::DType> Parser::dtype_of(const SynExpr& e, LowerCtx& cx) {
   if (e.kind == SynKind::Name) {
     const Binding* b = lookup(cx, e.text);

@@ -392,8 +392,9 @@ ir::Expr Parser::constant_define(const std::string& name, const SourceSpan& span
   bool matched = false;
   ir::Expr v = lower_enum_or_dtype(it->second, span, &matched);
   if (!matched)
-    error(span, "-D " + name + "=" + it->second +
-                    ": expected an integer, a dtype such as pl.FP16 or an enum member such as pld.ReduceOp.Max");
+    error(span,
+          "-D " + name + "=" + it->second +
+              ": expected an integer, a dtype such as pl.FP16 or an enum member such as pld.ReduceOp.Max");
   return v;
 }
 

@@ -193,6 +193,8 @@ class Parser {
   bool lower_array_store(ir::Block& out, const SynExpr& target, const SynExpr& value, LowerCtx& cx);
   ir::Expr lower_enum_or_dtype(const std::string& path, const SourceSpan& span, bool* matched);
   ir::Expr constant_define(const std::string& name, const SourceSpan& span);
+  // The factory parameter (without a value) that `e` names, directly or through constants, or "".
+  std::string unbound_factory_param(const SynExpr& e, LowerCtx& cx);
   ir::Expr attribute_constant(const SynExpr& e, LowerCtx& cx);
   std::optional<ir::DType> dtype_of(const SynExpr& e, LowerCtx& cx);
   ir::Expr try_constant(const SynExpr& e, const Container& c);
@@ -325,7 +327,8 @@ class Parser {
   int suppressed_errors_ = 0;
   SourceManager* sources_ = nullptr;
   ConstantDefines* constant_defines_ = nullptr;
-  std::map<std::string, Container*> modules_;  // imported files by canonical path (null while loading)
+  std::set<std::string> unbound_dtype_params_;  // reported once each
+  std::map<std::string, Container*> modules_;   // imported files by canonical path (null while loading)
   int poisoned_uses_ = 0;
   std::vector<LoopCarry*> carries_;  // the enclosing loops' carried values, innermost last
   int if_depth_ = 0;                 // if/elif/else branches around the statement being parsed

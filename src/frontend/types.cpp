@@ -118,7 +118,16 @@ ir::Type Parser::lower_type(const SynExpr& e, LowerCtx& cx) {
   }
   auto dtype_at = [&](size_t i) -> std::optional<ir::DType> {
     auto d = dtype_of(*parts[i], cx);
-    if (!d) error(parts[i]->span, "expected a dtype such as pl.FP16 in " + *c + "[...]");
+    if (d) return d;
+    if (std::string param = unbound_factory_param(*parts[i], cx); !param.empty()) {
+      // Once per parameter: every type of the factory names it.
+      if (unbound_dtype_params_.insert(param).second)
+        error(parts[i]->span, "factory parameter '" + param + "' gives a dtype but has no default; pass -D " +
+                                  param + "=pl.FP32 (or another dtype)");
+      else
+        ++poisoned_uses_;
+    } else
+      error(parts[i]->span, "expected a dtype such as pl.FP16 in " + *c + "[...]");
     return d;
   };
   if (*c == "pl.Scalar") {

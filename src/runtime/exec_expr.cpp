@@ -165,32 +165,38 @@ Scalar Interp::compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y
   return Scalar::of_bool(ir::eval_compare(c.op, py_value(x), py_value(y)));
 }
 
-// `x[r]` on a host tensor drops the leading dim (the per-rank slice); on a tuple it picks an element.
+// `x[r]` on a host tensor drops the leading dim (the per-rank slice), `x[i, r]` the two leading dims
+// (PyPTO's per-round, per-rank slices); on a tuple a single index picks an element.
 Value Interp::eval_subscript(const ir::Subscript& s) {
   // The host's tensors are variables: a copy of the view would cost more than the slice.
   OperandHolder holder;
   const Value& base = value_in_place(s.value, holder);
-  if (s.indices.size() != 1) fail(s.span, "subscript takes one index here (the rank)");
-  long long idx = eval_int(s.indices[0]);
+  if (s.indices.empty()) fail(s.span, "a subscript needs an index");
   if (const auto* t = std::get_if<std::shared_ptr<TupleValue>>(&base)) {
+    if (s.indices.size() != 1) fail(s.span, "a tuple takes one index");
+    long long idx = eval_int(s.indices[0]);
     if (idx < 0 || idx >= static_cast<long long>((*t)->elements.size()))
       fail(s.span, "tuple index out of range");
     return (*t)->elements[idx];
   }
   const auto* view = std::get_if<TensorView>(&base);
-  if (!view || view->shape.empty())
-    fail(s.span, "only a tensor with a leading rank dim can be indexed by a rank");
-  if (idx < 0 || idx >= view->shape[0]) {
-    fail(s.span, "index " + std::to_string(idx) + " is out of range for '" + view->name +
-                     "' whose leading dim is " + std::to_string(view->shape[0]) +
-                     "; the host tensor needs one slice per rank (" + std::to_string(world().ranks()) +
-                     " ranks)");
-  }
+  if (!view || view->shape.size() < s.indices.size())
+    fail(s.span, "only a tensor with " + std::to_string(s.indices.size()) +
+                     " leading dims to index (the last being the rank) can be indexed here");
   TensorView slice = *view;
-  slice.data += idx * view->strides[0] * ir::dtype_bytes(view->dtype);
-  slice.shape.pop_front();
-  slice.strides.pop_front();
-  slice.name = view->name + "[" + std::to_string(idx) + "]";
+  for (const ir::Expr& index : s.indices) {
+    long long idx = eval_int(index);
+    if (idx < 0 || idx >= slice.shape[0]) {
+      fail(s.span, "index " + std::to_string(idx) + " is out of range for '" + slice.name +
+                       "' whose leading dim is " + std::to_string(slice.shape[0]) +
+                       "; the host tensor needs one slice per rank (" + std::to_string(world().ranks()) +
+                       " ranks)");
+    }
+    slice.data += idx * slice.strides[0] * ir::dtype_bytes(slice.dtype);
+    slice.shape.pop_front();
+    slice.strides.pop_front();
+    slice.name.append("[").append(std::to_string(idx)).append("]");
+  }
   return slice;
 }
 

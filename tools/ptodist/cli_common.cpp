@@ -55,7 +55,9 @@ void add_program_options(CLI::App* sub, ProgramOptions& o) {
   sub->add_option("file", o.file, "kernel file (.py, PyPTO syntax)")->required();
   sub->add_option("--program", o.program,
                   "use only this program (default: every program of the file in turn; bench needs one)");
-  sub->add_option("-D", o.defines, "bind a factory parameter: -D name=value (an integer, a dtype such as pl.FP16 or an enum member)")
+  sub->add_option(
+         "-D", o.defines,
+         "bind a factory parameter: -D name=value (an integer, a dtype such as pl.FP16 or an enum member)")
       ->allow_extra_args(false)
       ->type_name("NAME=VALUE");
   sub->add_option("--ranks", o.ranks,
@@ -105,7 +107,8 @@ std::unique_ptr<LoadedFile> load_file(const std::string& path, const std::vector
   lf->module = frontend::parse_module(*lf->file, lf->diags, &lf->sources, &symbolic);
   for (const auto& [name, value] : symbolic.values)
     if (lf->module && !symbolic.used.count(name))
-      usage_error("-D " + name + "=" + value + ": no program factory of the file has a parameter '" + name + "'");
+      usage_error("-D " + name + "=" + value + ": no program factory of the file has a parameter '" + name +
+                  "'");
   return lf;
 }
 

@@ -124,11 +124,13 @@ Type check_AllReduce(const ContractContext& cx) {
       return cx.fail("mode", "'mode' must be \"mesh\" or \"ring\", got " + describe(cx.arg("mode")));
     mode = m->value;
   }
+  // A factory parameter (`core_num=cores`) is checked once specialize has bound it.
   auto cores = omitted(cx, "core_num") ? std::optional<long long>(1) : as_const_int(cx.arg("core_num"));
-  if (!cores || *cores <= 0)
-    return cx.fail("core_num", "'core_num' must be a positive constant, got " + describe(cx.arg("core_num")));
-  if (*cores != 1 && mode == "ring") return cx.fail("core_num", "mode=\"ring\" requires core_num=1");
-  if (*cores != 1 && is_kernel(cx.scope.function_kind))
+  if (!cores && !need_int_scalar(cx, "core_num")) return nullptr;
+  if (cores && *cores <= 0)
+    return cx.fail("core_num", "'core_num' must be a positive integer, got " + std::to_string(*cores));
+  if (cores && *cores != 1 && mode == "ring") return cx.fail("core_num", "mode=\"ring\" requires core_num=1");
+  if (cores && *cores != 1 && is_kernel(cx.scope.function_kind))
     return cx.fail("core_num",
                    "core_num > 1 is for a host orchestrator's allreduce; in a kernel use "
                    "core_num=1 and pl.spmd_submit(..., core_num=N) around it");

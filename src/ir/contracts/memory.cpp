@@ -124,15 +124,19 @@ Type check_Store(const ContractContext& cx) {
   if (tile->dtype != t->dtype)
     return cx.fail("tile", "'tile' dtype " + dtype_str(tile->dtype) + " must match 'output_tensor' dtype " +
                                dtype_str(t->dtype) + "; use pl.cast first");
-  if (static_cast<int>(tile->shape.size()) != rank)
+  // PyPTO stores a lower-rank tile into the trailing dims of the destination (its FlattenTileNdTo2D
+  // partition: leading 1s, then the tile's shape): a [1, SIZE] row into out[0, j, :] of [1, NR, SIZE].
+  if (static_cast<int>(tile->shape.size()) > rank)
     return cx.fail("tile", "'tile' rank " + std::to_string(tile->shape.size()) +
-                               " must match 'output_tensor' rank " + std::to_string(rank));
+                               " is higher than 'output_tensor' rank " + std::to_string(rank));
   if (!omitted(cx, "shapes"))
     return cx.fail("shapes",
                    "'shapes' (an ND partition shape) is not supported by ptodist yet; the tile's "
                    "valid region is stored");
   if (!check_atomic(cx, tile->dtype)) return nullptr;
-  if (!check_in_bounds(cx, "tile", *offsets, valid_region(tile), t->shape, "output_tensor")) return nullptr;
+  std::vector<Expr> region(rank - tile->shape.size(), int_dim(1));
+  for (const Expr& d : valid_region(tile)) region.push_back(d);
+  if (!check_in_bounds(cx, "tile", *offsets, region, t->shape, "output_tensor")) return nullptr;
   return cx.arg("output_tensor")->type;
 }
 

@@ -186,6 +186,10 @@ Expr lower_allreduce(Emitter& e, const OpCall& c, Block& out) {
     e.error("'signal' is required here: pass a window of pl.INT32 with one cell per rank");
     return nullptr;
   }
+  if (const Expr& cores = c.arg("core_num"); cores && !cores->isa<NoneImm>() && !as_const_int(cores)) {
+    e.error("'core_num' must be a constant once the factory parameters are bound");
+    return nullptr;
+  }
   auto dims = static_2d(e, target, "target");
   if (!dims) return nullptr;
   std::string op = reduce_op_of(c);

@@ -57,7 +57,7 @@ def case_allreduce(n, size, rows, **_):
         return [[fn([second[r][i][j] for r in range(n)]) for j in range(size)] for i in range(rows)]
 
     block = reduce(sum) + reduce(max) + reduce(min) + reduce(sum)
-    return ({"x_first": ([n, rows, size], first, "<f4"), "x_second": ([n, rows, size], second, "<f4")},
+    return ({"x": ([2, n, rows, size], [first, second], "<f4")},
             {"out": [block] * n})
 
 
@@ -65,7 +65,7 @@ def case_allgather(n, size, **_):
     first = [[[value(r, 0, j, 3) for j in range(size)]] for r in range(n)]
     second = [[[value(r, 0, j, 4) for j in range(size)]] for r in range(n)]
     gathered = [second[s][0] for s in range(n)]
-    return ({"x_first": ([n, 1, size], first, "<f4"), "x_second": ([n, 1, size], second, "<f4")},
+    return ({"x": ([2, n, 1, size], [first, second], "<f4")},
             {"out": [gathered] * n})
 
 
@@ -73,7 +73,7 @@ def case_reduce_scatter(n, size, **_):
     first = [[[value(r, c, j, 5) for j in range(size)] for c in range(n)] for r in range(n)]
     second = [[[value(r, c, j, 6) for j in range(size)] for c in range(n)] for r in range(n)]
     out = [[[sum(second[s][r][j] for s in range(n)) for j in range(size)]] for r in range(n)]
-    return ({"x_first": ([n, n, size], first, "<f4"), "x_second": ([n, n, size], second, "<f4")},
+    return ({"x": ([2, n, n, size], [first, second], "<f4")},
             {"out": out})
 
 
@@ -81,7 +81,7 @@ def case_broadcast(n, size, rows, root, **_):
     root %= n
     first = [[[value(r, i, j, 7) for j in range(size)] for i in range(rows)] for r in range(n)]
     second = [[[value(r, i, j, 8) for j in range(size)] for i in range(rows)] for r in range(n)]
-    return ({"x_first": ([n, rows, size], first, "<f4"), "x_second": ([n, rows, size], second, "<f4")},
+    return ({"x": ([2, n, rows, size], [first, second], "<f4")},
             {"out": [second[root]] * n})
 
 
@@ -89,7 +89,7 @@ def case_all_to_all(n, size, **_):
     first = [[[value(r, d, j, 9) for j in range(size)] for d in range(n)] for r in range(n)]
     second = [[[value(r, d, j, 10) for j in range(size)] for d in range(n)] for r in range(n)]
     out = [[second[s][r] for s in range(n)] for r in range(n)]
-    return ({"x_first": ([n, n, size], first, "<f4"), "x_second": ([n, n, size], second, "<f4")},
+    return ({"x": ([2, n, n, size], [first, second], "<f4")},
             {"out": out})
 
 

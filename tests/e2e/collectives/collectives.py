@@ -1,5 +1,6 @@
 # The collectives as PyPTO defines them, one program per collective, each calling its collective
-# twice on one signal window (the second call must see only the second inputs: the signal is reused).
+# twice on one signal window (the second call must see only the second inputs: the signal is reused);
+# the host passes round k of x as x[k, r] (a two-index host subscript).
 # check_collectives.py runs them at several rank counts and compares with an independent reference.
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -12,7 +13,7 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
     ROOT = root % world_size
     MR = max_recv
 
-    # x_first / x_second: [NR, ROWS, SIZE]; out[r] = op-reduce over ranks of x_second, per op.
+    # x: [2, NR, ROWS, SIZE]; out[r] = op-reduce over ranks of x[1], per op.
     @pl.program
     class AllReduce:
         @pl.function(type=pl.FunctionType.InCore)
@@ -57,8 +58,7 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
         @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
         def host(
             self,
-            x_first: pl.Tensor[[NR, ROWS, SIZE], pl.FP32],
-            x_second: pl.Tensor[[NR, ROWS, SIZE], pl.FP32],
+            x: pl.Tensor[[2, NR, ROWS, SIZE], pl.FP32],
             out: pl.Out[pl.Tensor[[NR, 4 * ROWS, SIZE], pl.FP32]],
         ):
             data_buf = pld.alloc_window_buffer([ROWS, SIZE], dtype=pl.FP32)
@@ -70,9 +70,9 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
                 ring_data = pld.window(ring_buf, [ROWS, SIZE], dtype=pl.FP32)
                 sig = pld.window(sig_buf, [NR, 1], dtype=pl.INT32)
                 ring_sig = pld.window(ring_sig_buf, [2 * (NR - 1), NR], dtype=pl.INT32)
-                self.chip(x_first[r], x_second[r], out[r], data, ring_data, sig, ring_sig, device=r)
+                self.chip(x[0, r], x[1, r], out[r], data, ring_data, sig, ring_sig, device=r)
 
-    # x_first / x_second: [NR, 1, SIZE]; out[r] = x_second[:, 0, :] stacked.
+    # x: [2, NR, 1, SIZE]; out[r] = x[1][:, 0, :] stacked.
     @pl.program
     class AllGather:
         @pl.function(type=pl.FunctionType.InCore)
@@ -103,8 +103,7 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
         @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
         def host(
             self,
-            x_first: pl.Tensor[[NR, 1, SIZE], pl.FP32],
-            x_second: pl.Tensor[[NR, 1, SIZE], pl.FP32],
+            x: pl.Tensor[[2, NR, 1, SIZE], pl.FP32],
             out: pl.Out[pl.Tensor[[NR, NR, SIZE], pl.FP32]],
         ):
             data_buf = pld.alloc_window_buffer([NR, SIZE], dtype=pl.FP32)
@@ -112,9 +111,9 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
             for r in pl.range(pld.world_size()):
                 data = pld.window(data_buf, [NR, SIZE], dtype=pl.FP32)
                 sig = pld.window(sig_buf, [NR], dtype=pl.INT32)
-                self.chip(x_first[r], x_second[r], out[r], data, sig, device=r)
+                self.chip(x[0, r], x[1, r], out[r], data, sig, device=r)
 
-    # x_first / x_second: [NR, NR, SIZE] (row j: chunk j); out[r] = sum over ranks of x_second[:, r, :].
+    # x: [2, NR, NR, SIZE] (row j: chunk j); out[r] = sum over ranks of x[1][:, r, :].
     @pl.program
     class ReduceScatter:
         @pl.function(type=pl.FunctionType.InCore)
@@ -149,8 +148,7 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
         @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
         def host(
             self,
-            x_first: pl.Tensor[[NR, NR, SIZE], pl.FP32],
-            x_second: pl.Tensor[[NR, NR, SIZE], pl.FP32],
+            x: pl.Tensor[[2, NR, NR, SIZE], pl.FP32],
             out: pl.Out[pl.Tensor[[NR, 1, SIZE], pl.FP32]],
         ):
             data_buf = pld.alloc_window_buffer([NR, SIZE], dtype=pl.FP32)
@@ -158,9 +156,9 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
             for r in pl.range(pld.world_size()):
                 data = pld.window(data_buf, [NR, SIZE], dtype=pl.FP32)
                 sig = pld.window(sig_buf, [NR, 1], dtype=pl.INT32)
-                self.chip(x_first[r], x_second[r], out[r], data, sig, device=r)
+                self.chip(x[0, r], x[1, r], out[r], data, sig, device=r)
 
-    # x_first / x_second: [NR, ROWS, SIZE]; out[r] = x_second[ROOT]; root stages, the others do not.
+    # x: [2, NR, ROWS, SIZE]; out[r] = x[1][ROOT]; root stages, the others do not.
     @pl.program
     class Broadcast:
         @pl.function(type=pl.FunctionType.InCore)
@@ -196,8 +194,7 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
         @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
         def host(
             self,
-            x_first: pl.Tensor[[NR, ROWS, SIZE], pl.FP32],
-            x_second: pl.Tensor[[NR, ROWS, SIZE], pl.FP32],
+            x: pl.Tensor[[2, NR, ROWS, SIZE], pl.FP32],
             out: pl.Out[pl.Tensor[[NR, ROWS, SIZE], pl.FP32]],
         ):
             data_buf = pld.alloc_window_buffer([ROWS, SIZE], dtype=pl.FP32)
@@ -205,9 +202,9 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
             for r in pl.range(pld.world_size()):
                 data = pld.window(data_buf, [ROWS, SIZE], dtype=pl.FP32)
                 sig = pld.window(sig_buf, [NR, 1], dtype=pl.INT32)
-                self.chip(x_first[r], x_second[r], out[r], data, sig, device=r)
+                self.chip(x[0, r], x[1, r], out[r], data, sig, device=r)
 
-    # x_first / x_second: [NR, NR, SIZE] (row d: for rank d); out[r][s] = x_second[s][r].
+    # x: [2, NR, NR, SIZE] (row d: for rank d); out[r][s] = x[1][s][r].
     @pl.program
     class AllToAll:
         @pl.function(type=pl.FunctionType.InCore)
@@ -240,8 +237,7 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
         @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
         def host(
             self,
-            x_first: pl.Tensor[[NR, NR, SIZE], pl.FP32],
-            x_second: pl.Tensor[[NR, NR, SIZE], pl.FP32],
+            x: pl.Tensor[[2, NR, NR, SIZE], pl.FP32],
             out: pl.Out[pl.Tensor[[NR, NR, SIZE], pl.FP32]],
         ):
             data_buf = pld.alloc_window_buffer([NR, SIZE], dtype=pl.FP32)
@@ -249,7 +245,7 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
             for r in pl.range(pld.world_size()):
                 data = pld.window(data_buf, [NR, SIZE], dtype=pl.FP32)
                 sig = pld.window(sig_buf, [NR, 1], dtype=pl.INT32)
-                self.chip(x_first[r], x_second[r], out[r], data, sig, device=r)
+                self.chip(x[0, r], x[1, r], out[r], data, sig, device=r)
 
     # x: [NR, NR*MR, SIZE] (block d: rows for rank d); counts: [NR, NR, 1] INT32;
     # out[r] rows s*MR .. s*MR+min(counts[s][r], MR) = x[s] block r; recv[r][s] = min(counts[s][r], MR).
