@@ -333,6 +333,7 @@ ir::Expr Parser::lower_call(const SynExpr& e, LowerCtx& cx) {
   if (root == "self" && !is_local && callee.kind == SynKind::Attr && !cx.const_only && cx.class_style &&
       path.find('.', 5) == std::string::npos) {
     std::string member = callee.text;
+    if (inline_sigs_.count(member)) return lower_inline_call(e, member, cx);
     if (!find_function(cx, member)) return lower_attr(callee, cx);  // reports the missing method
     auto args = lower_args(e, cx);
     return args ? b_->func_call(member, true, *args, cx.build, e.span) : nullptr;
@@ -342,6 +343,7 @@ ir::Expr Parser::lower_call(const SynExpr& e, LowerCtx& cx) {
       error(callee.span, "'" + path + "' is not callable");
       return nullptr;
     }
+    if (!cx.const_only && !cx.class_style && inline_sigs_.count(path)) return lower_inline_call(e, path, cx);
     if (!cx.const_only && find_function(cx, path)) {
       if (cx.class_style) return lower_name(callee, cx);  // reports "name it through self"
       auto args = lower_args(e, cx);

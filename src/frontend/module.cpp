@@ -8,7 +8,7 @@ namespace ptodist::frontend {
 namespace {
 
 bool is_jit_path(const std::string& p) {
-  return p == "pl.jit" || p.rfind("pl.jit.", 0) == 0;
+  return p == "pl.jit" || p.rfind("pl.jit.", 0) == 0 || p == "pl.inline";
 }
 
 }  // namespace

@@ -261,6 +261,11 @@ class Parser {
                     const std::vector<std::pair<std::string, ir::Var>>& results, const AtArgs& a,
                     const Token* as_name, const SourceSpan& span, LowerCtx& cx);
 
+  // ---- calls of inline functions, spliced at the call site (inline_calls.cpp) ----
+  bool is_inline_decl(const FuncDecl& d) const;
+  bool bind_inline_args(const SynExpr& call, const Signature& sig, ScopeMap& locals, LowerCtx& cx);
+  ir::Expr lower_inline_call(const SynExpr& call, const std::string& name, LowerCtx& cx);
+
   // ---- slices (subscripts.cpp) ----
   struct SliceWindow {
     std::vector<ir::Expr> offsets, extents;
@@ -340,6 +345,15 @@ class Parser {
   std::map<std::string, std::string> outlined_parent_;
   std::map<std::string, int> outline_counter_;
   size_t fn_body_end_ = 0;  // token index after the body of the function being parsed
+  // Inline functions by name, the ones being spliced (innermost last), and the statements spliced
+  // for the statement being parsed, which go before it.
+  std::map<std::string, Signature> inline_sigs_;
+  std::vector<std::string> inline_stack_;
+  std::vector<ir::Stmt> prelude_;
+  // Appended to the names of the variables an inline body defines ("__<n>", n counting expansions), so
+  // the spliced code's variables print apart from the caller's.
+  std::string inline_var_suffix_;
+  int inline_expansions_ = 0;
 
   friend struct DepthGuard;
   friend struct SyntaxDepth;

@@ -152,11 +152,16 @@ bool Parser::parse_functions(const std::vector<FuncDecl>& decls, const Container
                              std::vector<Signature>& sigs, std::vector<ir::Function>& bodies) {
   std::vector<ir::Function> declared;
   bool ok = true;
+  inline_sigs_.clear();
   for (const FuncDecl& d : decls) {
     // A function imported from another file sees that file's constants.
     auto s = parse_signature(d, d.home ? *d.home : c, class_style);
     ok = ok && s;
-    if (s) {
+    if (s && is_inline_decl(d)) {
+      // Not a function of the program: its body is spliced into each caller.
+      s->home = d.home;
+      inline_sigs_[s->fn->name] = *s;
+    } else if (s) {
       s->home = d.home;
       sigs.push_back(*s);
       declared.push_back(s->fn);

@@ -26,6 +26,23 @@ const char* const kUnsupportedKeywords[] = {
     "while", "break", "continue", "raise",   "assert", "del",   "global", "nonlocal", "import", "from",
     "yield", "try",   "except",   "finally", "async",  "await", "lambda", "def",      "class"};
 
+// Collects the statements inline calls splice while one statement is parsed, and puts them before
+// it; the enclosing statement's own prelude is set aside meanwhile (an `if` header's, while its branches
+// are parsed).
+struct PreludeScope {
+  std::vector<ir::Stmt>& prelude;
+  ir::Block& out;
+  std::vector<ir::Stmt> saved;
+  PreludeScope(std::vector<ir::Stmt>& p, ir::Block& o) : prelude(p), out(o), saved(std::move(p)) {
+    p.clear();
+  }
+  void flush(size_t at) {
+    out.insert(out.begin() + static_cast<long>(at), prelude.begin(), prelude.end());
+    prelude.clear();
+  }
+  ~PreludeScope() { prelude = std::move(saved); }
+};
+
 bool is_aug_op(const Token& t) {
   static const char* const ops[] = {
       "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>="};
@@ -78,6 +95,8 @@ void Parser::parse_statement(ir::Block& out, LowerCtx& cx, std::string* docstrin
   ir::Stmt s;
   size_t size_before = out.size();
   int problems_before = problems_reported();
+  // The bodies of inline calls in this statement's header go before it.
+  PreludeScope prelude(prelude_, out);
   if (at_keyword("for")) {
     parse_for(out, cx);
   } else if (at_keyword("if")) {
@@ -93,6 +112,7 @@ void Parser::parse_statement(ir::Block& out, LowerCtx& cx, std::string* docstrin
     return;
   }
   if (s) out.push_back(s);
+  prelude.flush(size_before);
   require_lowered(t.span, out, size_before, problems_before);
 }
 
@@ -113,6 +133,7 @@ void Parser::parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* d
     SourceSpan begin = t.span;
     size_t size_before = out.size();
     int problems_before = problems_reported();
+    PreludeScope prelude(prelude_, out);
     bool comment = false;  // a bare string: a docstring or a comment, nothing to lower
     if (t.kind == TokenKind::Name) {
       for (const char* kw : kUnsupportedKeywords)
@@ -143,6 +164,7 @@ void Parser::parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* d
         out.push_back(s);
       }
     }
+    prelude.flush(size_before);
     if (!comment) require_lowered(begin, out, size_before, problems_before);
     docstring = nullptr;
     if (!accept_op(";") || at_line_end()) break;
@@ -162,7 +184,7 @@ ir::Var Parser::bind_local(const std::string& name, const ir::Type& type, const 
     return v;
   }
   // A name seen only through failed definitions stays poisoned (null) so its uses stay silent.
-  ir::Var v = type ? b_->make_var(name, type, span) : nullptr;
+  ir::Var v = type ? b_->make_var(name + inline_var_suffix_, type, span) : nullptr;
   (*cx.locals)[name] = Binding{Binding::Kind::Local, v, nullptr};
   return v;
 }

@@ -195,17 +195,28 @@ std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool cl
           {"pl.jit.aiv", ir::FunctionKind::AIV},
           {"pl.jit.host", ir::FunctionKind::Host},
           {"pl.jit.orchestration", ir::FunctionKind::Orchestration}};
+      if (path == "pl.jit.incore" && dec->kind == SynKind::Call) {
+        // @pl.jit.incore(level=pl.Level.AIC|AIV) pins the core kind, as PyPTO's decorator does.
+        for (size_t i = 1; i < dec->items.size(); ++i) {
+          std::string value = canonical(*dec->items[i]).value_or("");
+          if (value == "pl.Level.AIC") return ir::FunctionKind::AIC;
+          if (value == "pl.Level.AIV") return ir::FunctionKind::AIV;
+        }
+      }
       if (auto it = jit.find(path); it != jit.end()) return it->second;
-      if (path == "pl.jit.inline") {
+      if (path == "pl.jit.opaque" || path == "pl.jit.extern") {
         error(dec->span,
-              "@pl.jit.inline functions (spliced into every caller) are not supported yet; "
-              "make it @pl.jit.incore or @pl.jit");
+              "@" + path + " functions are not supported yet" +
+                  (path == "pl.jit.opaque" ? std::string(" (a function of no fixed level; write its pl.at "
+                                                         "scopes in a @pl.jit or @pl.jit.host function)")
+                                           : std::string(" (a kernel from external C++ source)")));
         return std::nullopt;
       }
+      // An inline function has no level of its own: its body runs at its caller's.
+      if (path == "pl.jit.inline" || path == "pl.inline") return ir::FunctionKind::InCore;
       if (path.rfind("pl.jit.", 0) == 0) {
         error(dec->span, "unknown decorator '@" + path +
-                             "'; expected @pl.jit, @pl.jit.incore, @pl.jit.aic, "
-                             "@pl.jit.aiv or @pl.jit.host");
+                             "'; expected @pl.jit, @pl.jit.incore, @pl.jit.inline or @pl.jit.host");
         return std::nullopt;
       }
       continue;
@@ -229,6 +240,7 @@ std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool cl
     }
     static const std::map<std::string, ir::FunctionKind> types = {
         {"InCore", ir::FunctionKind::InCore},
+        {"Inline", ir::FunctionKind::InCore},  // no level of its own: spliced into its callers
         {"AIC", ir::FunctionKind::AIC},
         {"AIV", ir::FunctionKind::AIV},
         {"Orchestration", ir::FunctionKind::Orchestration}};

@@ -1,6 +1,7 @@
-// End-to-end run of `with pl.at(...)` scopes (tests/e2e/programs/at_scopes.py) with golden outputs
-// computed here: CORE_GROUP scopes submitted with task ids and deps= inside a manual scope, a publisher
-// that releases the waiters of its peer, and CHIP scopes placed round-robin by the host.
+// End-to-end runs of code the front end moves between functions, with golden outputs computed here:
+// `with pl.at(...)` scopes (CORE_GROUP scopes submitted with task ids and deps= inside a manual scope, a
+// publisher that releases the waiters of its peer, CHIP scopes placed round-robin by the host) and
+// @pl.jit.inline calls spliced into a kernel.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -17,20 +18,26 @@ float* floats(HostTensor& t) {
   return reinterpret_cast<float*>(t.data.data());
 }
 
-TEST(AtScopes, OutlinedScopesComputeWhatTheBodiesSay) {
-  SourceManager sources;
-  DiagnosticEngine diags;
+ir::Program compile(const std::string& file, SourceManager& sources, DiagnosticEngine& diags) {
   std::string error;
-  const SourceFile* f =
-      sources.load(std::string(PTODIST_SOURCE_DIR) + "/tests/e2e/programs/at_scopes.py", &error);
-  ASSERT_TRUE(f) << error;
-  ir::Module m = frontend::parse_module(*f, diags);
-  ASSERT_TRUE(m);
+  const SourceFile* f = sources.load(std::string(PTODIST_SOURCE_DIR) + "/tests/e2e/programs/" + file, &error);
+  EXPECT_TRUE(f) << error;
+  ir::Module m = f ? frontend::parse_module(*f, diags) : nullptr;
+  EXPECT_TRUE(m);
+  if (!m) return nullptr;
   transforms::PassContext cx{.diags = diags};
   cx.bindings = {{"world_size", 2}};
   cx.module = m;
   ir::Program program = transforms::run_pipeline(m->programs.at(0), cx);
-  ASSERT_FALSE(diags.has_errors());
+  EXPECT_FALSE(diags.has_errors());
+  return diags.has_errors() ? nullptr : program;
+}
+
+TEST(AtScopes, OutlinedScopesComputeWhatTheBodiesSay) {
+  SourceManager sources;
+  DiagnosticEngine diags;
+  ir::Program program = compile("at_scopes.py", sources, diags);
+  ASSERT_TRUE(program);
   RunOptions o;
   o.ranks = 2;
   Runtime rt(program, o);
@@ -64,6 +71,25 @@ TEST(AtScopes, OutlinedScopesComputeWhatTheBodiesSay) {
     ASSERT_EQ(floats(args["s"])[i], a + b) << "s at " << i;
     ASSERT_EQ(floats(args["d"])[i], a - b) << "d at " << i;
   }
+}
+
+// out[r] = (a[r] + a[r]) * 1.5, after both ranks met at the signal exchange.
+TEST(InlineCalls, SplicedBodiesComputeWhatTheHelpersSay) {
+  SourceManager sources;
+  DiagnosticEngine diags;
+  ir::Program program = compile("inline_calls.py", sources, diags);
+  ASSERT_TRUE(program);
+  RunOptions o;
+  o.ranks = 2;
+  Runtime rt(program, o);
+  std::map<std::string, HostTensor> args;
+  args["a"] = HostTensor::zeros(ir::DType::FP32, {2, 1, 64});
+  for (long long i = 0; i < 128; ++i) floats(args["a"])[i] = static_cast<float>(i % 23) - 7.0f;
+  ASSERT_EQ(prepare_host_args(*rt.host_function(), 2, {}, args), "");
+  RoundResult result = rt.run(args);
+  ASSERT_EQ(result.status, RoundResult::Status::Ok) << result.message;
+  for (long long i = 0; i < 128; ++i)
+    ASSERT_EQ(floats(args["out"])[i], 3.0f * (static_cast<float>(i % 23) - 7.0f)) << "out at " << i;
 }
 
 }  // namespace

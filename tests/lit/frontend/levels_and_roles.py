@@ -1,6 +1,6 @@
 # RUN: ptodist check %s --verify-diagnostics
 # pl.Level and pl.Role have PyPTO's members; a function runs at HOST (or its alias NODE) or CHIP (or
-# PROCESSOR/UMA), other levels are a located "not supported yet", and @pl.jit.inline likewise.
+# PROCESSOR/UMA), other levels are a located "not supported yet", and @pl.jit.extern likewise.
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -31,7 +31,7 @@ class Levels:
         e = pl.Level.CHP
 
 
-# expected-error@+1 {{@pl.jit.inline functions (spliced into every caller) are not supported yet}}
-@pl.jit.inline
+# expected-error@+1 {{@pl.jit.extern functions are not supported yet (a kernel from external C++ source)}}
+@pl.jit.extern
 def spliced(x: pl.Tensor[[1, 16], pl.FP32]):
     pass
