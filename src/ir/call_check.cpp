@@ -17,6 +17,29 @@ bool dims_compatible(const std::vector<Expr>& a, const std::vector<Expr>& b) {
   return true;
 }
 
+// The dims that are not the constant 1: [1, SIZE] and [SIZE] name the same memory.
+std::vector<Expr> without_ones(const std::vector<Expr>& dims) {
+  std::vector<Expr> out;
+  for (const Expr& d : dims)
+    if (as_const_int(d) != std::optional<long long>(1)) out.push_back(d);
+  return out;
+}
+
+bool same_static_numel(const std::vector<Expr>& a, const std::vector<Expr>& b) {
+  long long na = 1, nb = 1;
+  for (const Expr& d : a) {
+    auto v = as_const_int(d);
+    if (!v) return false;
+    na *= *v;
+  }
+  for (const Expr& d : b) {
+    auto v = as_const_int(d);
+    if (!v) return false;
+    nb *= *v;
+  }
+  return na == nb;
+}
+
 }  // namespace
 
 bool arg_type_compatible(const Type& arg, const Type& param) {
@@ -32,7 +55,13 @@ bool arg_type_compatible(const Type& arg, const Type& param) {
   if (param->kind == TypeKind::Tuple) return true;
   if (!param->has_shape()) return true;
   if (param->kind == TypeKind::Tile && arg->memory != param->memory) return false;
-  return arg->dtype == param->dtype && dims_compatible(arg->shape, param->shape);
+  if (arg->dtype != param->dtype) return false;
+  if (dims_compatible(arg->shape, param->shape)) return true;
+  // A window is symmetric memory without a layout of its own: as in PyPTO, a callee may view it with
+  // another shape of the same size (a [SIZE] window passed as [1, SIZE]).
+  return param->kind == TypeKind::DistTensor &&
+         (same_static_numel(arg->shape, param->shape) ||
+          dims_compatible(without_ones(arg->shape), without_ones(param->shape)));
 }
 
 bool check_call_arguments(const FunctionNode& callee, const std::vector<BoundArg>& args,

@@ -116,6 +116,9 @@ struct RunEnv {
   std::vector<std::vector<DeviceCall>> rank_calls;
   int unpinned_calls = 0;       // host calls without device= so far this round (they go round-robin)
   std::vector<int> rank_actor;  // check mode: the actor of each rank's orchestrator (-1: none)
+  // Communication groups (groups.cpp): per window segment, its devices in group-rank order; empty
+  // (or past the end) for a segment that every rank uses.
+  std::vector<std::vector<int>> window_groups;
   // Blocks still running on core threads; a round ends only when this is zero, even after an abort.
   std::mutex live_mu;
   std::condition_variable live_cv;
@@ -343,6 +346,18 @@ Value dispatch_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects
 Value call_function(Interp& in, const ir::FuncCall& call);
 // Runs a chip orchestration the host queued for `rank` (its arguments are moved into its frame).
 void run_device_call(RunEnv& env, int rank, DeviceCall& call);
+
+// Communication groups (groups.cpp). After the host orchestrator ran: group each window segment by the
+// devices it was dispatched to.
+void assign_window_groups(RunEnv& env, int ranks);
+// The devices of `window`'s group, or null when it spans the world.
+const std::vector<int>* window_group(const RunEnv& env, const TensorView& window);
+// The op's `peer` (a rank of `window`'s group) as a world rank; a located error when out of range.
+int global_peer(Interp& in, const ir::OpCall& c, const TensorView& window);
+// pld.get_comm_ctx(window): this rank's group-local rank and the group's size.
+CommCtxValue comm_ctx_of(Interp& in, const ir::OpCall& c, const TensorView& window);
+// " (group of devices {1, 2})" for a grouped window, "" otherwise: for reports.
+std::string group_note(const RunEnv& env, const TensorView& window);
 // Waits for every task the frame submitted (end of a manual scope or of an orchestrator).
 // `what` names the wait in a watchdog report ("end of pl.manual_scope", "kernel call").
 void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span,

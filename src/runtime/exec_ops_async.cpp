@@ -75,7 +75,7 @@ Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   OperandHolder hd, hs, hss;
   const TensorView& dst = is_put ? window_arg(in, c, "dst", hd) : in.tensor_arg(c, "dst", hd);
   const TensorView& src = is_put ? in.tensor_arg(c, "src", hs) : window_arg(in, c, "src", hs);
-  int peer = peer_arg(in, c);
+  int peer = global_peer(in, c, is_put ? dst : src);
   const auto& session = session_arg(in, c, hss);
   if (src.dtype != dst.dtype) in.fail(c.span, c.op->spelling + ": 'src' and 'dst' dtypes differ");
   const ir::Expr& shape_e = c.arg("shape");

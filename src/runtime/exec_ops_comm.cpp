@@ -10,16 +10,6 @@
 
 namespace ptodist::runtime {
 
-int peer_arg(Interp& in, const ir::OpCall& c) {
-  long long peer = in.eval_int(c.arg("peer"));
-  if (peer < 0 || peer >= in.world().ranks()) {
-    in.fail(c.arg("peer")->span, c.op->spelling + ": peer " + std::to_string(peer) +
-                                     " is not a rank of this world (0.." +
-                                     std::to_string(in.world().ranks() - 1) + ")");
-  }
-  return static_cast<int>(peer);
-}
-
 const TensorView& window_arg(Interp& in, const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
   const TensorView& t = in.tensor_arg(c, slot, holder);
   if (!t.is_window()) {
@@ -85,8 +75,7 @@ Value op_WorldSize(Interp& in, const ir::OpCall&) {
 
 Value op_GetCommCtx(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
-  window_arg(in, c, "tensor", h);
-  return CommCtxValue{in.f.rank, in.world().ranks()};
+  return comm_ctx_of(in, c, window_arg(in, c, "tensor", h));
 }
 
 static const CommCtxValue& ctx_arg(Interp& in, const ir::OpCall& c, OperandHolder& holder) {
@@ -116,7 +105,7 @@ static long long cell_offset(Interp& in, const ir::OpCall& c, const TensorView& 
 Value op_Notify(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   const TensorView& t = window_arg(in, c, "target", h);
-  int peer = peer_arg(in, c);
+  int peer = global_peer(in, c, t);
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = cell_offset(in, c, t, offsets);
   long long value = in.eval_int(c.arg("value"));
@@ -155,7 +144,9 @@ static bool may_notify_rank(Interp& in, int rank) {
   if (!in.f.fn) return true;
   for (const ir::OpCall* call : notifies_in(*in.f.fn)) {
     try {
-      if (in.eval_int(call->arg("peer")) == rank) return true;
+      Value target = in.eval(call->arg("target"));  // the peer is a rank of its window's group
+      const auto* t = std::get_if<TensorView>(&target);
+      if ((t ? global_peer(in, *call, *t) : in.eval_int(call->arg("peer"))) == rank) return true;
     } catch (const RunError&) {
       return true;
     }
@@ -172,8 +163,9 @@ Value op_Wait(Interp& in, const ir::OpCall& c) {
   const ir::EnumImm* cmp = enum_arg(c, "cmp");
   bool ge = cmp && cmp->value == "Ge";
   auto* cell = reinterpret_cast<int32_t*>(t.data + at);
-  BlockInfo info{"pld.system.wait", c.span,   describe_cell(t, offsets), cell,
-                 nullptr,           expected, ge ? ">=" : "=="};
+  BlockInfo info{
+      "pld.system.wait", c.span,          describe_cell(t, offsets) + group_note(*in.f.env, t), cell, nullptr,
+      expected,          ge ? ">=" : "=="};
   if (in.world().scheduler()) info.may_notify = [&in](int rank) { return may_notify_rank(in, rank); };
   in.world().block_until(in.f.rank, in.f.core, info, [cell, expected, ge] {
     int32_t v = std::atomic_ref<int32_t>(*cell).load(std::memory_order_acquire);
@@ -206,7 +198,7 @@ Value op_CacheInvalid(Interp& in, const ir::OpCall&) {
 Value op_RemoteLoad(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   const TensorView& t = window_arg(in, c, "target", h);
-  int peer = peer_arg(in, c);
+  int peer = global_peer(in, c, t);
   Dims offsets = in.ints_arg(c, "offsets");
   Dims shape = in.ints_arg(c, "shape");
   region_offset_bytes(in, c, t, offsets, shape);
@@ -241,7 +233,7 @@ Value op_RemoteStore(Interp& in, const ir::OpCall& c) {
   OperandHolder ht, hd;
   const TileValue& tile = in.tile_arg(c, "tile", ht);
   const TensorView& t = window_arg(in, c, "target", hd);
-  int peer = peer_arg(in, c);
+  int peer = global_peer(in, c, t);
   Dims offsets = in.ints_arg(c, "offsets");
   Dims shape = tile.shape;
   while (shape.size() < t.shape.size()) shape.push_front(1);
@@ -253,7 +245,7 @@ Value op_TensorRemoteStore(Interp& in, const ir::OpCall& c) {
   OperandHolder hs, hd;
   const TensorView& src = in.tensor_arg(c, "src", hs);
   const TensorView& t = window_arg(in, c, "target", hd);
-  int peer = peer_arg(in, c);
+  int peer = global_peer(in, c, t);
   Dims offsets = in.ints_arg(c, "offsets");
   std::vector<std::byte> dense(src.numel() * ir::dtype_bytes(src.dtype));
   if (check::HappensBefore* hb = in.world().hb()) {

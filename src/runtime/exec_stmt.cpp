@@ -6,6 +6,23 @@
 
 namespace ptodist::runtime {
 
+namespace {
+
+// A window passed to a parameter of another shape of the same size ([SIZE] as [1, SIZE]: the call
+// check allows it, as PyPTO does) is seen by the callee with the parameter's shape.
+void view_window_as(TensorView& t, const ir::Type& param) {
+  if (!t.is_window() || !param || param->kind != ir::TypeKind::DistTensor) return;
+  auto dims = param->static_shape();
+  if (!dims || dims->size() == t.shape.size() || t.strides != dense_strides(t.shape)) return;
+  Dims shape;
+  for (long long d : *dims) shape.push_back(d);
+  if (shape_numel(shape) != t.numel()) return;
+  t.shape = shape;
+  t.strides = dense_strides(shape);
+}
+
+}  // namespace
+
 std::vector<Value> Interp::run_function(const ir::FunctionNode& fn, std::vector<Value> args) {
   f.fn = &fn;
   f.code = f.env->decoded->find(&fn);
@@ -15,7 +32,10 @@ std::vector<Value> Interp::run_function(const ir::FunctionNode& fn, std::vector<
                           "run_function: argument count differs from parameters");
   for (size_t i = 0; i < args.size(); ++i) {
     // Inside the function a tensor goes by its parameter's name, which is what reports should show.
-    if (auto* t = std::get_if<TensorView>(&args[i])) t->name = fn.params[i].var->name;
+    if (auto* t = std::get_if<TensorView>(&args[i])) {
+      t->name = fn.params[i].var->name;
+      view_window_as(*t, fn.params[i].var->type);
+    }
     bind(fn.params[i].var, std::move(args[i]));
   }
   exec_range(0, static_cast<uint32_t>(f.code->code.size()));

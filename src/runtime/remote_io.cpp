@@ -114,7 +114,7 @@ void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileVal
   Transfer x;
   x.dst = is_put ? &window_arg(in, c, "dst", hd) : &in.tensor_arg(c, "dst", hd);
   x.src = is_put ? &in.tensor_arg(c, "src", hs) : &window_arg(in, c, "src", hs);
-  int peer = peer_arg(in, c);
+  int peer = global_peer(in, c, is_put ? *x.dst : *x.src);
   if (x.src->dtype != x.dst->dtype) in.fail(c.span, c.op->spelling + ": 'src' and 'dst' dtypes differ");
   x.shape = ints_or(in, c, "shape", x.src->shape);
   x.src_offsets = ints_or(in, c, "src_offsets", Dims(x.src->shape.size(), 0));

@@ -23,7 +23,6 @@ struct Region {
   WindowAddr row_addr(long long row, long long col) const;
 };
 
-int peer_arg(Interp& in, const ir::OpCall& c);
 const TensorView& window_arg(Interp& in, const ir::OpCall& c, OperandName slot, OperandHolder& holder);
 // Writes `ncols` elements into row `row` (from column `col`) of the peer's copy of the region.
 void write_row(Interp& in, const Region& r, int peer, long long row, long long col, long long ncols,

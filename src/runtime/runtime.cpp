@@ -105,6 +105,7 @@ void RunEnv::begin_round() {
   for (auto& calls : rank_calls) calls.clear();  // keeps their capacity
   unpinned_calls = 0;
   rank_actor.clear();
+  window_groups.clear();
   live_ranks = 0;
   live_blocks = 0;
 }
@@ -200,6 +201,7 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   } catch (const std::exception& e) {
     world.fail(RunError{host->span, std::string("internal error in the host orchestrator: ") + e.what()});
   }
+  assign_window_groups(env, options_.ranks);
   world.transport().begin_round();
   // The watchdog watches the ranks' orchestrations and every block they start (the host orchestrator
   // itself waits for nothing); the round ends only when all of them have finished, even after an abort.
