@@ -45,13 +45,19 @@ bool passes_window(const std::vector<Expr>& args) {
 
 class FenceInserter {
  public:
-  FenceInserter(PassContext& cx, const Program& p, const Function& f) : make_(cx.diags, p, f) {}
+  FenceInserter(PassContext& cx, const Program& p, const Function& f) : vars_(p, f), make_(cx.diags, p, f) {}
 
   bool failed() const { return failed_; }
 
   Block block(const Block& b) {
     Block in;
-    for (const Stmt& s : b) in.push_back(nested(s));
+    for (const Stmt& s : b) {
+      if (const auto* r = s->as<Return>(); r && returns_write(*r)) {
+        split_return(*r, in);
+        continue;
+      }
+      in.push_back(nested(s));
+    }
     Block out;
     for (size_t i = 0; i < in.size(); ++i) {
       out.push_back(in[i]);
@@ -92,6 +98,26 @@ class FenceInserter {
       return c;
     }
     return s;
+  }
+
+  // `return pl.store(t, [0, 0], win)`: the write happens in the return, so its markers would have no
+  // statement to follow. Such a return becomes `ret = pl.store(...)`, the markers, `return ret`.
+  static bool returns_write(const Return& r) {
+    for (const Expr& v : r.values) {
+      const auto* c = v ? v->as<OpCall>() : nullptr;
+      if (c && (c->op->has(kWritesGM) || c->op->has(kWritesRemote))) return true;
+    }
+    return false;
+  }
+  void split_return(const Return& r, Block& in) {
+    auto ret = std::make_shared<Return>(r);
+    for (Expr& v : ret->values) {
+      if (!v || !v->isa<OpCall>()) continue;
+      Var named = vars_.make("ret", v->type, v->span);
+      in.push_back(detail::make_assign(named, v, v->span));
+      v = make_.ref(named, v->span);
+    }
+    in.push_back(ret);
   }
 
   Expr fence(SourceSpan at) { return make_.call(OpId::Fence, {}, at); }
@@ -145,6 +171,7 @@ class FenceInserter {
     return v ? v->as<FuncCall>() : nullptr;
   }
 
+  detail::VarFactory vars_;
   detail::OpMaker make_;
   bool failed_ = false;
 };

@@ -51,3 +51,15 @@ def kernel(
     pld.system.wait(signal, [0, 0], 1)
     pld.system.wait(signal, [0, 1], 1)
     r = pl.load(win, [0, 0], [1, 256])
+
+
+# A store in a return statement publishes too: it is named, fenced, then returned.
+# CHECK-LABEL: def publish_in_return(
+@pl.jit.incore
+def publish_in_return(x: pl.Tensor[[1, 256], pl.FP32], win: pld.DistributedTensor[[1, 256], pl.FP32]):
+    t = pl.load(x, [0, 0], [1, 256])
+    # CHECK:      ret = pl.store(t, [0, 0], win)
+    # CHECK-NEXT: pl.system.cacheinvalid(target=win, offsets=[0, 0], shape=[1, 256])
+    # CHECK-NEXT: pl.system.fence()
+    # CHECK-NEXT: return ret
+    return pl.store(t, [0, 0], win)
