@@ -5,7 +5,8 @@
 # BENCH_REPS (default 5): repetitions of each Google Benchmark, randomly interleaved; ratios use the
 # median of each. BENCH_ROUNDS (default 41): interleaved rounds of the comparison programs (a
 # round takes milliseconds; on a busy machine fewer rounds leave the ratios noisy).
-# Google Benchmark JSON results are kept as BUILD/bench/<name>.json.
+# Google Benchmark JSON results are kept as BUILD/bench/<name>.json. COLL_SKIP=1 skips the collectives
+# against MPI (bench/collectives_bench.sh, whose COLL_* variables apply).
 set -euo pipefail
 
 build=${1:-build}
@@ -98,6 +99,12 @@ demo="$build/examples/allgather_gemm_demo"
 if [ -x "$demo" ]; then
   echo "== allgather_gemm_demo (4 ranks, $rounds interleaved rounds)"
   "$demo" --ranks 4 --warmup 2 --rounds "$rounds" --file "$here/../examples/allgather_gemm.py"
+fi
+# ptodist's collectives against MPI's own at np 2 and 4 over shared memory (bench/collectives_bench.sh;
+# COLL_SKIP=1 leaves it out: it starts some 150 processes and takes minutes on a loaded machine).
+if [ "${COLL_SKIP:-0}" != 1 ] && command -v mpirun >/dev/null && [ -x "$build/bench/mpi_collectives" ]; then
+  echo "== collectives against MPI (bench/collectives_bench.sh)"
+  bash "$here/collectives_bench.sh" "$build"
 fi
 if [ "$found" -eq 0 ]; then
   echo "run.sh: no *_bench executables in $build/bench" >&2

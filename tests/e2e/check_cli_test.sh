@@ -27,16 +27,27 @@ same_outputs() {  # same_outputs <description> <dir-a> <dir-b>
   echo "ok: $1: outputs identical to fast mode"
 }
 
-ring=("$root/examples/ring_shuffle_put_async.py" --program ring_put_async --in x=rand:3)
+# Fast mode's outputs are also checked against an independent reference (reference.py).
+reference="$root/tests/e2e/mpi/reference.py"
+ring=("$root/examples/ring_shuffle_put_async.py" --program ring_put_async)
 gemm=("$root/examples/allgather_gemm.py" -D m_local=64 -D k=128 -D n=128 -D m_tile=32 -D k_tile=64 -D n_tile=64)
 for n in 2 4; do
+  mkdir -p "$tmp/in$n"
+  python3 "$reference" inputs put_async $n "$tmp/in$n" >/dev/null
+  python3 "$reference" inputs gemm $n "$tmp/in$n" 64 128 128 >/dev/null
+  ring+=(--in "x=$tmp/in$n/x.npy")
+  gemm+=(--in "inputs=$tmp/in$n/inputs.npy" --in "weight=$tmp/in$n/weight.npy")
   "$ptodist" run "${ring[@]}" --ranks $n --out-dir "$tmp/ring_fast$n" 2>/dev/null
   expect 0 "ring_put_async --ranks $n, 5 seeds" "$ptodist" run "${ring[@]}" --ranks $n --mode check --runs 5 --out-dir "$tmp/ring_check$n"
   grep -q "check mode: 5 run(s), seeds 1..5: no hazard" "$tmp/out" || { echo "FAIL: no summary"; cat "$tmp/out"; fail=1; }
   same_outputs "ring_put_async --ranks $n" "$tmp/ring_fast$n" "$tmp/ring_check$n"
+  python3 "$reference" check put_async $n "$tmp/in$n" "$tmp/ring_fast$n" || fail=1
   "$ptodist" run "${gemm[@]}" --ranks $n --out-dir "$tmp/gemm_fast$n" 2>/dev/null
   expect 0 "allgather_gemm --ranks $n, 5 seeds" "$ptodist" run "${gemm[@]}" --ranks $n --mode check --seed 11 --runs 5 --out-dir "$tmp/gemm_check$n"
   same_outputs "allgather_gemm --ranks $n" "$tmp/gemm_fast$n" "$tmp/gemm_check$n"
+  python3 "$reference" check gemm $n "$tmp/in$n" "$tmp/gemm_fast$n" 64 128 128 || fail=1
+  ring=("${ring[@]:0:3}")
+  gemm=("${gemm[@]:0:13}")
 done
 
 expect 3 "a wait nobody answers is a deadlock, not a watchdog hang" "$ptodist" run "$root/tests/e2e/programs/wait_forever.py" --ranks 2 --mode check --seed 4

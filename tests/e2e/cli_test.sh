@@ -19,10 +19,15 @@ expect() {  # expect <code> <description> <command...>
   fi
 }
 
-expect 0 "run ring shuffle, outputs written" "$ptodist" run "$root/examples/ring_shuffle_put.py" --ranks 4 --in x=rand:3 --out-dir "$tmp/ring"
+# Inputs and the independent reference (y[r] = x[(r - 1) % N], z = (x + x) * x) from reference.py.
+reference="$root/tests/e2e/mpi/reference.py"
+mkdir -p "$tmp/in"
+python3 "$reference" inputs put 4 "$tmp/in" >/dev/null
+expect 0 "run ring shuffle, outputs written" "$ptodist" run "$root/examples/ring_shuffle_put.py" --ranks 4 --in "x=$tmp/in/x.npy" --out-dir "$tmp/ring"
 [[ -f "$tmp/ring/y.npy" ]] || { echo "FAIL: y.npy not written"; fail=1; }
-"$ptodist" run "$root/examples/ring_shuffle_put_async.py" --program ring_put_async --ranks 4 --in x=rand:3 --out-dir "$tmp/async" 2>/dev/null
-cmp -s "$tmp/ring/y.npy" "$tmp/async/y.npy" && echo "ok: put and put_async outputs identical" || { echo "FAIL: put/put_async outputs differ"; fail=1; }
+"$ptodist" run "$root/examples/ring_shuffle_put_async.py" --program ring_put_async --ranks 4 --in "x=$tmp/in/x.npy" --out-dir "$tmp/async" 2>/dev/null
+python3 "$reference" check put 4 "$tmp/in" "$tmp/ring" || fail=1
+python3 "$reference" check put_async 4 "$tmp/in" "$tmp/async" || fail=1
 
 expect 2 "rank count contradicting the host shape" "$ptodist" run "$root/examples/ring_shuffle_put.py" --ranks 2 --in "x=$tmp/ring/y.npy"
 grep -q "per-rank slices" "$tmp/err" || { echo "FAIL: no one-line reason"; fail=1; }

@@ -91,6 +91,18 @@ void expect_ring(const HostTensor& y, int ranks) {
   }
 }
 
+// z[r] = (x[r] + x[r]) * x[r], computed here with the same two correctly rounded fp32 operations, so
+// the result must match bit for bit.
+void expect_ring_compute(const HostTensor& z, int ranks) {
+  HostTensor x = ring_input(ranks);
+  const auto* xv = reinterpret_cast<const float*>(x.data.data());
+  const auto* zv = reinterpret_cast<const float*>(z.data.data());
+  ASSERT_EQ(z.numel(), x.numel());
+  long long bad = 0;
+  for (long long i = 0; i < x.numel(); ++i) bad += zv[i] != (xv[i] + xv[i]) * xv[i];
+  EXPECT_EQ(bad, 0) << "elements of z differ from (x + x) * x";
+}
+
 class RingShuffle : public ::testing::TestWithParam<int> {};
 
 TEST_P(RingShuffle, PutAndPutAsyncDeliverThePreviousRanksRowBitIdentically) {
@@ -100,6 +112,9 @@ TEST_P(RingShuffle, PutAndPutAsyncDeliverThePreviousRanksRowBitIdentically) {
   auto sync = run_ring("ring_shuffle_put_async.py", "ring_put_sync", n);
   expect_ring(put["y"], n);
   expect_ring(async["y"], n);
+  expect_ring(sync["y"], n);
+  expect_ring_compute(async["z"], n);
+  expect_ring_compute(sync["z"], n);
   for (const auto& [name, t] : sync)
     EXPECT_EQ(async[name].data, t.data) << "put_async and its synchronous twin differ in " << name;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One MPI end-to-end case: runs PROGRAM on NP in-process ranks and under `mpirun -np NP ... --backend
-# mpi` (extra mpirun flags after --), and checks that every output .npy comes out the same.
+# mpi` (extra mpirun flags after --), checks that every output .npy comes out the same, and checks the
+# outputs against a reference computed independently from the inputs (reference.py, plain Python).
 #   mpi_e2e_test.sh PTODIST SOURCE_DIR NP CASE [-- MPIRUN_FLAGS...]
 # CASE: put | put_async (ring shuffles, byte-identical) | overlap (one 1 MiB put_async per rank, over
 # the size a core starts itself over shared memory: the communication thread runs it; over osc pt2pt
@@ -17,12 +18,10 @@ if ! command -v mpirun >/dev/null; then
 fi
 
 case $case in
-  put) args=("$root/examples/ring_shuffle_put.py" --in x=rand:5) ;;
-  put_async) args=("$root/examples/ring_shuffle_put_async.py" --program ring_put_async --in x=rand:5) ;;
-  overlap) args=("$root/examples/put_async_overlap.py" --program PutAsyncOverlap -D transfer_elems=262144
-                 --in x=rand:5) ;;
-  gemm) args=("$root/examples/allgather_gemm.py" -D m_local=128 -D k=256 -D n=256 -D comm_cores=2 -D gemm_cores=2
-              --in inputs=rand:1 --in weight=rand:2) ;;
+  put) args=("$root/examples/ring_shuffle_put.py") ;;
+  put_async) args=("$root/examples/ring_shuffle_put_async.py" --program ring_put_async) ;;
+  overlap) args=("$root/examples/put_async_overlap.py" --program PutAsyncOverlap -D transfer_elems=262144) ;;
+  gemm) args=("$root/examples/allgather_gemm.py" -D m_local=128 -D k=256 -D n=256 -D comm_cores=2 -D gemm_cores=2) ;;
   *) echo "unknown case $case"; exit 2 ;;
 esac
 
@@ -35,6 +34,11 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+
+reference="$(dirname "$0")/reference.py"
+mkdir -p "$tmp/in"
+mapfile -t in_flags < <(python3 "$reference" inputs "$case" "$np" "$tmp/in") || { echo "FAIL: inputs"; exit 1; }
+for f in "${in_flags[@]}"; do args+=($f); done
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 "$ptodist" run "${args[@]}" --ranks "$np" --out-dir "$tmp/inproc" || { echo "FAIL: in-process run"; exit 1; }
@@ -49,5 +53,6 @@ for f in "$tmp"/inproc/*.npy; do
   [ -f "$tmp/mpi/$name" ] || { echo "FAIL: mpi run wrote no $name"; status=1; continue; }
   python3 "$(dirname "$0")/compare_npy.py" $([ "$case" = gemm ] && echo --allclose) "$f" "$tmp/mpi/$name" || status=1
 done
+python3 "$reference" check "$case" "$np" "$tmp/in" "$tmp/inproc" || status=1
 [ $status -eq 0 ] && echo "PASS: $case at np=$np $*"
 exit $status
