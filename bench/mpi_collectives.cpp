@@ -1,7 +1,8 @@
 // MPI's own collectives, timed the way bench/collectives.py times ptodist's (bench/collectives_bench.sh):
 //   mpirun -np N mpi_collectives COLLECTIVE BLOCK_BYTES ITERS ROUNDS
 // Each round: MPI_Barrier, then ITERS back-to-back calls; the round's time is the slowest rank's. Prints
-// the median over ROUNDS (after one warm-up round) of the round time divided by ITERS, in seconds.
+// the median and the minimum over ROUNDS (after one warm-up round) of the round time divided by ITERS,
+// in seconds.
 // COLLECTIVE: allreduce allgather reduce_scatter all_to_all all_to_all_v broadcast barrier; BLOCK_BYTES
 // as in collectives.py (the allreduce vector, one rank's allgather contribution, one reduce_scatter
 // block, one all_to_all pair's block, the broadcast message).
@@ -73,7 +74,7 @@ int main(int argc, char** argv) {
     if (round > 0) per_call.push_back(slowest / iters);
   }
   std::sort(per_call.begin(), per_call.end());
-  if (rank == 0) std::printf("%.9f\n", per_call[per_call.size() / 2]);
+  if (rank == 0) std::printf("%.9f %.9f\n", per_call[per_call.size() / 2], per_call.front());
   MPI_Finalize();
   return 0;
 }
