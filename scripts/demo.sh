@@ -10,4 +10,7 @@ if [[ ! -x "$demo" ]]; then
   echo "demo.sh: $demo not found; build first (make build)" >&2
   exit 2
 fi
-exec "$demo" --ranks "$ranks" --file "$(dirname "$0")/../examples/allgather_gemm.py"
+"$demo" --ranks "$ranks" --file "$(dirname "$0")/../examples/allgather_gemm.py"
+# What the device would do: the timing model's a2a3 figures for the same program (docs/timing.md).
+echo "predicted on a2a3 (ptodist predict, virtual time; the CPU figures above are measured):"
+"$build/ptodist" predict "$(dirname "$0")/../examples/allgather_gemm.py" --ranks "$ranks" | sed -n '1,/^critical path/p' | grep -v '^critical path' | sed 's/^/  /'

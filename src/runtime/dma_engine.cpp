@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "ptodist/runtime/dma.h"
+#include "ptodist/runtime/events.h"
 #include "ptodist/runtime/world.h"
 
 namespace ptodist::runtime {
@@ -68,6 +69,8 @@ void DmaEngine::loop() {
 
 void DmaEngine::execute(const DmaTransfer& t) {
   Transport& tr = world_.transport();
+  events::EventStream* ev = world_.events();
+  const double t_begin = ev ? ev->now_us() : 0;
   long long piece = std::max<long long>(1, t.session->block_bytes);
   for (long long done = 0; done < t.bytes; done += piece) {
     long long n = std::min(piece, t.bytes - done);
@@ -80,6 +83,7 @@ void DmaEngine::execute(const DmaTransfer& t) {
   tr.complete_async();
   std::atomic_ref<uint32_t>(*t.session->completion_word()).store(t.seq, std::memory_order_release);
   completed_.fetch_add(1, std::memory_order_relaxed);
+  if (ev) ev->transfer_done(rank_, t.session.get(), t.seq, t.peer, t.bytes, t_begin);
   // The issuing rank's waiters read the completion word (peers learn of the data through a notify).
   world_.wake(rank_);
 }

@@ -19,6 +19,7 @@
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
 #include "ptodist/kernels/elementwise.h"
+#include "ptodist/runtime/events.h"
 #include "ptodist/runtime/value.h"
 #include "ptodist/runtime/world.h"
 
@@ -63,6 +64,7 @@ struct TaskState {
   std::atomic<bool> done{false};
   std::vector<Value> results;     // block 0's return values, valid once done
   std::vector<int> block_actors;  // check mode: the check::ActorId of each block, in block order
+  uint64_t event_id = 0;          // its id in the op-event stream (0 when nobody observes)
 };
 
 // One on-chip buffer of a core: zeroed bytes from a 64-byte-aligned base, as a device buffer is, so a
@@ -341,6 +343,16 @@ class Interp {
 Value dispatch_op(Interp& in, const ir::OpCall& c);
 // The same with the op's id and effects given (decoded ones, read without touching the op table).
 Value dispatch_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects);
+// The op itself, without reporting it (dispatch_op reports through observed_op when observed).
+Value dispatch_unobserved(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects);
+
+// The op-event stream's executor side (events/op_events.cpp): the op with its start and end reported,
+// and the task boundaries (submit, block start/end with kind BlockStart/BlockEnd or a chip
+// orchestration's ActorStart/ActorEnd, join). All do nothing when nobody observes.
+Value observed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects, events::EventStream& ev);
+void report_boundary(Interp& in, events::Kind kind, const TaskState* task = nullptr);
+void report_submit(Interp& in, TaskState& task);
+void report_join(Interp& in, const std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span);
 
 // Calls of program functions: kernels, orchestrators and `device=` calls (orchestration.cpp).
 Value call_function(Interp& in, const ir::FuncCall& call);

@@ -196,6 +196,12 @@ static Value run_op(Interp& in, const ir::OpCall& c, ir::OpId id) {
 // The transport learns when an op that may write this rank's windows through a pointer runs, so a
 // notify can publish those stores (MPI) and skip that step when there were none.
 Value dispatch_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects) {
+  if (events::EventStream* ev = in.world().events()) [[unlikely]]
+    return observed_op(in, c, id, effects, *ev);
+  return dispatch_unobserved(in, c, id, effects);
+}
+
+Value dispatch_unobserved(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects) {
   constexpr uint32_t kMayStoreLocally = ir::kWritesGM | ir::kReadsRemote | ir::kWritesRemote;
   if ((effects & kMayStoreLocally) == 0) return run_op(in, c, id);
   Transport& transport = in.world().transport();

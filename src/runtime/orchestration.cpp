@@ -168,7 +168,9 @@ void run_block_on_core(BlockJob& j, CoreState& core) {
   use_core_storage(rx, j.task->cube, id, frame);
   try {
     Interp in(frame);
+    report_boundary(in, events::Kind::BlockStart, j.task.get());
     std::vector<Value> results = in.run_function(*j.fn, std::move(j.args));
+    report_boundary(in, events::Kind::BlockEnd, j.task.get());
     if (j.block == 0) j.task->results = std::move(results);
   } catch (...) {
     give_back_core(j, id);
@@ -242,6 +244,7 @@ std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::v
   // the tracker), and it must throw before counting the blocks as live.
   if (in.world().scheduler()) in.world().check_abort();
   task->remaining.store(task->cores);
+  report_submit(in, *task);
   RunEnv* env = in.f.env;
   {
     std::lock_guard<std::mutex> lock(env->live_mu);
@@ -330,7 +333,10 @@ void run_device_call(RunEnv& env, int rank, DeviceCall& call) {
   frame.rank = rank;
   frame.core = &core;
   try {
-    Interp(frame).run_function(fn, std::move(call.args));
+    Interp in(frame);
+    report_boundary(in, events::Kind::ActorStart);
+    in.run_function(fn, std::move(call.args));
+    report_boundary(in, events::Kind::ActorEnd);
   } catch (const RunError& e) {
     env.world->fail(e);
   } catch (const RunAborted&) {
@@ -353,6 +359,7 @@ void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, cons
       for (int b : t->block_actors) hb->actor_joined(in.f.core->actor, b);
     }
   }
+  report_join(in, tasks, span);
   tasks.clear();
 }
 

@@ -75,6 +75,7 @@ Runtime::Runtime(ir::Program program, RunOptions options)
   wo.check = options_.mode == RunOptions::Mode::Check && !options_.make_transport;
   wo.seed = options_.seed;
   world_ = std::make_unique<World>(wo);
+  world_->set_events(options_.events);
   for (int r = 0; r < options_.ranks; ++r) {
     auto rx = std::make_unique<RankExec>();
     rx->rank = r;
@@ -174,6 +175,7 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   first_round_ = false;
   if (auto* s = world.scheduler()) s->begin_round();
   if (auto* hb = world.hb()) hb->begin_round(round_, zeroed);
+  if (auto* ev = world.events()) ev->begin_round();
   ++round_;
   RunEnv& env = *env_;
   env.begin_round();

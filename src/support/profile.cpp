@@ -33,25 +33,9 @@ bool from_json(const Json& j, ChipProfile& p, std::string* error) {
     if (error) *error = "a profile must be a JSON object";
     return false;
   }
-  static const char* known[] = {"name",
-                                "cube_cores",
-                                "vector_cores",
-                                "ub_bytes",
-                                "l1_bytes",
-                                "l0a_bytes",
-                                "l0b_bytes",
-                                "l0c_bytes",
-                                "dma_engines",
-                                "dma_channel_groups",
-                                "alignment",
-                                "cube_flops_per_cycle",
-                                "vector_bytes_per_cycle",
-                                "clock_ghz",
-                                "gm_bandwidth_gbps",
-                                "link_bandwidth_gbps",
-                                "link_latency_us",
-                                "dma_setup_us",
-                                "description"};
+  static const char* known[] = {
+      "name",      "cube_cores",  "vector_cores",       "ub_bytes",  "l1_bytes",    "l0a_bytes", "l0b_bytes",
+      "l0c_bytes", "dma_engines", "dma_channel_groups", "alignment", "description", "timing"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok |= it.key() == k;
@@ -67,22 +51,14 @@ bool from_json(const Json& j, ChipProfile& p, std::string* error) {
          read_field(j, "l0c_bytes", p.l0c_bytes, error) &&
          read_field(j, "dma_engines", p.dma_engines, error) &&
          read_field(j, "dma_channel_groups", p.dma_channel_groups, error) &&
-         read_field(j, "alignment", p.alignment, error) &&
-         read_field(j, "cube_flops_per_cycle", p.cube_flops_per_cycle, error) &&
-         read_field(j, "vector_bytes_per_cycle", p.vector_bytes_per_cycle, error) &&
-         read_field(j, "clock_ghz", p.clock_ghz, error) &&
-         read_field(j, "gm_bandwidth_gbps", p.gm_bandwidth_gbps, error) &&
-         read_field(j, "link_bandwidth_gbps", p.link_bandwidth_gbps, error) &&
-         read_field(j, "link_latency_us", p.link_latency_us, error) &&
-         read_field(j, "dma_setup_us", p.dma_setup_us, error);
+         read_field(j, "alignment", p.alignment, error);
 }
 
 bool positive(const ChipProfile& p, std::string* error) {
   if (p.cube_cores > 0 && p.vector_cores > 0 && p.ub_bytes > 0 && p.dma_engines > 0 &&
-      p.dma_channel_groups > 0 && p.alignment > 0 && p.clock_ghz > 0 && p.gm_bandwidth_gbps > 0 &&
-      p.link_bandwidth_gbps > 0)
+      p.dma_channel_groups > 0 && p.alignment > 0)
     return true;
-  if (error) *error = "profile '" + p.name + "': core counts, sizes, clock and bandwidths must be positive";
+  if (error) *error = "profile '" + p.name + "': core counts and sizes must be positive";
   return false;
 }
 

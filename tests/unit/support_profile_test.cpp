@@ -26,7 +26,7 @@ TEST(SupportProfile, FilesMatchTheBuiltInAndLoadByName) {
   ChipProfile built_in;
   EXPECT_EQ(file->vector_cores, built_in.vector_cores);
   EXPECT_EQ(file->ub_bytes, built_in.ub_bytes);
-  EXPECT_DOUBLE_EQ(file->link_bandwidth_gbps, built_in.link_bandwidth_gbps);
+  EXPECT_EQ(file->dma_channel_groups, built_in.dma_channel_groups);
   auto cpu = load_profile(kProfiles + "/cpu.json", &error);
   ASSERT_TRUE(cpu) << error;
   EXPECT_EQ(cpu->name, "cpu");

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "predict_common.h"
 #include "run_common.h"
 
 namespace ptodist::cli {
@@ -16,6 +17,7 @@ struct BenchOptions {
   int warmup = 2;
   int rounds = 10;
   bool persistent = false;
+  bool predict = true;  // --no-predict: skip the timing model's figures
 };
 
 struct Stats {
@@ -38,6 +40,28 @@ void print_row(const std::string& label, const Stats& s) {
               s.min * 1e3, s.max * 1e3);
 }
 
+// The timing model's figures for the same program beside the measured ones: the device time the
+// profile predicts and the share of async transfer time that compute hides there.
+void print_prediction(const RunFlags& flags) {
+  if (flags.check() || flags.backend == "mpi") return;
+  RunFlags f = flags;
+  f.trace.clear();
+  std::string error;
+  std::optional<timing::Prediction> p = predict_run(f, &error);
+  if (!p) {
+    std::printf("predicted: none (%s)\n", error.c_str());
+    return;
+  }
+  std::printf("predicted on %s (ptodist predict, docs/timing.md): round %.3f ms\n", p->profile.c_str(),
+              p->wall_us / 1e3);
+  for (size_t k = 0; k < p->ranks.size(); ++k) {
+    const timing::RankTime& r = p->ranks[k];
+    std::printf("%-10s predicted  %10.3f ms   async transfers %.3f ms, %.0f%% hidden by compute\n",
+                ("rank " + std::to_string(k)).c_str(), r.wall_us / 1e3, r.transfer_us / 1e3,
+                100 * r.hidden_fraction());
+  }
+}
+
 int run_bench(const BenchOptions& o) {
   PreparedRun run = prepare_run(o.flags, o.persistent);
   int ranks = o.flags.program.ranks;
@@ -53,11 +77,13 @@ int run_bench(const BenchOptions& o) {
       std::fprintf(stderr, "\n");
       fail_round(r, o.flags);
     }
+    if (run.recorder && i + 1 < total) run.recorder->take();  // keep only the last round's trace
     if (i < o.warmup) continue;
     rounds.push_back(r.seconds);
     for (int k = 0; k < ranks; ++k) per_rank[k].push_back(r.rank_seconds[k]);
   }
   std::fprintf(stderr, "\n");
+  write_real_trace(run, o.flags);
   std::printf("%s: %d ranks, %d rounds after %d warmup%s\n", o.flags.program.file.c_str(), ranks, o.rounds,
               o.warmup, o.persistent ? " (persistent windows)" : " (windows re-zeroed each round)");
   if (o.flags.check())
@@ -65,6 +91,7 @@ int run_bench(const BenchOptions& o) {
                 static_cast<unsigned long long>(o.flags.seed), total);
   print_row("round", stats_of(rounds));
   for (int k = 0; k < ranks; ++k) print_row("rank " + std::to_string(k), stats_of(per_rank[k]));
+  if (o.predict) print_prediction(o.flags);
   return 0;
 }
 
@@ -80,6 +107,7 @@ void add_bench_command(CLI::App& app) {
   sub->add_option("--rounds", o->rounds, "timed rounds")->check(CLI::PositiveNumber)->capture_default_str();
   sub->add_flag("--persistent", o->persistent,
                 "keep window contents between rounds (the program resets its signals)");
+  sub->add_flag("!--no-predict", o->predict, "do not print the timing model's predicted device time");
   sub->callback([o] {
     int code = run_bench(*o);
     if (code != 0) exit_with(code);

@@ -9,5 +9,6 @@ void add_check_command(CLI::App& app);
 void add_compile_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_predict_command(CLI::App& app);
 
 }  // namespace ptodist::cli

@@ -9,5 +9,6 @@ int main(int argc, char** argv) {
   ptodist::cli::add_compile_command(app);
   ptodist::cli::add_run_command(app);
   ptodist::cli::add_bench_command(app);
+  ptodist::cli::add_predict_command(app);
   return ptodist::cli::run_cli(app, argc, argv);
 }

@@ -63,6 +63,10 @@ void add_run_flags(CLI::App* sub, RunFlags& f) {
       ->check(CLI::IsMember({"fast", "check"}))
       ->capture_default_str();
   sub->add_option("--seed", f.seed, "check mode: the scheduler's seed (default 1); needs --mode check");
+  sub->add_option(
+      "--trace", f.trace,
+      "write a Chrome trace-event JSON of the run (the last round of a bench) to FILE; open it in "
+      "Perfetto (docs/timing.md)");
   sub->add_option("--no-pass", f.no_pass, "skip the named pass of the pipeline (repeatable; both modes)")
       ->allow_extra_args(false);
   sub->parse_complete_callback([sub, &f] {
@@ -122,6 +126,14 @@ PreparedRun prepare_run(const RunFlags& f, bool persistent) {
   options.persistent = persistent;
   options.mode = f.check() ? runtime::RunOptions::Mode::Check : runtime::RunOptions::Mode::Fast;
   options.seed = f.seed;
+  if (!f.trace.empty() || f.observe) {
+    run.events = std::make_unique<runtime::events::EventStream>();
+    options.events = run.events.get();
+  }
+  if (!f.trace.empty() && !f.observe) {
+    run.recorder = std::make_unique<runtime::trace::RealTimeRecorder>();
+    run.events->subscribe(run.recorder.get());
+  }
   if (f.backend == "mpi")
     options.make_transport = [] { return runtime::MpiBackend::get()->make_transport(); };
   run.lowered = lowered;
@@ -141,6 +153,14 @@ void restart_run(PreparedRun& run, const RunFlags& f, uint64_t seed) {
       !why.empty())
     usage_error(why);
   if (std::string why = run.runtime->check_args(run.args); !why.empty()) usage_error(why);
+}
+
+void write_real_trace(PreparedRun& run, const RunFlags& f) {
+  if (f.trace.empty() || !run.recorder) return;
+  runtime::trace::Timeline t = run.recorder->take();
+  t.title = f.program.file + " (real time)";
+  std::string error;
+  if (!runtime::trace::write_chrome_json(t, f.trace, &error)) usage_error(error);
 }
 
 void fail_round(const runtime::RoundResult& r) {
@@ -226,6 +246,7 @@ int run_once(const RunOptions& o) {
     r = run.runtime->run(run.args);
   }
   if (r.status != runtime::RoundResult::Status::Ok) fail_round(r);
+  write_real_trace(run, o.flags);
   // With MPI each process holds its own rank's outputs: rank 0 gathers them and writes the files.
   runtime::MpiBackend* mpi = o.flags.backend == "mpi" ? runtime::MpiBackend::get() : nullptr;
   const ir::FunctionNode* host = run.runtime->host_function();

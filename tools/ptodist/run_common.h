@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "ptodist/runtime/events.h"
 #include "ptodist/runtime/runtime.h"
+#include "ptodist/runtime/trace.h"
 
 namespace ptodist::cli {
 
@@ -25,6 +27,8 @@ struct RunFlags {
   uint64_t seed = 1;               // --seed S: check mode's first seed
   bool seed_given = false;
   std::vector<std::string> no_pass;  // --no-pass NAME: skip a pass of the pipeline (both modes)
+  std::string trace;                 // --trace FILE: Chrome trace-event JSON of the (last) round
+  bool observe = false;              // predict: the run reports to an event stream, no real-time trace
   bool check() const { return mode == "check"; }
 };
 
@@ -37,7 +41,13 @@ struct PreparedRun {
   std::map<std::string, runtime::HostTensor> args;
   ir::Program lowered;          // the program after the pipeline
   runtime::RunOptions options;  // what the runtime was made with
+  // The op-event stream when the run is traced or predicted (options.events points to it), and the
+  // recorder of a real-time trace.
+  std::unique_ptr<runtime::events::EventStream> events;
+  std::unique_ptr<runtime::trace::RealTimeRecorder> recorder;
 };
+// Writes the real-time trace of the round just run to f.trace (when given); exits 2 when it cannot.
+void write_real_trace(PreparedRun& run, const RunFlags& f);
 
 // Parses, lowers (the whole pipeline) and binds inputs; exits with 1 on program errors, 2 on bad
 // flags, files or shapes.

@@ -30,6 +30,9 @@ struct HostTensor {
 };
 
 class Transport;
+namespace events {
+class EventStream;
+}
 
 struct RunOptions {
   int ranks = 2;
@@ -45,6 +48,9 @@ struct RunOptions {
   enum class Mode { Fast, Check };
   Mode mode = Mode::Fast;
   uint64_t seed = 1;
+  // The op-event stream observers subscribe to (include/ptodist/runtime/events.h); null: none. It
+  // must outlive the Runtime.
+  events::EventStream* events = nullptr;
 };
 
 struct RoundResult {

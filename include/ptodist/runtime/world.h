@@ -105,6 +105,7 @@ struct CoreState {
   int core = -1;  // the core a block got; -1 until it has one
   int block_idx = 0;
   int block_num = 1;
+  uint64_t event_actor = 0;  // its actor id in the op-event stream (0 when nobody observes)
   // "vector core 3 (block 1/4 of comm_local_shard)", "orchestrator (chip_orch)"
   std::string name() const;
   std::atomic<uint64_t> progress{0};
@@ -124,6 +125,9 @@ struct WorldOptions {
 };
 
 class DmaEngine;
+namespace events {
+class EventStream;
+}
 namespace check {
 class Scheduler;
 class HappensBefore;
@@ -143,6 +147,9 @@ class World {
   // Check mode's scheduler and happens-before tracker; both null in fast mode.
   check::Scheduler* scheduler() { return scheduler_.get(); }
   check::HappensBefore* hb() { return hb_.get(); }
+  // The op-event stream (include/ptodist/runtime/events.h), or null when nobody observes the run.
+  events::EventStream* events() const { return events_; }
+  void set_events(events::EventStream* events) { events_ = events; }
 
   // Symmetric window heap: every alloc has the same segment id (and logical offset) on every rank.
   WindowBufferValue alloc_window(long long bytes, std::string name);
@@ -206,6 +213,7 @@ class World {
   std::atomic<uint64_t> misc_progress_{0};
   std::unique_ptr<check::Scheduler> scheduler_;
   std::unique_ptr<check::HappensBefore> hb_;
+  events::EventStream* events_ = nullptr;
 };
 
 }  // namespace ptodist::runtime

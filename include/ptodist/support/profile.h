@@ -19,14 +19,8 @@ struct ChipProfile {
   int dma_engines = 1;           // per chip
   int dma_channel_groups = 8;    // sync_id range [0, 7]
   long long alignment = 32;      // bytes, for on-chip tile placement
-  // Timing model parameters (used by `ptodist predict`).
-  double cube_flops_per_cycle = 4096;  // fp16 MACs*2 per cycle per cube core
-  double vector_bytes_per_cycle = 256;
-  double clock_ghz = 1.8;
-  double gm_bandwidth_gbps = 1600;
-  double link_bandwidth_gbps = 56;
-  double link_latency_us = 2.0;
-  double dma_setup_us = 1.0;
+  // The timing model's parameters live in the file's "timing" object, read by ptodist/timing
+  // (docs/timing.md); this loader skips it.
 };
 
 // Loads "<dir>/<name>.json" (or a path ending in .json). The directory is `dir` when given, else the
