@@ -10,6 +10,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev
   llvm-14-tools python3 python3-numpy
+  python3-dev pybind11-dev python3-torch python3-pytest
 )
 
 missing=()

@@ -185,7 +185,7 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   for (const ir::Param& p : host->params) {
     HostTensor& t = args.at(p.var->name);
     TensorView v;
-    v.data = t.data.data();
+    v.data = t.bytes();
     v.dtype = t.dtype;
     v.shape = t.shape;
     v.strides = dense_strides(t.shape);

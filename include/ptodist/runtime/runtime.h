@@ -24,8 +24,12 @@ struct HostTensor {
   ir::DType dtype = ir::DType::FP32;
   std::vector<long long> shape;
   std::vector<std::byte> data;
+  // When set, the bytes live in memory the caller owns (a numpy array, a torch tensor: the Python entry
+  // point runs on them in place) and `data` is unused; dense row-major either way.
+  std::byte* external = nullptr;
 
   long long numel() const;
+  std::byte* bytes() { return external ? external : data.data(); }
   static HostTensor zeros(ir::DType dtype, std::vector<long long> shape);
 };
 

@@ -1,0 +1,44 @@
+// The Python entry point's way into the frontend: a kernel's source lines inside the user's file plus
+// the values Python bound to the names it uses, instead of a whole file the frontend evaluates itself.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ptodist/ir/function.h"
+#include "ptodist/support/diagnostics.h"
+
+namespace ptodist::frontend {
+
+// A value the interpreter bound to a name: a Python int, float, bool, str or None, a path of the
+// language ("pl.FP16", "pld.NotifyOp.Set": dtypes and enum members), or a tuple or list of these.
+struct BoundValue {
+  enum class Kind { Int, Float, Bool, String, None, Path, Tuple, List };
+  Kind kind = Kind::None;
+  long long int_value = 0;
+  double float_value = 0;
+  std::string text;               // String: its value; Path: the dotted path
+  std::vector<BoundValue> items;  // Tuple, List
+};
+
+struct BoundSource {
+  std::string path;                         // the user's module, as diagnostics name it
+  std::string text;                         // its whole text, so lines and columns are the user's
+  std::vector<std::pair<int, int>> ranges;  // the lines to compile (1-based, inclusive): decorators to end
+  std::vector<std::pair<std::string, std::string>> imports;  // local name -> module ("pl", "pypto.language")
+  std::vector<std::pair<std::string, BoundValue>> names;     // free names of the kernels and their values
+};
+
+// Parses the programs the ranges of `src` declare, with `names` as module-level constants. Every
+// other line of the file is left out, so only the kernels are compiled and diagnostics point into the
+// user's file at its own lines and columns. A range indented inside a function (a program built by a
+// factory) is compiled as the body of a factory without parameters: the interpreter has bound them.
+// A value that has no spelling in the language is a located error at the top of the first range.
+// Returns null when any error was reported; the files live in `sources`.
+ir::Module parse_bound_source(const BoundSource& src, SourceManager& sources, DiagnosticEngine& diags);
+
+// The Python spelling of a bound value ("(1, 2)", "pl.FP16", "'abc'"); "" when it has none (nan, inf).
+std::string bound_value_spelling(const BoundValue& v);
+
+}  // namespace ptodist::frontend

@@ -1,0 +1,59 @@
+"""`@pl.program`, `@pl.function`, `@pl.jit*`: capture a kernel's source and bound names for ptodist."""
+
+import sys
+
+from ptodist.capture import capture
+from ptodist.program import Program
+
+
+def program(cls=None, *, name=None, **_options):
+    """`@pl.program` / `@pl.program(name=...)`: the class becomes a ptodist Program, captured now, while
+    the names its kernels use still hold the values the enclosing code gave them."""
+    frame = sys._getframe(1)
+
+    def wrap(c):
+        return Program(capture(c, frame, name=c.__name__))
+
+    if cls is None:
+        return wrap
+    return wrap(cls)
+
+
+def function(fn=None, **_options):
+    """`@pl.function(type=..., level=..., role=...)`: a marker; the compiler reads the decorator from
+    the source, so the method is returned as it is."""
+    if fn is None:
+        return lambda f: f
+    return fn
+
+
+def inline(fn=None, **_options):
+    """`@pl.inline`: as `@pl.function`, read by the compiler from the source."""
+    if fn is None:
+        return lambda f: f
+    return fn
+
+
+class _Jit:
+    """`@pl.jit`, `@pl.jit.incore`, `@pl.jit.inline`, `@pl.jit.host`: function-style kernels."""
+
+    def __init__(self, kind="jit"):
+        self._kind = kind
+
+    def __call__(self, fn=None, **_options):
+        frame = sys._getframe(1)
+
+        def wrap(f):
+            from ptodist.jit import JitFunction  # noqa: PLC0415
+
+            return JitFunction(f, frame, self._kind)
+
+        return wrap if fn is None else wrap(fn)
+
+    def __getattr__(self, kind):
+        if kind.startswith("__"):
+            raise AttributeError(kind)
+        return _Jit(f"jit.{kind}")
+
+
+jit = _Jit()

@@ -1,0 +1,16 @@
+"""`pypto.runtime` on ptodist: run(), RunConfig, benchmark()."""
+
+from .bench import BenchmarkStats, benchmark
+from .distributed_runner import DistributedRunHandle, DistributedWorker, execute_distributed
+from .runner import RunConfig, execute_compiled, run
+
+__all__ = [
+    "run",
+    "RunConfig",
+    "benchmark",
+    "BenchmarkStats",
+    "execute_compiled",
+    "execute_distributed",
+    "DistributedWorker",
+    "DistributedRunHandle",
+]

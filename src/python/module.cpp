@@ -1,0 +1,261 @@
+// `_ptodist_core`: the C++ library as a Python extension. Python evaluates the user's module and hands
+// over a kernel's source lines and the values of the names it uses (frontend/bound_source.h); this
+// module compiles that into a program, runs it on N in-process ranks over the caller's own buffers
+// (numpy arrays, torch tensors: no copy) and raises the compiler's and the runtime's reports as
+// exceptions. The `ptodist` and `pypto` Python packages (python/) are the user-facing layer on top.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+
+#include "ptodist/codegen/pto.h"
+#include "ptodist/frontend/bound_source.h"
+#include "ptodist/runtime/l2_entry.h"
+#include "ptodist/runtime/runtime.h"
+#include "ptodist/transforms/pass.h"
+
+namespace py = pybind11;
+
+namespace ptodist::python {
+
+namespace {
+
+// Raised as the Python classes registered below; the message is the located report.
+struct CompileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct RunError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct HazardError : RunError {
+  using RunError::RunError;
+};
+struct HangError : RunError {
+  using RunError::RunError;
+};
+
+std::string diagnostics_text(const DiagnosticEngine& diags) {
+  std::ostringstream os;
+  diags.print(os);
+  std::string s = os.str();
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
+}
+
+frontend::BoundValue bound_value(const py::handle& v, const std::string& name) {
+  using K = frontend::BoundValue::Kind;
+  frontend::BoundValue out;
+  if (v.is_none()) {
+    out.kind = K::None;
+  } else if (py::isinstance<py::bool_>(v)) {
+    out.kind = K::Bool;
+    out.int_value = v.cast<bool>();
+  } else if (py::isinstance<py::int_>(v)) {
+    out.kind = K::Int;
+    out.int_value = v.cast<long long>();
+  } else if (py::isinstance<py::float_>(v)) {
+    out.kind = K::Float;
+    out.float_value = v.cast<double>();
+  } else if (py::isinstance<py::str>(v)) {
+    out.kind = K::String;
+    out.text = v.cast<std::string>();
+  } else if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) {
+    out.kind = py::isinstance<py::tuple>(v) ? K::Tuple : K::List;
+    for (const py::handle& item : v) out.items.push_back(bound_value(item, name));
+  } else if (py::hasattr(v, "__ptodist_path__")) {
+    out.kind = K::Path;
+    out.text = v.attr("__ptodist_path__").cast<std::string>();
+  } else {
+    throw py::type_error("'" + name + "' is bound to a value of type " +
+                         py::str(py::type::of(v).attr("__name__")).cast<std::string>() +
+                         ", which a kernel cannot use");
+  }
+  return out;
+}
+
+// One compiled program and its runtime, kept across calls (windows are zeroed between rounds). The
+// sources stay alive with it: every IR node's span, and so every run-time report, points into them.
+class Compiled {
+ public:
+  SourceManager sources;
+  DiagnosticEngine diags;
+  ir::Module module;
+  ir::Program lowered;
+  ChipProfile profile;
+  runtime::RunOptions options;
+  std::unique_ptr<runtime::Runtime> rt;
+
+  std::string entry_error;  // set when the program needs a chip orchestration chosen to run
+
+  std::string name() const { return lowered->name; }
+
+  // The chip orchestrations of a program without a host orchestrator, in program order.
+  std::vector<std::string> orchestrations() const {
+    std::vector<std::string> out;
+    for (const ir::Function& f : lowered->functions) {
+      if (f->kind == ir::FunctionKind::Host) return {};
+      if (f->kind == ir::FunctionKind::Orchestration) out.push_back(f->name);
+    }
+    return out;
+  }
+
+  // (name, dtype, shape, direction) of each host parameter; a dynamic dim is its expression's text.
+  py::list params() const {
+    py::list out;
+    const ir::FunctionNode* host = rt ? rt->host_function() : nullptr;
+    if (!host) return out;
+    for (const ir::Param& p : host->params) {
+      py::list shape;
+      for (const ir::Expr& d : p.var->type->shape) {
+        if (auto v = ir::as_const_int(d))
+          shape.append(*v);
+        else
+          shape.append(py::none());
+      }
+      const char* dir = p.direction == ir::Direction::In    ? "in"
+                        : p.direction == ir::Direction::Out ? "out"
+                                                            : "inout";
+      out.append(py::make_tuple(p.var->name, std::string(ir::dtype_name(p.var->type->dtype)), shape, dir));
+    }
+    return out;
+  }
+
+  // Runs one round over `buffers`: (address, dtype name, shape) per host parameter, in order, each
+  // dense row-major memory the caller keeps alive. Returns (seconds, per-rank seconds, digest).
+  py::tuple run(const std::vector<std::tuple<uintptr_t, std::string, std::vector<long long>>>& buffers) {
+    if (!rt) throw RunError(entry_error);
+    const ir::FunctionNode* host = rt->host_function();
+    if (!host)
+      throw RunError("program '" + name() + "' has no host orchestrator (level=pl.Level.HOST) to run");
+    if (buffers.size() != host->params.size())
+      throw py::type_error("program '" + name() + "' takes " + std::to_string(host->params.size()) +
+                           " tensors, got " + std::to_string(buffers.size()));
+    std::map<std::string, runtime::HostTensor> args;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      const auto& [addr, dtype, shape] = buffers[i];
+      runtime::HostTensor t;
+      auto dt = ir::dtype_from_name(dtype);
+      if (!dt) throw py::type_error("unsupported dtype '" + dtype + "'");
+      t.dtype = *dt;
+      t.shape = shape;
+      t.external = reinterpret_cast<std::byte*>(addr);
+      args.emplace(host->params[i].var->name, std::move(t));
+    }
+    runtime::RoundResult r;
+    {
+      py::gil_scoped_release release;
+      r = rt->run(args);
+    }
+    using S = runtime::RoundResult::Status;
+    if (r.status == S::Error) throw RunError(r.message);
+    if (r.status == S::Hazard) throw HazardError(r.message);
+    if (r.status == S::Hang) throw HangError(r.message);
+    return py::make_tuple(r.seconds, r.rank_seconds, r.schedule_digest);
+  }
+
+  // Writes the PTO text of every kernel and the manifest to `dir`.
+  void write_pto(const std::string& dir) {
+    DiagnosticEngine d;
+    codegen::PtoResult res = codegen::emit_pto(lowered, profile, d);
+    if (d.has_errors() || !res.ok) throw CompileError(diagnostics_text(d));
+    std::string error;
+    if (!codegen::write_pto(res, dir, &error)) throw RunError(error);
+  }
+};
+
+frontend::BoundSource bound_source(const std::string& path, const std::string& text,
+                                   const std::vector<std::pair<int, int>>& ranges, const py::dict& imports,
+                                   const py::dict& names) {
+  frontend::BoundSource src{path, text, ranges, {}, {}};
+  for (auto [k, v] : imports) src.imports.emplace_back(k.cast<std::string>(), v.cast<std::string>());
+  for (auto [k, v] : names) {
+    std::string n = k.cast<std::string>();
+    src.names.emplace_back(n, bound_value(v, n));
+  }
+  return src;
+}
+
+ir::Program choose(const ir::Module& m, const std::string& program) {
+  for (const ir::Program& p : m->programs)
+    if (p && p->name == program) return p;
+  std::string names;
+  for (const ir::Program& p : m->programs) names += (names.empty() ? "" : ", ") + p->name;
+  throw CompileError("no program named '" + program + "' in the source handed over (found: " + names + ")");
+}
+
+std::unique_ptr<Compiled> compile(const std::string& path, const std::string& text,
+                                  const std::vector<std::pair<int, int>>& ranges, const py::dict& imports,
+                                  const py::dict& names, const std::string& program, int ranks,
+                                  const std::string& mode, uint64_t seed, double watchdog,
+                                  const std::string& profile_name, const std::string& entry,
+                                  bool persistent) {
+  if (ranks < 1 || ranks > 4096) throw py::value_error("the rank count must be from 1 to 4096");
+  if (mode != "fast" && mode != "check") throw py::value_error("mode must be 'fast' or 'check'");
+  auto c = std::make_unique<Compiled>();
+  frontend::BoundSource src = bound_source(path, text, ranges, imports, names);
+  std::string error;
+  const char* env = std::getenv("PTODIST_PROFILE_DIR");
+  auto profile = load_profile(profile_name, &error, env ? env : PTODIST_PROFILE_DIR);
+  if (!profile) throw py::value_error(error);
+  c->profile = *profile;
+  {
+    py::gil_scoped_release release;
+    c->module = frontend::parse_bound_source(src, c->sources, c->diags);
+  }
+  if (!c->module) throw CompileError(diagnostics_text(c->diags));
+  ir::Program p = choose(c->module, program);
+  transforms::PassContext cx{.diags = c->diags, .profile = c->profile, .bindings = {}, .module = c->module};
+  cx.bindings["world_size"] = ranks;
+  {
+    py::gil_scoped_release release;
+    c->lowered = transforms::run_pipeline(p, cx);
+  }
+  if (!c->lowered || c->diags.has_errors()) throw CompileError(diagnostics_text(c->diags));
+  ir::Program runnable = runtime::with_l2_entry(c->lowered, entry, error);
+  if (!runnable) {
+    // An L2 program of several chip orchestrations runs one chosen by name (PyPTO's compiled["name"]):
+    // it stays compiled, and a run without a choice says so.
+    if (!entry.empty() || c->orchestrations().size() < 2) throw CompileError(error);
+    c->entry_error = error;
+    return c;
+  }
+  c->lowered = runnable;
+  c->options.ranks = ranks;
+  c->options.profile = c->profile;
+  c->options.watchdog_seconds = watchdog;
+  c->options.mode = mode == "check" ? runtime::RunOptions::Mode::Check : runtime::RunOptions::Mode::Fast;
+  c->options.seed = seed;
+  c->options.persistent = persistent;
+  c->rt = std::make_unique<runtime::Runtime>(c->lowered, c->options);
+  return c;
+}
+
+}  // namespace
+
+}  // namespace ptodist::python
+
+PYBIND11_MODULE(_ptodist_core, m) {
+  using namespace ptodist::python;
+  m.doc() = "ptodist's compiler and runtime (use the ptodist and pypto packages)";
+  py::object compile_error = py::register_exception<CompileError>(m, "CompileError");
+  py::object run_error = py::register_exception<RunError>(m, "RunError");
+  py::register_exception<HazardError>(m, "HazardError", run_error);
+  py::register_exception<HangError>(m, "HangError", run_error);
+  (void)compile_error;
+  py::class_<Compiled>(m, "Compiled")
+      .def_property_readonly("name", &Compiled::name)
+      .def_property_readonly("ranks", [](const Compiled& c) { return c.options.ranks; })
+      .def("params", &Compiled::params)
+      .def("orchestrations", &Compiled::orchestrations)
+      .def("run", &Compiled::run)
+      .def("write_pto", &Compiled::write_pto);
+  m.def("compile", &compile, py::arg("path"), py::arg("text"), py::arg("ranges"), py::arg("imports"),
+        py::arg("names"), py::arg("program"), py::arg("ranks") = 2, py::arg("mode") = "fast",
+        py::arg("seed") = 1, py::arg("watchdog") = 10.0, py::arg("profile") = "a2a3", py::arg("entry") = "",
+        py::arg("persistent") = false);
+  m.def("bound_value_spelling",
+        [](const py::handle& v) { return ptodist::frontend::bound_value_spelling(bound_value(v, "value")); });
+}
