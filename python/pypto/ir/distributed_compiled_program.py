@@ -11,7 +11,7 @@ from pathlib import Path
 from ptodist import buffers
 from ptodist.errors import REPORTS
 
-from .._platforms import mode_of
+from .._platforms import mode_of, resolve
 
 
 @dataclass
@@ -52,9 +52,9 @@ class DistributedCompiledProgram:
     def __init__(self, program, output_dir, *, platform=None, distributed_config=None):
         self._program = program
         self._output_dir = Path(output_dir).resolve()
-        self._platform = platform or "ptodist"
+        self._platform = platform or resolve(None)
         self._distributed_config = distributed_config or DistributedConfig()
-                self.ranks = len(self._distributed_config.device_ids)
+        self.ranks = len(self._distributed_config.device_ids)
         self._mode = mode_of(self._platform)
         self._native(self._mode)  # compile now: errors belong to ir.compile
 
