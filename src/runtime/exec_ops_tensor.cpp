@@ -3,7 +3,9 @@
 // owns), and the on-core scalar arrays of pl.array.*.
 #include <algorithm>
 #include <cstring>
+#include <new>
 
+#include "checked_size.h"
 #include "exec.h"
 #include "ptodist/kernels/cast.h"
 #include "ptodist/kernels/elementwise.h"
@@ -25,15 +27,19 @@ void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, c
 
 namespace {
 
-// A new dense tensor, zero-filled, owned by its storage.
-TensorView new_tensor(const Dims& shape, ir::DType dtype, std::string name) {
+// A new dense tensor made by `c`, zero-filled, owned by its storage; its size is checked (a shape
+// may come from run-time values) and a failed allocation is a located error, not an abort.
+TensorView new_tensor(Interp& in, const ir::OpCall& c, const Dims& shape, ir::DType dtype, std::string name) {
   TensorView t;
   t.dtype = dtype;
   t.shape = shape;
   t.strides = dense_strides(shape);
   t.name = std::move(name);
-  size_t bytes = static_cast<size_t>(std::max(1LL, shape_numel(shape)) * ir::dtype_bytes(dtype));
-  t.storage = std::shared_ptr<std::byte[]>(new std::byte[bytes]());
+  size_t bytes = static_cast<size_t>(std::max(1LL, checked_bytes(in, c, shape, dtype, "tensor")));
+  std::byte* data = new (std::nothrow) std::byte[bytes]();
+  if (!data)
+    in.fail(c.span, c.op->spelling + ": cannot allocate the " + std::to_string(bytes) + " bytes of a tensor");
+  t.storage = std::shared_ptr<std::byte[]>(data);
   t.data = t.storage.get();
   return t;
 }
@@ -41,7 +47,7 @@ TensorView new_tensor(const Dims& shape, ir::DType dtype, std::string name) {
 // `t`'s elements densely packed (a strided view such as a slice is gathered), as a new tensor.
 TensorView dense_copy(Interp& in, const ir::OpCall& c, const TensorView& t) {
   check_window_access(in, c, t, Dims(t.shape.size(), 0), t.shape, false);
-  TensorView out = new_tensor(t.shape, t.dtype, t.name);
+  TensorView out = new_tensor(in, c, t.shape, t.dtype, t.name);
   copy_region(t.data, t.dtype, t.strides, out.data, out.dtype, out.strides, t.shape);
   return out;
 }
@@ -71,7 +77,7 @@ Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
   if (a.shape != b.shape)
     in.fail(c.span, c.op->spelling + ": operand shapes " + dims_str(a.shape) + " and " + dims_str(b.shape) +
                         " differ; both tensors must have the same shape");
-  TensorView out = new_tensor(a.shape, a.dtype, c.op->spelling);
+  TensorView out = new_tensor(in, c, a.shape, a.dtype, c.op->spelling);
   kernels::binary(op, flat(out), flat(a), flat(b));
   return out;
 }
@@ -79,7 +85,7 @@ Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
 Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
   OperandHolder h;
   TensorView a = dense_copy(in, c, tensor_operand(in, c, "tile", h));
-  TensorView out = new_tensor(a.shape, a.dtype, c.op->spelling);
+  TensorView out = new_tensor(in, c, a.shape, a.dtype, c.op->spelling);
   kernels::binary_scalar(op, flat(out), flat(a), in.eval_double(c.arg("scalar")));
   return out;
 }
@@ -88,7 +94,7 @@ Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast) {
   OperandHolder h;
   TensorView a = dense_copy(in, c, tensor_operand(in, c, "input", h));
   ir::DType to = cast && c.type ? c.type->dtype : a.dtype;
-  TensorView out = new_tensor(a.shape, to, c.op->spelling);
+  TensorView out = new_tensor(in, c, a.shape, to, c.op->spelling);
   if (cast)
     kernels::cast(flat(out), flat(a));
   else
@@ -168,7 +174,7 @@ Value op_TensorDim(Interp& in, const ir::OpCall& c) {
 
 Value op_CreateTensor(Interp& in, const ir::OpCall& c) {
   ir::DType dtype = c.type ? c.type->dtype : ir::DType::FP32;
-  TensorView t = new_tensor(in.ints_arg(c, "shape"), dtype, "create_tensor");
+  TensorView t = new_tensor(in, c, in.ints_arg(c, "shape"), dtype, "create_tensor");
   const ir::Expr& init = c.arg("init_value");
   if (init && !init->isa<ir::NoneImm>()) kernels::fill(flat(t), in.eval_double(init));
   return t;

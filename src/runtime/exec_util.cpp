@@ -1,10 +1,13 @@
 // Shared pieces of the executor: operand access, tile allocation (planned address or pooled
 // storage), the op dispatch table generated from ops.def, and the pools of tile storage and threads.
+#include <climits>
 #include <cstring>
 #include <new>
 
 #include "check/happens_before.h"
+#include "checked_size.h"
 #include "exec.h"
+#include "ptodist/runtime/host_io.h"
 #include "ptodist/support/diagnostics.h"
 
 namespace ptodist::runtime {
@@ -110,6 +113,29 @@ static void note_tile_written(Interp& in, const ir::OpCall& c, const TileValue& 
                       " buffer (" + std::to_string(cap) + " bytes)");
 }
 
+long long checked_bytes(const Interp& in, const ir::OpCall& c, const Dims& shape, ir::DType dtype,
+                        const char* what) {
+  // Every new tile passes here: the common case is a few multiplications, the message is built only
+  // on failure.
+  static const unsigned long long memory = machine_memory_bytes();
+  unsigned long long bytes = static_cast<unsigned long long>(ir::dtype_bytes(dtype));
+  bool negative = false, overflow = false;
+  for (long long d : shape) {
+    negative |= d < 0;
+    overflow |= __builtin_mul_overflow(bytes, static_cast<unsigned long long>(d < 0 ? 0 : d), &bytes);
+  }
+  if (!negative && !overflow && bytes <= memory && bytes <= static_cast<unsigned long long>(LLONG_MAX))
+      [[likely]]
+    return static_cast<long long>(bytes);
+  std::string dims;
+  for (long long d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+  const std::string head = c.op->spelling + ": the " + what + " of shape [" + dims + "] (" +
+                           std::string(ir::dtype_name(dtype)) + ")";
+  if (negative) in.fail(c.span, head + " has a negative dim");
+  in.fail(c.span, head + " needs " + (overflow ? std::string("more than 2^64") : std::to_string(bytes)) +
+                      " bytes, more than the " + std::to_string(memory) + " bytes of memory of this machine");
+}
+
 // A tile planned by plan-memory lives at its address in this core's buffer of that memory, so a
 // reuse bug corrupts real bytes; an unplanned tile takes pooled storage.
 TileValue Interp::new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dtype, ir::Memory memory) {
@@ -117,7 +143,7 @@ TileValue Interp::new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dty
   t.shape = shape;
   t.dtype = dtype;
   t.memory = memory;
-  const long long bytes = t.bytes();
+  const long long bytes = checked_bytes(*this, c, shape, dtype, "tile");
   long long addr = -1;
   if (const DecodedOp* op = site_of(c))
     addr = op->addr;
