@@ -4,6 +4,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "ptodist/codegen/pto.h"
 #include "ptodist/ir/verifier.h"
 #include "ptodist/support/verify_diagnostics.h"
 
@@ -17,11 +18,23 @@ struct CheckOptions {
   std::vector<std::string> no_pass;
 };
 
+// What `compile --emit=pto` would reject, as warnings: `run` executes such a program on the CPU, but
+// PTO text has no lowering for it, and check says so rather than accept it silently.
+void report_pto_lowering(const ir::Program& lowered, const ChipProfile& profile, DiagnosticEngine& diags) {
+  DiagnosticEngine pto;
+  codegen::emit_pto(lowered, profile, pto);
+  for (const Diagnostic& d : pto.diagnostics())
+    if (d.severity == Severity::Error)
+      diags.warning(d.span, "`compile --emit=pto` rejects this program: " + d.message);
+}
+
 void check_program(const ir::Program& p, LoadedFile& lf, const CheckOptions& o) {
   transforms::PassContext cx = make_pass_context(lf.diags, lf.module, p, o.program, o.no_pass);
   // The checking passes assume well-formed IR, so they only run on a program that verifies.
   if (!ir::verify_program(p, lf.diags)) return;
-  transforms::run_checks(p, cx);
+  // The whole pipeline, as `run` and `compile` run it: check reports every static error they would.
+  ir::Program lowered = transforms::run_pipeline(p, cx);
+  if (lowered && !lf.diags.has_errors()) report_pto_lowering(lowered, cx.profile, lf.diags);
 }
 
 int run_check(const CheckOptions& o) {
