@@ -11,6 +11,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   llvm-14-tools python3 python3-numpy
   python3-dev pybind11-dev python3-torch python3-pytest
+  clang-14 libclang-rt-14-dev  # libFuzzer's runtime (libclang_rt.fuzzer) for clang-14: make fuzz
 )
 
 missing=()

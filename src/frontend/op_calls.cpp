@@ -11,7 +11,9 @@ namespace ptodist::frontend {
 
 namespace {
 
-constexpr std::array kPyptoOps = {
+// A plain array: deducing std::array's size from 430 initialisers exceeds clang's fold-expression
+// depth (the libFuzzer build uses clang).
+constexpr std::string_view kPyptoOps[] = {
 #define PTODIST_PYPTO_OP(spelling) std::string_view(spelling),
 #include "pypto_ops.def"
 #undef PTODIST_PYPTO_OP
@@ -38,7 +40,7 @@ ir::Expr arg_of(const std::vector<ir::CallArg>& args, size_t index, std::string_
 }  // namespace
 
 bool is_pypto_op(std::string_view spelling) {
-  return std::binary_search(kPyptoOps.begin(), kPyptoOps.end(), spelling);
+  return std::binary_search(std::begin(kPyptoOps), std::end(kPyptoOps), spelling);
 }
 
 // `pl.const(value, dtype)`: a constant of that dtype (PyPTO's ConstInt/ConstFloat with a dtype).

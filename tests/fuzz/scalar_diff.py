@@ -7,7 +7,8 @@ and at run time (leaves read from input tensors). Python is the reference, with 
 documented rules (docs/language.md, "Scalar semantics"): an integer outside 64 bits is an error, and at
 run time an integer power with a negative exponent is an error. Any other divergence fails.
 
-usage: scalar_diff.py PTODIST [--seed S] [--count N] [--batch B] [--depth D] [--keep DIR]
+usage: scalar_diff.py PTODIST [--seed S] [--count N] [--batch B] [--depth D] [--keep DIR] [--progress]
+                      [--timeout SECONDS]
 """
 import argparse
 import math
@@ -23,6 +24,7 @@ INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 BINARY = ["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"]
 BIT_OPS = {"&", "|", "^", "<<", ">>"}
 COMPARE = ["==", "!=", "<", "<=", ">", ">="]
+TIMEOUT_SECONDS = 120  # per ptodist process; --timeout (a starved `nice -n 19` run needs more)
 
 
 class PyError(Exception):
@@ -297,7 +299,10 @@ def run(ptodist, cases, workdir, tag):
     cmd = [ptodist, "run", path, "--ranks", "1", "--out-dir", out,
            "--in", "xi=" + os.path.join(workdir, tag + "_xi.npy"),
            "--in", "xf=" + os.path.join(workdir, tag + "_xf.npy")]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_SECONDS)
+    except subprocess.TimeoutExpired:  # a hang is a finding, reported with the program like any other
+        p = subprocess.CompletedProcess(cmd, 124, "", f"timed out after {TIMEOUT_SECONDS} s")
     return p, out, path
 
 
@@ -342,6 +347,7 @@ def check_batch(ptodist, cases, workdir, tag):
 
 
 def main():
+    global TIMEOUT_SECONDS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("ptodist")
     ap.add_argument("--seed", type=int, default=1)
@@ -349,7 +355,10 @@ def main():
     ap.add_argument("--batch", type=int, default=200)
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--keep", help="keep the generated programs in this directory")
+    ap.add_argument("--progress", action="store_true", help="print a line to stderr after every batch")
+    ap.add_argument("--timeout", type=int, default=TIMEOUT_SECONDS, help="seconds per ptodist process")
     args = ap.parse_args()
+    TIMEOUT_SECONDS = args.timeout
     rng = random.Random(args.seed)
     workdir = args.keep or tempfile.mkdtemp(prefix="scalar_diff_")
     os.makedirs(workdir, exist_ok=True)
@@ -364,6 +373,9 @@ def main():
                 tag = f"b{done}_{'run' if run_time else 'fold'}"
                 failures += check_batch(args.ptodist, cases, workdir, tag)
             done += n
+            if args.progress:
+                print(f"scalar_diff: seed {args.seed}: {done} of {args.count} expressions, {errors} expected "
+                      f"errors, {len(failures)} divergences", file=sys.stderr, flush=True)
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
