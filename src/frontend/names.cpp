@@ -117,8 +117,10 @@ std::string Parser::host_name_reason(const LowerCtx& cx, const std::string& name
   for (const Container* c = cx.container; c; c = c->parent) {
     auto it = c->host_names.find(name);
     if (it == c->host_names.end()) continue;
-    return "'" + name + "' " + it->second.what + " (line " + std::to_string(it->second.span.line) +
-           "); the command line cannot evaluate it without a Python interpreter: " + kPythonEntryPoint;
+    const std::string head =
+        "'" + name + "' " + it->second.what + " (line " + std::to_string(it->second.span.line) + "); ";
+    if (it->second.what.find("SubWorker") != std::string::npos) return head + kSubWorkerUnsupported;
+    return head + "the command line cannot evaluate it without a Python interpreter: " + kPythonEntryPoint;
   }
   return "";
 }

@@ -23,8 +23,13 @@ struct SyntaxAbort {};
 // What the command line cannot evaluate (host Python) is reported with this pointer to the entry point
 // that can: the real interpreter runs the module and hands the kernels to the same compiler.
 constexpr const char* kPythonEntryPoint =
-    "run the program from Python instead (`import pypto` from ptodist's package; planned, see "
-    "docs/python.md)";
+    "run the program from Python instead, where ptodist's `pypto` package evaluates the module and "
+    "hands the kernels to this compiler (docs/python.md)";
+
+// SubWorker methods are host Python that runs between tasks; neither entry point runs them yet.
+constexpr const char* kSubWorkerUnsupported =
+    "neither the command line nor ptodist's Python entry point runs SubWorker methods yet "
+    "(docs/python.md, \"Not supported yet\")";
 
 // Recursion limit for nested expressions, so hostile input cannot exhaust the stack.
 constexpr int kMaxNesting = 100;

@@ -31,7 +31,7 @@ def _build(n_ranks, size, *, reduce_op=other.Sum, **options):
     class UsesHost:
         @pl.function(type=pl.FunctionType.InCore)
         def kernel(self, x: pl.Tensor[[1, 16], pl.FP32], n: pl.Scalar[pl.INT32]):
-            # expected-error@+1 {{'cols' is assigned by host Python (line 26); the command line cannot evaluate it without a Python interpreter: run the program from Python instead (`import pypto` from ptodist's package; planned, see docs/python.md)}}
+            # expected-error@+1 {{'cols' is assigned by host Python (line 26); the command line cannot evaluate it without a Python interpreter: run the program from Python instead, where ptodist's `pypto` package evaluates the module and hands the kernels to this compiler (docs/python.md)}}
             a = n + cols
             # expected-error@+1 {{'reduce_op' is a parameter of factory '_build' whose default value is not a constant (line 24)}}
             b = reduce_op
@@ -55,7 +55,7 @@ def _build(n_ranks, size, *, reduce_op=other.Sum, **options):
 
         @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
         def host(self, x: pl.Tensor[[1, 16], pl.FP32]):
-            # expected-error@+1 {{'verify' is a pl.Role.SubWorker method, whose body is host Python (line 52)}}
+            # expected-error@+1 {{'verify' is a pl.Role.SubWorker method, whose body is host Python (line 52); neither the command line nor ptodist's Python entry point runs SubWorker methods yet (docs/python.md, "Not supported yet")}}
             self.verify(x)
 
     return UsesHost
