@@ -1,7 +1,8 @@
 // libFuzzer target for the front end and the compile pipeline: the input is a kernel file; it is
 // parsed, verified, checked, lowered and emitted as PTO, as `ptodist check` and `ptodist compile
 // --emit=pto` would. Any crash, sanitizer report, abort (an internal error) or timeout is a bug: every
-// input must end in diagnostics or in output. Built with `cmake -DPTODIST_FUZZ=ON` and clang (docs/testing.md).
+// input must end in diagnostics or in output. Built with `cmake -DPTODIST_FUZZ=ON` and clang
+// (docs/testing.md).
 #include <cstddef>
 #include <cstdint>
 #include <string>

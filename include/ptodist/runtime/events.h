@@ -104,8 +104,8 @@ class EventStream {
   // write made the cell's value meet the condition (all of them when none did: the cell was
   // written some other way). The cell's value is followed from zero at the round's start, so which
   // notifies satisfied a wait does not depend on how late the waiting core noticed.
-  std::vector<uint64_t> notifies_seen(int rank, int segment, long long offset, uint64_t waiter, long long expected,
-                                      bool ge);
+  std::vector<uint64_t> notifies_seen(int rank, int segment, long long offset, uint64_t waiter,
+                                      long long expected, bool ge);
   // Async transfers by (session, sequence number): issue returns the transfer's id; a wait for
   // sequence `seq` is satisfied by the session's transfers up to `seq` not yet waited for.
   uint64_t record_transfer(const void* session, uint32_t seq);
