@@ -5,20 +5,7 @@
 set -u
 ptodist=$1
 root=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect() {  # expect <code> <description> <command...>
-  local want=$1 what=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [[ $got -ne $want ]]; then
-    echo "FAIL: $what: exit $got, expected $want"; cat "$tmp/err"; fail=1
-  else
-    echo "ok: $what"
-  fi
-}
+source "$(dirname "$0")/expect.sh"
 same_outputs() {  # same_outputs <description> <dir-a> <dir-b>
   local f
   for f in "$2"/*.npy; do

@@ -6,20 +6,7 @@
 set -u
 ptodist=$1
 root=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect() {  # expect <code> <description> <command...>
-  local want=$1 what=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [[ $got -ne $want ]]; then
-    echo "FAIL: $what: exit $got, expected $want"; cat "$tmp/err"; fail=1
-  else
-    echo "ok: $what"
-  fi
-}
+source "$(dirname "$0")/expect.sh"
 expect_err() {  # expect_err <pattern>: the last command's stderr has it
   grep -qF -- "$1" "$tmp/err" || { echo "FAIL: stderr lacks '$1':"; cat "$tmp/err"; fail=1; }
 }
