@@ -17,7 +17,7 @@ def _build(n_ranks, *, dtype=pl.FP16):
         def host(self, x: pl.Tensor[[n_ranks, 16], DTYPE]):
             buf = pld.alloc_window_buffer(16 * 2)
             for r in pl.range(pld.world_size()):
-                # CHECK: w = pld.window(buf, [1, 16], pl.FP16)
+                # CHECK: w = pld.window(buf, [1, 16], dtype=pl.FP16)
                 w = pld.window(buf, [1, 16], dtype=DTYPE)
                 self.kernel(w, device=r)
 

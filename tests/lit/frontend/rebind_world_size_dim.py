@@ -21,8 +21,8 @@ class Rebind:
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[pl.dynamic("NR"), 1, N], pl.FP32]):
         buf = pld.alloc_window_buffer(pld.world_size() * N * pl.FP32.get_byte())
-        # CHECK: stage = pld.window(buf, [pld.world_size(), N], pl.FP32)
-        # CHECK: stage = pld.window(buf, [pld.world_size(), N], pl.FP32)
+        # CHECK: stage = pld.window(buf, [pld.world_size(), N], dtype=pl.FP32)
+        # CHECK: stage = pld.window(buf, [pld.world_size(), N], dtype=pl.FP32)
         stage = pld.window(buf, [pld.world_size(), N], dtype=pl.FP32)
         for r in pl.range(pld.world_size()):
             stage = pld.window(buf, [pld.world_size(), N], dtype=pl.FP32)
