@@ -72,10 +72,10 @@ TEST_F(IrComm, WindowsAndIdentity) {
   scope.function_kind = FunctionKind::Host;
   Expr buf = call("pld.alloc_window_buffer", {i(4096)});
   ASSERT_TRUE(buf) << first_error();
-  Expr w = call("pld.window", {buf, ints({16, 64}), b.dtype_imm(DType::FP32)});
+  Expr w = call("pld.window", {buf, ints({16, 64})}, {{"dtype", b.dtype_imm(DType::FP32)}});
   ASSERT_TRUE(w) << first_error();
   EXPECT_EQ(type_str(w->type), "pld.DistributedTensor[[16, 64], pl.FP32]");
-  EXPECT_FALSE(call("pld.window", {buf, ints({32, 64}), b.dtype_imm(DType::FP32)}));
+  EXPECT_FALSE(call("pld.window", {buf, ints({32, 64})}, {{"dtype", b.dtype_imm(DType::FP32)}}));
   EXPECT_EQ(first_error(),
             "pld.window: the window [32, 64] of pl.FP32 needs 8192 bytes but 'buf' holds 4096");
   diags.clear();
