@@ -346,10 +346,15 @@ Value dispatch_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects
 // The op itself, without reporting it (dispatch_op reports through observed_op when observed).
 Value dispatch_unobserved(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects);
 
-// The op-event stream's executor side (events/op_events.cpp): the op with its start and end reported,
-// and the task boundaries (submit, block start/end with kind BlockStart/BlockEnd or a chip
-// orchestration's ActorStart/ActorEnd, join). All do nothing when nobody observes.
-Value observed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects, events::EventStream& ev);
+// The op-event stream's executor side (events/op_events.cpp): the op seen by check mode and with its
+// start and end reported, and the task boundaries (submit, block start/end with kind
+// BlockStart/BlockEnd or a chip orchestration's ActorStart/ActorEnd, join). All do nothing when
+// nobody observes.
+Value observed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects);
+// Check mode's observer of ops (check/op_hooks.cpp), called by observed_op around each op in check
+// mode: switch points and happens-before facts derived from the op's effects.
+void check_before_op(Interp& in, const ir::OpCall& c, uint32_t effects);
+void check_after_op(Interp& in, const ir::OpCall& c, uint32_t effects, const Value& result);
 void report_boundary(Interp& in, events::Kind kind, const TaskState* task = nullptr);
 void report_submit(Interp& in, TaskState& task);
 void report_join(Interp& in, const std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span);

@@ -25,11 +25,8 @@ Value make_session(Interp& in, const ir::OpCall& c, TileValue scratch) {
   if (s->block_bytes <= 0) in.fail(c.span, c.op->spelling + ": block_bytes must be positive");
   s->scratch = std::move(scratch);
   s->rank = in.f.rank;
-  // Building a session resets its completion word, as the device's session init does.
-  if (auto* hb = in.world().hb()) {
-    check_switch_point(in);
-    hb->session_initialised(actor_of(in), in.f.rank, *s, check::Access{c.span, c.op->spelling, "scratch"});
-  }
+  // Building a session resets its completion word, as the device's session init does (check mode
+  // records it: check/op_hooks.cpp).
   std::atomic_ref<uint32_t>(*s->completion_word()).store(0, std::memory_order_release);
   return SessionValue{s};
 }
@@ -130,15 +127,13 @@ Value wait_event(Interp& in, const ir::OpCall& c) {
                  ">="};
   in.world().block_until(in.f.rank, in.f.core, info, [&e] { return completed(e); });
   *e.waited = true;
-  if (auto* hb = in.world().hb()) hb->event_waited(actor_of(in), e.check_id);
   return NoneValue{};
 }
 
 Value test_event(Interp& in, const ir::OpCall& c) {
   OperandHolder he;
   const EventValue& e = event_arg(in, c, he);
-  // A polling loop must let transfers land in check mode.
-  check_switch_point(in);
+  // A polling loop lets transfers land in check mode: the op is a switch point (check/op_hooks.cpp).
   return Scalar::of_bool(completed(e));
 }
 

@@ -96,7 +96,7 @@ Value op_NRanks(Interp& in, const ir::OpCall& c) {
 
 // ---- signals ----
 
-static long long cell_offset(Interp& in, const ir::OpCall& c, const TensorView& t, Dims& offsets) {
+long long signal_cell_offset(Interp& in, const ir::OpCall& c, const TensorView& t, Dims& offsets) {
   if (t.dtype != ir::DType::INT32)
     in.fail(c.span, c.op->spelling + ": signal cells are INT32; '" + t.name + "' is not");
   return region_offset_bytes(in, c, t, offsets, Dims(offsets.size(), 1));
@@ -107,17 +107,13 @@ Value op_Notify(Interp& in, const ir::OpCall& c) {
   const TensorView& t = window_arg(in, c, "target", h);
   int peer = global_peer(in, c, t);
   Dims offsets = in.ints_arg(c, "offsets");
-  long long at = cell_offset(in, c, t, offsets);
+  long long at = signal_cell_offset(in, c, t, offsets);
   long long value = in.eval_int(c.arg("value"));
   const ir::EnumImm* op = enum_arg(c, "op");
   bool add = !op || op->value != "Set";
   WindowAddr cell{t.window.segment, t.window.offset + at};
-  check::HappensBefore* hb = in.world().hb();
-  if (hb) check_switch_point(in);
+  // Check mode's switch point before the signal and its release after it: check/op_hooks.cpp.
   in.world().transport().signal(peer, cell, static_cast<int32_t>(value), add);
-  // Recorded with the signal, before any other core can run and see the new value.
-  if (hb)
-    hb->notify(actor_of(in), peer, cell, static_cast<int32_t>(value), add, {c.span, c.op->spelling, t.name});
   in.world().wake(peer);
   return NoneValue{};
 }
@@ -158,7 +154,7 @@ Value op_Wait(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   const TensorView& t = window_arg(in, c, "signal", h);
   Dims offsets = in.ints_arg(c, "offsets");
-  long long at = cell_offset(in, c, t, offsets);
+  long long at = signal_cell_offset(in, c, t, offsets);
   long long expected = in.eval_int(c.arg("expected"));
   const ir::EnumImm* cmp = enum_arg(c, "cmp");
   bool ge = cmp && cmp->value == "Ge";
@@ -171,25 +167,18 @@ Value op_Wait(Interp& in, const ir::OpCall& c) {
     int32_t v = std::atomic_ref<int32_t>(*cell).load(std::memory_order_acquire);
     return ge ? v >= expected : v == expected;
   });
-  // The scheduler returns with the baton: the value seen is still the one that satisfied the wait.
-  if (check::HappensBefore* hb = in.world().hb()) {
-    int32_t seen = std::atomic_ref<int32_t>(*cell).load(std::memory_order_acquire);
-    hb->wait_satisfied(actor_of(in), t.rank, WindowAddr{t.window.segment, t.window.offset + at}, seen,
-                       expected, ge, {c.span, c.op->spelling, describe_cell(t, offsets)});
-  }
+  // The scheduler returns with the baton: check/op_hooks.cpp records what satisfied the wait.
   return NoneValue{};
 }
 
-Value op_Fence(Interp& in, const ir::OpCall&) {
+Value op_Fence(Interp&, const ir::OpCall&) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (check::HappensBefore* hb = in.world().hb()) hb->fence(actor_of(in));
   return NoneValue{};
 }
 
 // Host memory is coherent: invalidation has nothing to do here. Check mode makes the core's acquired
 // writes visible to its reads; a region invalidate counts as whole-GM there (docs/checking.md).
-Value op_CacheInvalid(Interp& in, const ir::OpCall&) {
-  if (check::HappensBefore* hb = in.world().hb()) hb->invalidate(actor_of(in));
+Value op_CacheInvalid(Interp&, const ir::OpCall&) {
   return NoneValue{};
 }
 

@@ -222,8 +222,8 @@ static Value run_op(Interp& in, const ir::OpCall& c, ir::OpId id) {
 // The transport learns when an op that may write this rank's windows through a pointer runs, so a
 // notify can publish those stores (MPI) and skip that step when there were none.
 Value dispatch_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects) {
-  if (events::EventStream* ev = in.world().events()) [[unlikely]]
-    return observed_op(in, c, id, effects, *ev);
+  if (in.world().observed()) [[unlikely]]
+    return observed_op(in, c, id, effects);
   return dispatch_unobserved(in, c, id, effects);
 }
 

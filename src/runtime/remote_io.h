@@ -24,6 +24,8 @@ struct Region {
 };
 
 const TensorView& window_arg(Interp& in, const ir::OpCall& c, OperandName slot, OperandHolder& holder);
+// A signal cell's byte offset in window `t` at `offsets` (checked: an INT32 window, in bounds).
+long long signal_cell_offset(Interp& in, const ir::OpCall& c, const TensorView& t, Dims& offsets);
 // Writes `ncols` elements into row `row` (from column `col`) of the peer's copy of the region.
 void write_row(Interp& in, const Region& r, int peer, long long row, long long col, long long ncols,
                const std::byte* src, bool atomic_add);

@@ -20,6 +20,7 @@ World::World(const WorldOptions& options)
   if (options.check) {
     scheduler_ = std::make_unique<check::Scheduler>(*this, options.seed);
     hb_ = std::make_unique<check::HappensBefore>(*this);
+    observed_ = true;
   }
 }
 

@@ -149,7 +149,12 @@ class World {
   check::HappensBefore* hb() { return hb_.get(); }
   // The op-event stream (include/ptodist/runtime/events.h), or null when nobody observes the run.
   events::EventStream* events() const { return events_; }
-  void set_events(events::EventStream* events) { events_ = events; }
+  void set_events(events::EventStream* events) {
+    events_ = events;
+    observed_ = events_ || hb_;
+  }
+  // Whether ops go through observed_op: an event observer listens, or check mode runs.
+  bool observed() const { return observed_; }
 
   // Symmetric window heap: every alloc has the same segment id (and logical offset) on every rank.
   WindowBufferValue alloc_window(long long bytes, std::string name);
@@ -214,6 +219,7 @@ class World {
   std::unique_ptr<check::Scheduler> scheduler_;
   std::unique_ptr<check::HappensBefore> hb_;
   events::EventStream* events_ = nullptr;
+  bool observed_ = false;
 };
 
 }  // namespace ptodist::runtime

@@ -192,7 +192,9 @@ void after(Interp& in, const ir::OpCall& c, uint32_t effects, events::EventStrea
 
 }  // namespace
 
-Value observed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects, events::EventStream& ev) {
+// The op with its start and end (and notify, transfer, wait) reported on the stream.
+static Value streamed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects,
+                         events::EventStream& ev) {
   Event e;
   e.kind = Kind::OpBegin;
   e.actor = actor_of_frame(in);
@@ -209,6 +211,16 @@ Value observed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects
   after(in, c, effects, ev, e, v);
   e.t_us = 0;
   ev.emit(e);
+  return v;
+}
+
+Value observed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects) {
+  World& world = in.world();
+  const bool checked = world.hb() != nullptr;
+  if (checked) check_before_op(in, c, effects);
+  Value v = world.events() ? streamed_op(in, c, id, effects, *world.events())
+                           : dispatch_unobserved(in, c, id, effects);
+  if (checked) check_after_op(in, c, effects, v);
   return v;
 }
 
