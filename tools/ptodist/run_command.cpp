@@ -238,6 +238,10 @@ runtime::RoundResult run_seeds(const RunOptions& o, PreparedRun& run) {
 
 int run_once(const RunOptions& o) {
   PreparedRun run = prepare_run(o.flags, false);
+  runtime::MpiBackend* mpi = o.flags.backend == "mpi" ? runtime::MpiBackend::get() : nullptr;
+  // With MPI, outputs that are not sliced by rank are merged from what each process changed.
+  const std::map<std::string, runtime::HostTensor> before =
+      mpi && !o.out_dir.empty() ? run.args : std::map<std::string, runtime::HostTensor>{};
   runtime::RoundResult r;
   if (o.flags.check()) {
     r = run_seeds(o, run);
@@ -248,10 +252,10 @@ int run_once(const RunOptions& o) {
   if (r.status != runtime::RoundResult::Status::Ok) fail_round(r);
   write_real_trace(run, o.flags);
   // With MPI each process holds its own rank's outputs: rank 0 gathers them and writes the files.
-  runtime::MpiBackend* mpi = o.flags.backend == "mpi" ? runtime::MpiBackend::get() : nullptr;
   const ir::FunctionNode* host = run.runtime->host_function();
   if (mpi && !o.out_dir.empty()) {
-    if (std::string why = runtime::gather_host_outputs(*mpi, *host, run.args); !why.empty()) usage_error(why);
+    if (std::string why = runtime::gather_host_outputs(*mpi, *host, run.args, before); !why.empty())
+      usage_error(why);
   }
   if (mpi && mpi->rank() != 0) return 0;
   if (!o.out_dir.empty()) {

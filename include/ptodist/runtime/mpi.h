@@ -49,8 +49,10 @@ bool launched_by_mpi();
 
 // After a round on the MPI backend, every process holds only its own rank's part of the outputs.
 // Collects them on rank 0: slice r of a rank-sliced Out/InOut parameter (`y[r]` in the host) comes
-// from process r; any other output is rank 0's. Returns "" or a one-line reason.
+// from process r; any other output element from the lowest rank that changed it from its value in
+// `before` (the arguments as they were before the round). Returns "" or a one-line reason.
 std::string gather_host_outputs(MpiBackend& mpi, const ir::FunctionNode& host,
-                                std::map<std::string, HostTensor>& args);
+                                std::map<std::string, HostTensor>& args,
+                                const std::map<std::string, HostTensor>& before);
 
 }  // namespace ptodist::runtime

@@ -2,8 +2,10 @@
 // rank 0 so the .npy files match an in-process run.
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 
 #include "comm_thread.h"
@@ -84,32 +86,74 @@ bool MpiBackend::all_ok(bool ok) {
   return v == 1;
 }
 
+namespace {
+
+// Slice r of a tensor sliced by rank on dimension 0 comes from process r (rank 0 gathers in place).
+void gather_rank_slices(MpiBackend& mpi, HostTensor& t, long long slice) {
+  std::byte* base = t.bytes();
+  int n = static_cast<int>(slice), rank = mpi.rank();
+  mpi.comm().call([&] {
+    MPI_Request r;
+    if (rank == 0)
+      MPI_Igather(MPI_IN_PLACE, n, MPI_BYTE, base, n, MPI_BYTE, 0, MPI_COMM_WORLD, &r);
+    else
+      MPI_Igather(base + rank * slice, n, MPI_BYTE, nullptr, n, MPI_BYTE, 0, MPI_COMM_WORLD, &r);
+    mpi.comm().wait_live(r);
+  });
+}
+
+// Any other output (`out[g, r]`, a tensor every rank writes a part of): rank 0 collects every
+// process's whole copy and takes each element from the lowest rank whose copy changed it from the
+// value before the round; an element no rank changed keeps it.
+void merge_changed_elements(MpiBackend& mpi, HostTensor& t, const HostTensor& before) {
+  const long long total = static_cast<long long>(t.data.size());
+  const int ranks = mpi.size(), n = static_cast<int>(total);
+  std::vector<std::byte> all(mpi.rank() == 0 ? static_cast<size_t>(total) * ranks : 0);
+  mpi.comm().call([&] {
+    MPI_Request r;
+    MPI_Igather(t.bytes(), n, MPI_BYTE, all.data(), n, MPI_BYTE, 0, MPI_COMM_WORLD, &r);
+    mpi.comm().wait_live(r);
+  });
+  if (mpi.rank() != 0) return;
+  const long long eb = std::max(1, ir::dtype_bytes(t.dtype));
+  const std::byte* init = before.data.data();
+  for (long long i = 0; i + eb <= total; i += eb) {
+    for (int r = 0; r < ranks; ++r) {
+      const std::byte* v = all.data() + r * total + i;
+      if (std::memcmp(v, init + i, eb) == 0) continue;
+      std::memcpy(t.bytes() + i, v, eb);
+      break;
+    }
+  }
+}
+
+}  // namespace
+
 std::string gather_host_outputs(MpiBackend& mpi, const ir::FunctionNode& host,
-                                std::map<std::string, HostTensor>& args) {
+                                std::map<std::string, HostTensor>& args,
+                                const std::map<std::string, HostTensor>& before) {
   std::set<std::string> sliced = rank_sliced_params(host);
   std::string why;
   for (const ir::Param& p : host.params) {
-    if (p.direction == ir::Direction::In || !sliced.count(p.var->name)) continue;
+    if (p.direction == ir::Direction::In) continue;
     auto it = args.find(p.var->name);
     if (it == args.end()) continue;
     HostTensor& t = it->second;
     long long total = static_cast<long long>(t.data.size());
-    long long slice = t.shape.empty() || t.shape[0] != mpi.size() ? -1 : total / mpi.size();
-    if (slice < 0 || slice > INT_MAX) {
-      why = "output '" + p.var->name + "' cannot be gathered: it needs " + std::to_string(mpi.size()) +
-            " per-rank slices of at most 2 GiB";
+    bool by_rank = sliced.count(p.var->name) && !t.shape.empty() && t.shape[0] == mpi.size();
+    auto init = before.find(p.var->name);
+    if (!by_rank && (init == before.end() || init->second.data.size() != t.data.size())) continue;
+    long long bytes = by_rank ? total / mpi.size() : total;
+    if (bytes > INT_MAX) {
+      why = "output '" + p.var->name + "' cannot be gathered: it needs " +
+            (by_rank ? std::to_string(mpi.size()) + " per-rank slices of" : std::string("a size of")) +
+            " at most 2 GiB";
       continue;
     }
-    std::byte* base = t.data.data();
-    int n = static_cast<int>(slice), rank = mpi.rank();
-    mpi.comm().call([&] {
-      MPI_Request r;
-      if (rank == 0)
-        MPI_Igather(MPI_IN_PLACE, n, MPI_BYTE, base, n, MPI_BYTE, 0, MPI_COMM_WORLD, &r);
-      else
-        MPI_Igather(base + rank * slice, n, MPI_BYTE, nullptr, n, MPI_BYTE, 0, MPI_COMM_WORLD, &r);
-      mpi.comm().wait_live(r);
-    });
+    if (by_rank)
+      gather_rank_slices(mpi, t, bytes);
+    else
+      merge_changed_elements(mpi, t, init->second);
   }
   return why;
 }
