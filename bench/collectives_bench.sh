@@ -48,7 +48,8 @@ ptodist_call() {  # NP BACKEND PROGRAM BLOCK ITERS
     --rounds "$rounds" --persistent --watchdog 120)
   [ "$prog" = AllToAllV ] && args+=(--in "counts=$tmp/counts$np.npy")
   if [ "$backend" = mpi ]; then
-    out=$($mpirun -np "$np" "$build/ptodist" "${args[@]}" --backend mpi 2>&1) || { echo "ERROR ERROR"; return; }
+    # Bounded: a run stuck before the watchdog starts (MPI start-up) is an error cell, not a stalled table.
+    out=$(timeout 600 $mpirun -np "$np" "$build/ptodist" "${args[@]}" --backend mpi 2>&1) || { echo "ERROR ERROR"; return; }
   else
     out=$("$build/ptodist" "${args[@]}" --ranks "$np" 2>&1) || { echo "ERROR ERROR"; return; }
   fi

@@ -28,9 +28,14 @@ esac
 tmp=$(mktemp -d)
 shm_before=$(ls /dev/shm 2>/dev/null | sort)
 cleanup() {
-  # A killed run can leave its shared-memory segments behind: remove the ones that appeared meanwhile.
+  # A killed run can leave its shared-memory segments behind: remove the ones that appeared meanwhile
+  # and that no live process maps. Another MPI job on the machine (a benchmark, another checkout's
+  # tests) creates segments meanwhile too; removing one of those made its ranks fail to attach and hang
+  # in MPI start-up (docs/mpi.md, "Tests and benchmarks").
   comm -13 <(echo "$shm_before") <(ls /dev/shm 2>/dev/null | sort) | grep -E '^(vader_segment|osc_rdma|sm_segment)' |
-    while read -r f; do rm -f "/dev/shm/$f"; done
+    while read -r f; do
+      grep -qsF "/dev/shm/$f" /proc/[0-9]*/maps || rm -f "/dev/shm/$f"
+    done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
