@@ -351,6 +351,19 @@ Value dispatch_unobserved(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t
 // BlockStart/BlockEnd or a chip orchestration's ActorStart/ActorEnd, join). All do nothing when
 // nobody observes.
 Value observed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects);
+// Whether ops reported to `ev` skip their tile data (events/shape_only.cpp, `ptodist predict`), and
+// the scope that says so to the op running on this thread (tile_data_skipped()).
+bool skips_tile_data(const events::EventStream& ev);
+class TileDataScope {
+ public:
+  explicit TileDataScope(bool skip);
+  ~TileDataScope();
+  TileDataScope(const TileDataScope&) = delete;
+  TileDataScope& operator=(const TileDataScope&) = delete;
+
+ private:
+  bool previous_;
+};
 // Check mode's observer of ops (check/op_hooks.cpp), called by observed_op around each op in check
 // mode: switch points and happens-before facts derived from the op's effects.
 void check_before_op(Interp& in, const ir::OpCall& c, uint32_t effects);

@@ -1,5 +1,8 @@
 // The in-process transport: every rank's window segments are plain host memory of this process, so
 // one-sided operations are memcpy and atomics on the peer's bytes.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -12,8 +15,12 @@
 namespace ptodist::runtime {
 namespace {
 
-// Segments are cache-line aligned so signal cells and tiles keep their natural alignment.
-constexpr std::align_val_t kSegmentAlign{64};
+// A segment's mapping: whole pages (page-aligned, so any element alignment holds).
+size_t mapped_size(long long bytes) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t n = static_cast<size_t>(bytes > 0 ? bytes : 1);
+  return (n + page - 1) / page * page;
+}
 
 struct Segment {
   std::byte* data = nullptr;
@@ -25,7 +32,7 @@ class InprocTransport final : public Transport {
   explicit InprocTransport(int ranks) : segments_(ranks) {}
   ~InprocTransport() override {
     for (auto& rank : segments_)
-      for (Segment& s : rank) ::operator delete[](s.data, kSegmentAlign);
+      for (Segment& s : rank) ::munmap(s.data, mapped_size(s.bytes));
   }
 
   int world_size() const override { return static_cast<int>(segments_.size()); }
@@ -34,9 +41,12 @@ class InprocTransport final : public Transport {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& rank : segments_) {
       long long size = bytes > 0 ? bytes : 1;
-      auto* p = static_cast<std::byte*>(::operator new[](size, kSegmentAlign));
-      std::memset(p, 0, size);
-      rank.push_back(Segment{p, bytes});
+      // Fresh anonymous pages read as zero and cost nothing until written: a window that a run
+      // (or `ptodist predict`, which copies no tile data) never fills is never paged in.
+      void* p =
+          ::mmap(nullptr, mapped_size(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      rank.push_back(Segment{static_cast<std::byte*>(p), bytes});
     }
     return static_cast<int>(segments_[0].size()) - 1;
   }

@@ -46,7 +46,7 @@ HostTensor HostTensor::zeros(ir::DType dtype, std::vector<long long> shape) {
   HostTensor t;
   t.dtype = dtype;
   t.shape = std::move(shape);
-  t.data.assign(t.numel() * ir::dtype_bytes(dtype), std::byte{0});
+  t.data.resize(static_cast<size_t>(t.numel() * ir::dtype_bytes(dtype)));  // zero pages, not written
   return t;
 }
 

@@ -1,8 +1,7 @@
-// Turning a recorded event stream into per-actor step lists for the replay: an op's inner events
-// (the notify it sends, the transfer it issues, the tasks it submits or joins) become steps after the
-// op's own cost; the wait an op satisfied becomes a step before it.
-#include <unordered_map>
-
+// Turning the event stream into per-actor step lists for the replay, as the events come: an op's
+// inner events (the notify it sends, the transfer it issues, the tasks it submits or joins) become
+// steps after the op's own cost; the wait an op satisfied becomes a step before it. Only the steps are
+// kept, not the events (the published all-gather + GEMM size reports millions of them).
 #include "replay.h"
 
 namespace ptodist::timing {
@@ -11,79 +10,97 @@ using runtime::events::Kind;
 
 namespace {
 
-struct Building {
-  SimActor actor;
-  std::vector<std::vector<Step>> pending;  // per open op: its inner steps
-  std::vector<std::vector<Step>> waits;    // per open op: the waits it satisfied
-};
-
-void add_step(Building& b, Step s) {
-  if (b.pending.empty()) {
-    b.actor.steps.push_back(s);
-    return;
-  }
-  (s.type == Step::Type::Wait ? b.waits : b.pending).back().push_back(s);
-}
-
-void end_op(Building& b, const Event& e, const TimingParams& p) {
-  if (b.pending.empty()) return;
-  std::vector<Step> inner = std::move(b.pending.back()), waits = std::move(b.waits.back());
-  b.pending.pop_back();
-  b.waits.pop_back();
-  std::vector<Step> seq = waits;
-  Step op{Step::Type::Op, &e, op_cost(e, e.actor.rank, p)};
-  seq.push_back(op);
-  seq.insert(seq.end(), inner.begin(), inner.end());
-  for (Step& s : seq) add_step(b, s);
+bool on_chip(runtime::events::Space s) {
+  using runtime::events::Space;
+  return s == Space::Vec || s == Space::Mat || s == Space::Left || s == Space::Right || s == Space::Acc;
 }
 
 }  // namespace
 
-std::vector<SimActor> build_actors(const std::vector<Event>& events, const TimingParams& p) {
-  std::unordered_map<uint64_t, size_t> index;
-  std::vector<Building> building;
-  for (const Event& e : events) {
-    if (e.actor.id == 0 || e.actor.rank < 0) continue;  // the host and the DMA engines' reports
-    auto [it, fresh] = index.try_emplace(e.actor.id, building.size());
-    if (fresh) building.emplace_back();
-    Building& b = building[it->second];
-    switch (e.kind) {
-      case Kind::ActorStart:
-      case Kind::BlockStart:
-        b.actor.start_event = &e;
-        b.actor.who = e.actor;
-        b.actor.block = e.kind == Kind::BlockStart;
-        b.actor.task = e.id;
-        break;
-      case Kind::OpBegin:
-        b.pending.emplace_back();
-        b.waits.emplace_back();
-        break;
-      case Kind::OpEnd:
-        end_op(b, e, p);
-        break;
-      case Kind::Notify:
-        add_step(b, Step{Step::Type::Notify, &e, {}});
-        break;
-      case Kind::TransferIssue:
-        add_step(b, Step{Step::Type::Issue, &e, {}});
-        break;
-      case Kind::WaitSatisfied:
-        add_step(b, Step{Step::Type::Wait, &e, {}});
-        break;
-      case Kind::TaskSubmit:
-        add_step(b, Step{Step::Type::Submit, &e, {}});
-        break;
-      case Kind::TaskJoin:
-        add_step(b, Step{Step::Type::Join, &e, {}});
-        break;
-      default:
-        break;
-    }
+// An op without synchronisation or remote access runs on its pipe; its footprints say what it must
+// wait for. It writes its result when that is a tile, or GM it writes (a store returns the tensor it
+// wrote, a tensor-level op a new tensor); a view (slice, reshape) writes nothing.
+static void describe_data(const Event& e, Step& op) {
+  constexpr uint32_t kSync = ir::kNotify | ir::kWait | ir::kFence | ir::kInvalidate | ir::kSession |
+                             ir::kAsyncIssue | ir::kAsyncWait | ir::kAsyncTest | ir::kPrefetch | ir::kSubmit |
+                             ir::kReadsRemote | ir::kWritesRemote;
+  op.on_pipe = (e.effects & kSync) == 0 && op.cost.pipe != Pipe::Link;
+  if (!op.on_pipe) return;
+  for (int k = 0; k < e.n_in && k < 3; ++k)
+    if (e.in[k].extent > 0) op.reads[op.n_reads++] = Footprint{e.in[k].addr, e.in[k].extent};
+  const bool writes = on_chip(e.result.space) || (e.effects & ir::kWritesGM) || op.cost.pipe != Pipe::Scalar;
+  if (writes && e.result.extent > 0) op.write = Footprint{e.result.addr, e.result.extent};
+}
+
+void ActorBuilder::add_step(Building& b, Step s) {
+  if (b.pending.empty()) {
+    b.actor.steps.push_back(std::move(s));
+    return;
   }
+  (s.type == Step::Type::Wait ? b.waits : b.pending).back().push_back(std::move(s));
+}
+
+void ActorBuilder::end_op(Building& b, const Event& e) {
+  if (b.pending.empty()) return;
+  std::vector<Step> inner = std::move(b.pending.back()), waits = std::move(b.waits.back());
+  b.pending.pop_back();
+  b.waits.pop_back();
+  for (Step& s : waits) add_step(b, std::move(s));
+  Step op = Step::of(Step::Type::Op, e);
+  op.deps.clear();
+  op.cost = op_cost(e, e.actor.rank, p_);
+  describe_data(e, op);
+  add_step(b, std::move(op));
+  for (Step& s : inner) add_step(b, std::move(s));
+}
+
+void ActorBuilder::add(const Event& e) {
+  if (e.actor.id == 0 || e.actor.rank < 0) return;  // the host and the DMA engines' reports
+  auto [it, fresh] = index_.try_emplace(e.actor.id, building_.size());
+  if (fresh) building_.emplace_back();
+  Building& b = building_[it->second];
+  switch (e.kind) {
+    case Kind::ActorStart:
+    case Kind::BlockStart:
+      b.actor.started_in_run = true;
+      b.actor.block_index = e.cores;
+      b.actor.who = e.actor;
+      b.actor.block = e.kind == Kind::BlockStart;
+      b.actor.task = e.id;
+      break;
+    case Kind::OpBegin:
+      b.pending.emplace_back();
+      b.waits.emplace_back();
+      break;
+    case Kind::OpEnd:
+      end_op(b, e);
+      break;
+    case Kind::Notify:
+      add_step(b, Step::of(Step::Type::Notify, e));
+      break;
+    case Kind::TransferIssue:
+      add_step(b, Step::of(Step::Type::Issue, e));
+      break;
+    case Kind::WaitSatisfied:
+      add_step(b, Step::of(Step::Type::Wait, e));
+      break;
+    case Kind::TaskSubmit:
+      add_step(b, Step::of(Step::Type::Submit, e));
+      break;
+    case Kind::TaskJoin:
+      add_step(b, Step::of(Step::Type::Join, e));
+      break;
+    default:
+      break;
+  }
+}
+
+std::vector<SimActor> ActorBuilder::take() {
   std::vector<SimActor> out;
-  for (Building& b : building)
-    if (b.actor.start_event) out.push_back(std::move(b.actor));
+  for (Building& b : building_)
+    if (b.actor.started_in_run) out.push_back(std::move(b.actor));
+  building_.clear();
+  index_.clear();
   return out;
 }
 

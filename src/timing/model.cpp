@@ -8,22 +8,26 @@
 
 namespace ptodist::timing {
 
+Recorder::Recorder(const TimingParams& params)
+    : params_(params), builder_(std::make_unique<ActorBuilder>(params)) {}
+
+Recorder::~Recorder() = default;
+
 void Recorder::on_event(const runtime::events::Event& e) {
   std::lock_guard<std::mutex> lock(mu_);
-  events_.push_back(e);
+  builder_->add(e);
 }
 
-std::vector<runtime::events::Event> Recorder::take() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return std::move(events_);
-}
-
-Prediction predict(const std::vector<runtime::events::Event>& events, int ranks, const TimingParams& params) {
+Prediction Recorder::predict(int ranks, bool with_timeline) {
+  std::vector<SimActor> actors;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    actors = builder_->take();
+  }
   Prediction out;
-  out.profile = params.profile;
-  std::vector<SimActor> actors = build_actors(events, params);
-  replay(actors, ranks, params, out);
-  if (out.error.empty()) summarize(actors, ranks, out);
+  out.profile = params_.profile;
+  replay(actors, ranks, params_, out);
+  if (out.error.empty()) summarize(actors, ranks, with_timeline, out);
   return out;
 }
 

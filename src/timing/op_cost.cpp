@@ -32,16 +32,16 @@ double cube_rate(ir::DType t, const TimingParams& p) {
 }
 
 // GM -> on-chip (MTE2), on-chip -> GM (MTE3 or FixPipe), and between on-chip buffers (MTE1, FixPipe).
-double path_rate(Space from, Space to, const TimingParams& p, const char** pipe) {
-  if (from == Space::GM && to == Space::Vec) return *pipe = "MTE2", p.gm_to_ub_bytes_per_cycle;
-  if (from == Space::GM) return *pipe = "MTE2", p.gm_to_l1_bytes_per_cycle;
-  if (from == Space::Acc && to == Space::GM) return *pipe = "FIXP", p.l0c_to_gm_bytes_per_cycle;
-  if (to == Space::GM) return *pipe = "MTE3", p.ub_to_gm_bytes_per_cycle;
-  if (from == Space::Mat && to == Space::Left) return *pipe = "MTE1", p.l1_to_l0a_bytes_per_cycle;
-  if (from == Space::Mat && to == Space::Right) return *pipe = "MTE1", p.l1_to_l0b_bytes_per_cycle;
-  if (from == Space::Acc) return *pipe = "FIXP", p.l0c_to_ub_bytes_per_cycle;
-  if (from == Space::Vec && to == Space::Mat) return *pipe = "MTE3", p.ub_to_l1_bytes_per_cycle;
-  return *pipe = "vector", p.vector_bytes_per_cycle;
+double path_rate(Space from, Space to, const TimingParams& p, Pipe* pipe) {
+  if (from == Space::GM && to == Space::Vec) return *pipe = Pipe::MTE2, p.gm_to_ub_bytes_per_cycle;
+  if (from == Space::GM) return *pipe = Pipe::MTE2, p.gm_to_l1_bytes_per_cycle;
+  if (from == Space::Acc && to == Space::GM) return *pipe = Pipe::FixPipe, p.l0c_to_gm_bytes_per_cycle;
+  if (to == Space::GM) return *pipe = Pipe::MTE3, p.ub_to_gm_bytes_per_cycle;
+  if (from == Space::Mat && to == Space::Left) return *pipe = Pipe::MTE1, p.l1_to_l0a_bytes_per_cycle;
+  if (from == Space::Mat && to == Space::Right) return *pipe = Pipe::MTE1, p.l1_to_l0b_bytes_per_cycle;
+  if (from == Space::Acc) return *pipe = Pipe::FixPipe, p.l0c_to_ub_bytes_per_cycle;
+  if (from == Space::Vec && to == Space::Mat) return *pipe = Pipe::MTE3, p.ub_to_l1_bytes_per_cycle;
+  return *pipe = Pipe::Vector, p.vector_bytes_per_cycle;
 }
 
 OpCost scalar(const TimingParams& p) {
@@ -53,7 +53,7 @@ OpCost scalar(const TimingParams& p) {
 OpCost matmul(const Event& e, const TimingParams& p) {
   const Operand& lhs = e.op == OpId::MatmulAcc && e.n_in >= 3 ? e.in[1] : e.in[0];
   OpCost c;
-  c.pipe = "cube";
+  c.pipe = Pipe::Cube;
   c.compute = true;
   const double m = static_cast<double>(e.result.rows), n = static_cast<double>(e.result.cols);
   const double k = m > 0 ? static_cast<double>(lhs.rows * lhs.cols) / m : 0;
@@ -73,7 +73,7 @@ OpCost move(Space from, Space to, double bytes, const TimingParams& p) {
 // (or overlapped with two staging tiles), plus the link's latency.
 OpCost remote(const Event& e, int rank, bool writes, const TimingParams& p) {
   OpCost c;
-  c.pipe = "link";
+  c.pipe = Pipe::Link;
   c.remote = true;
   const double bytes = static_cast<double>(e.bytes);
   const double local = p.bytes_us(bytes, writes ? p.gm_to_ub_bytes_per_cycle : p.ub_to_gm_bytes_per_cycle);
@@ -100,7 +100,7 @@ OpCost vector(const Event& e, const TimingParams& p) {
   for (int i = 0; i < e.n_in; ++i)
     if (on_chip(e.in[i].space)) bytes = std::max(bytes, static_cast<double>(e.in[i].bytes()));
   OpCost c;
-  c.pipe = "vector";
+  c.pipe = Pipe::Vector;
   c.compute = true;
   c.core_us = p.bytes_us(bytes, p.vector_bytes_per_cycle);
   return c;
@@ -111,7 +111,7 @@ OpCost tensor_level(const Event& e, const TimingParams& p) {
   double bytes = static_cast<double>(e.result.bytes());
   for (int i = 0; i < e.n_in; ++i) bytes += static_cast<double>(e.in[i].bytes());
   OpCost c;
-  c.pipe = "vector";
+  c.pipe = Pipe::Vector;
   c.compute = true;
   c.hbm_bytes = bytes;
   c.core_us = TimingParams::gbps_us(bytes, p.hbm_bandwidth_gbps);
@@ -119,6 +119,11 @@ OpCost tensor_level(const Event& e, const TimingParams& p) {
 }
 
 }  // namespace
+
+const char* pipe_name(Pipe p) {
+  static const char* names[kPipes] = {"MTE2", "MTE1", "cube", "vector", "MTE3", "FIXP", "scalar", "link"};
+  return names[static_cast<int>(p)];
+}
 
 OpCost op_cost(const Event& e, int rank, const TimingParams& p) {
   using namespace ir;

@@ -7,9 +7,15 @@
 
 namespace ptodist::timing {
 
+// A core's pipes (each runs its ops in order; different pipes run at once when the ops' data allow).
+// Link: a synchronous remote access, which the model runs with the core's pipes drained.
+enum class Pipe : uint8_t { MTE2, MTE1, Cube, Vector, MTE3, FixPipe, Scalar, Link };
+inline constexpr int kPipes = 8;
+const char* pipe_name(Pipe p);
+
 struct OpCost {
   double core_us = 0;  // the op's own pipe time on the core
-  const char* pipe = "scalar";
+  Pipe pipe = Pipe::Scalar;
   double hbm_bytes = 0;   // bytes through the chip's HBM (shared by its cores)
   double link_bytes = 0;  // a synchronous remote access: bytes over the link from `link_from` to `link_to`
   int link_from = -1, link_to = -1;

@@ -99,11 +99,11 @@ class Replay {
         tasks_[x.task].actors.push_back(static_cast<int>(i));
       }
       for (const Step& s : x.steps) {
-        if (s.type == Step::Type::Notify || s.type == Step::Type::Issue) will_produce_.insert(s.ev->id);
+        if (s.type == Step::Type::Notify || s.type == Step::Type::Issue) will_produce_.insert(s.id);
         if (s.type == Step::Type::Submit) {
-          Task& t = tasks_[s.ev->id];
-          t.blocks = s.ev->cores;
-          t.deps = s.ev->deps;
+          Task& t = tasks_[s.id];
+          t.blocks = s.cores;
+          t.deps = s.deps;
         }
       }
     }
@@ -113,12 +113,12 @@ class Replay {
     SimActor& x = a_[static_cast<size_t>(i)];
     if (x.queued || x.done) return;
     x.queued = true;
-    queue_.push({x.t, i});
+    queue_.push({x.key, i});
   }
 
   void begin(int i, double at, int bound_actor, int bound_rec) {
     SimActor& x = a_[static_cast<size_t>(i)];
-    x.start = x.t = at;
+    x.start = x.t = x.key = at;
     x.start_bound_actor = bound_actor;
     x.start_bound_rec = bound_rec;
     if (x.steps.empty()) return finish(i);
@@ -198,6 +198,7 @@ class Replay {
 
   void finish(int i) {
     SimActor& x = a_[static_cast<size_t>(i)];
+    drain(x);
     x.done = true;
     x.end = x.t;
     if (!x.block) return try_start_orchestrator(x.who.rank);
@@ -227,9 +228,22 @@ class Replay {
     a_[static_cast<size_t>(i)].recs.push_back(Rec{&s, start, end, ba, br});
   }
 
+  // The core's pipes drain: the next step starts when every op issued so far has ended.
+  static void drain(SimActor& x) {
+    for (double f : x.pipe_free) x.t = std::max(x.t, f);
+    x.touched.clear();
+  }
+
   void advance(int i) {
     SimActor& x = a_[static_cast<size_t>(i)];
     const Step& s = x.steps[x.pc];
+    if (s.type == Step::Type::Op && s.on_pipe) {
+      run_on_pipe(i, s);
+      if (++x.pc == x.steps.size()) return finish(i);
+      return push(i);
+    }
+    drain(x);
+    x.key = x.t;
     switch (s.type) {
       case Step::Type::Op:
         run_op(i, s);
@@ -250,20 +264,62 @@ class Replay {
         if (!join(i, s)) return;
         break;
     }
+    x.key = x.t;
     if (++x.pc == x.steps.size()) return finish(i);
     push(i);
+  }
+
+  // The op's share of the chip's HBM from `start`: when it ends at the earliest.
+  double hbm_end(int rank, const Step& s, double start) {
+    if (s.cost.hbm_bytes <= 0) return start;
+    double& free = hbm_free_[static_cast<size_t>(rank)];
+    free = std::max(start, free) + TimingParams::gbps_us(s.cost.hbm_bytes, p_.hbm_bandwidth_gbps);
+    return free;
+  }
+
+  // An op on its pipe: it starts when the pipe is free, the writes of what it reads have ended, and
+  // the reads and writes of what it writes have ended (the flags the device's compiler sets between
+  // pipes); the core issues the next op at once.
+  void run_on_pipe(int i, const Step& s) {
+    SimActor& x = a_[static_cast<size_t>(i)];
+    const size_t pipe = static_cast<size_t>(s.cost.pipe);
+    double start = std::max(x.t, x.pipe_free[pipe]);
+    for (const SimActor::Touch& t : x.touched) {
+      for (uint8_t k = 0; k < s.n_reads; ++k)
+        if (t.at.overlaps(s.reads[k])) start = std::max(start, t.write_end);
+      if (s.write.extent > 0 && t.at.overlaps(s.write)) start = std::max({start, t.read_end, t.write_end});
+    }
+    const double end = std::max(start + s.cost.core_us, hbm_end(x.who.rank, s, start));
+    x.pipe_free[pipe] = end;
+    touch(x, s, end);
+    x.key = std::max(x.key, start);
+    record(i, s, start, end);
+  }
+
+  static void touch(SimActor& x, const Step& s, double end) {
+    for (uint8_t k = 0; k < s.n_reads; ++k) {
+      auto same = std::find_if(x.touched.begin(), x.touched.end(), [&](const SimActor::Touch& t) {
+        return t.at.addr == s.reads[k].addr && t.at.extent == s.reads[k].extent;
+      });
+      if (same != x.touched.end())
+        same->read_end = std::max(same->read_end, end);
+      else
+        x.touched.push_back({s.reads[k], end, 0});
+    }
+    if (s.write.extent > 0) {
+      // What the write covers is ordered before it: the write's entry stands for it.
+      std::erase_if(x.touched, [&](const SimActor::Touch& t) {
+        return t.at.addr >= s.write.addr && t.at.addr + t.at.extent <= s.write.addr + s.write.extent;
+      });
+      x.touched.push_back({s.write, 0, end});
+    }
   }
 
   void run_op(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
     const int rank = x.who.rank;
-    double start = x.t, end = x.t + s.cost.core_us, link_from = 0, link_to = 0;
-    if (s.cost.hbm_bytes > 0) {
-      double& free = hbm_free_[static_cast<size_t>(rank)];
-      double from = std::max(start, free);
-      free = from + TimingParams::gbps_us(s.cost.hbm_bytes, p_.hbm_bandwidth_gbps);
-      end = std::max(end, free);
-    }
+    double start = x.t, end = std::max(x.t + s.cost.core_us, hbm_end(rank, s, start)), link_from = 0,
+           link_to = 0;
     if (s.cost.link_bytes > 0) {
       double& free = link_free_[{s.cost.link_from, s.cost.link_to}];
       link_from = std::max(start, free);
@@ -287,22 +343,22 @@ class Replay {
   void notify(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
     record(i, s, x.t, x.t);
-    produce(s.ev->id, x.t + p_.notify_latency_us, i);
+    produce(s.id, x.t + p_.notify_latency_us, i);
   }
 
   // An async transfer: queued on the least busy SDMA engine of the rank and on the link to the peer.
   void issue(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
-    const int rank = x.who.rank, peer = s.ev->peer;
+    const int rank = x.who.rank, peer = s.peer;
     std::vector<double>& engines = sdma_free_[static_cast<size_t>(rank)];
     auto engine = std::min_element(engines.begin(), engines.end());
     double from = std::max(x.t, *engine);
-    const double bytes = static_cast<double>(s.ev->bytes);
+    const double bytes = static_cast<double>(s.bytes);
     double rate = p_.sdma_bandwidth_gbps;
     double* link = nullptr;
     if (peer >= 0 && peer != rank) {
-      link = &link_free_[{s.ev->effects & ir::kWritesRemote ? rank : peer,
-                          s.ev->effects & ir::kWritesRemote ? peer : rank}];
+      link = &link_free_[{s.effects & ir::kWritesRemote ? rank : peer,
+                          s.effects & ir::kWritesRemote ? peer : rank}];
       from = std::max(from, *link);
       rate = std::min(rate, p_.link_bandwidth_gbps);
     }
@@ -315,14 +371,14 @@ class Replay {
     r.engine = static_cast<int>(engine - engines.begin());
     r.xfer_start = from;
     r.xfer_end = busy_until;
-    produce(s.ev->id, landed, i);
+    produce(s.id, landed, i);
   }
 
   bool wait(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
     double ready = x.t;
     int ba = -1, br = -1;
-    for (uint64_t d : s.ev->deps) {
+    for (uint64_t d : s.deps) {
       if (!will_produce_.count(d)) continue;
       auto it = produced_.find(d);
       if (it == produced_.end()) {
@@ -339,7 +395,7 @@ class Replay {
 
   void submit(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
-    Task& t = tasks_[s.ev->id];
+    Task& t = tasks_[s.id];
     record(i, s, x.t, x.t);
     t.submitted = true;
     t.submit_at = x.t;
@@ -352,7 +408,7 @@ class Replay {
     SimActor& x = a_[static_cast<size_t>(i)];
     double ready = x.t;
     int ba = -1;
-    for (uint64_t d : s.ev->deps) {
+    for (uint64_t d : s.deps) {
       auto it = tasks_.find(d);
       if (it == tasks_.end() || !it->second.submitted) continue;
       if (it->second.ended < it->second.blocks) {

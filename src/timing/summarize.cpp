@@ -42,7 +42,7 @@ double overlap(const std::vector<Interval>& a, const std::vector<Interval>& b) {
 }
 
 std::string step_name(const Rec& r) {
-  const Event& e = *r.step->ev;
+  const Step& e = *r.step;
   switch (r.step->type) {
     case Step::Type::Wait:
       return "wait " + runtime::trace::span_name(e.span, ir::op_info(e.op).spelling);
@@ -153,13 +153,15 @@ void timeline(const std::vector<SimActor>& actors, Prediction& out) {
     const int pid = x.who.rank;
     std::string kernel(x.who.function);
     out.timeline.spans.push_back(
-        Span{pid, track, x.block ? kernel + " (block " + std::to_string(x.start_event->cores) + ")" : kernel,
+        Span{pid, track, x.block ? kernel + " (block " + std::to_string(x.block_index) + ")" : kernel,
              "kernel", x.start, x.end - x.start});
     for (const Rec& rec : x.recs) {
-      const Event& e = *rec.step->ev;
+      const Step& e = *rec.step;
       switch (rec.step->type) {
         case Step::Type::Op: {
-          Span s{pid, track, step_name(rec), rec.step->cost.pipe, rec.start, rec.end - rec.start};
+          // Ops on the core's pipes overlap: one track per pipe.
+          const std::string where = rec.step->on_pipe ? track + " " + pipe_name(rec.step->cost.pipe) : track;
+          Span s{pid, where, step_name(rec), pipe_name(rec.step->cost.pipe), rec.start, rec.end - rec.start};
           s.args.push_back({"op", ir::op_info(e.op).spelling});
           if (rec.step->cost.link_bytes > 0) {
             const OpCost& c = rec.step->cost;
@@ -215,10 +217,10 @@ void timeline(const std::vector<SimActor>& actors, Prediction& out) {
 
 }  // namespace
 
-void summarize(const std::vector<SimActor>& actors, int ranks, Prediction& out) {
+void summarize(const std::vector<SimActor>& actors, int ranks, bool with_timeline, Prediction& out) {
   rank_figures(actors, ranks, out);
   critical_path(actors, out);
-  timeline(actors, out);
+  if (with_timeline) timeline(actors, out);
 }
 
 }  // namespace ptodist::timing

@@ -129,7 +129,7 @@ TEST(RuntimeExecutor, ARoundCanBeRepeatedWithFreshWindows) {
   std::map<std::string, HostTensor> args;
   ASSERT_EQ(prepare_host_args(*rt.host_function(), 2, {}, args), "");
   ASSERT_EQ(rt.run(args).status, RoundResult::Status::Ok);
-  std::vector<std::byte> first = args["got"].data;
+  HostBytes first = args["got"].data;
   // Windows are re-zeroed: the signal count and the accumulator start over, so round 2 agrees.
   RoundResult second = rt.run(args);
   ASSERT_EQ(second.status, RoundResult::Status::Ok) << second.message;

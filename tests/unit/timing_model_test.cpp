@@ -137,6 +137,13 @@ class Stream {
   }
 };
 
+// The stream replayed as `ptodist predict` does: each event handed to a Recorder as it comes.
+Prediction predict(const std::vector<Event>& events, int ranks, const TimingParams& p) {
+  Recorder r(p);
+  for (const Event& e : events) r.on_event(e);
+  return r.predict(ranks, true);
+}
+
 TEST(TimingModel, OneTransferOnAnIdleLink) {
   Stream s;
   uint64_t a = s.block(0, 0);

@@ -47,7 +47,7 @@ void print_prediction(const RunFlags& flags) {
   RunFlags f = flags;
   f.trace.clear();
   std::string error;
-  std::optional<timing::Prediction> p = predict_run(f, &error);
+  std::optional<timing::Prediction> p = predict_run(f, false, &error);
   if (!p) {
     std::printf("predicted: none (%s)\n", error.c_str());
     return;

@@ -18,7 +18,7 @@ struct PredictOptions {
 
 int predict_one(const PredictOptions& o, const RunFlags& f, nlohmann::json* all) {
   std::string error;
-  std::optional<timing::Prediction> p = predict_run(f, &error);
+  std::optional<timing::Prediction> p = predict_run(f, !o.trace.empty(), &error);
   if (!p) usage_error("predict: " + error);
   if (!o.trace.empty()) {
     p->timeline.title = f.program.file + " (predicted, profile " + p->profile + ")";
@@ -73,6 +73,10 @@ void add_predict_command(CLI::App& app) {
   sub->add_option("--profile", o->flags.profile,
                   "chip profile with timing parameters (profiles/<name>.json or a path)")
       ->capture_default_str();
+  sub->add_option_function<std::string>(
+         "--watchdog", [o](const std::string& v) { o->flags.watchdog = parse_watchdog(v); },
+         "seconds without progress of the recording run before a hang is reported (default 10), or 'off'")
+      ->type_name("S|off");
   sub->add_flag("--json", o->json, "print the prediction as JSON");
   sub->add_option("--trace", o->trace, "write the predicted timeline as Chrome trace-event JSON (Perfetto)");
   sub->callback([o] {

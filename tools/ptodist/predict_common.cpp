@@ -10,15 +10,19 @@
 namespace ptodist::cli {
 namespace {
 
-// The first pl.read of the program: its value may depend on computed tile data, so control flow may.
-const ir::OpCall* first_read(const ir::ProgramNode& program) {
+// The first op of the program whose result may steer control flow from computed tile data: a
+// pl.read (a GM value as a scalar), or a cast to INT32 (its result could be stored into a signal cell).
+const ir::OpCall* first_data_dependence(const ir::ProgramNode& program) {
   struct Finder : ir::Walker {
     const ir::OpCall* found = nullptr;
     void visit_expr(const ir::Expr& e) override {
       if (!e || found) return;
-      if (const auto* call = e->as<ir::OpCall>(); call && call->op && call->op->id == ir::OpId::Read)
-        found = call;
+      if (const auto* call = e->as<ir::OpCall>(); call && call->op && reads_data(*call)) found = call;
       ir::Walker::visit_expr(e);
+    }
+    static bool reads_data(const ir::OpCall& call) {
+      if (call.op->id == ir::OpId::Read) return true;
+      return call.op->id == ir::OpId::Cast && call.type && call.type->dtype == ir::DType::INT32;
     }
   } finder;
   for (const ir::Function& fn : program.functions)
@@ -28,7 +32,7 @@ const ir::OpCall* first_read(const ir::ProgramNode& program) {
 
 }  // namespace
 
-std::optional<timing::Prediction> predict_run(RunFlags f, std::string* error) {
+std::optional<timing::Prediction> predict_run(RunFlags f, bool with_timeline, std::string* error) {
   const char* env = std::getenv("PTODIST_PROFILE_DIR");
   std::optional<timing::TimingParams> params =
       timing::load_timing(f.profile, env ? env : PTODIST_PROFILE_DIR, error);
@@ -36,19 +40,19 @@ std::optional<timing::Prediction> predict_run(RunFlags f, std::string* error) {
   f.observe = true;
   f.mode = "fast";
   PreparedRun run = prepare_run(f, false);
-  timing::Recorder recorder;
-  run.events->subscribe(&recorder);
-  const ir::OpCall* read = first_read(*run.lowered);
-  if (read)
-    std::cerr << "predict: computing tile data: the program reads GM values (" << read->span.str()
-              << ": pl.read), which may depend on it\n";
-  runtime::skip_matmul_arithmetic(read ? nullptr : run.events.get());
-  runtime::RoundResult r = run.runtime->run(run.args);
-  runtime::skip_matmul_arithmetic(nullptr);
-  if (r.status != runtime::RoundResult::Status::Ok) fail_round(r);
   params->cube_cores = run.options.profile.cube_cores;
   params->vector_cores = run.options.profile.vector_cores;
-  timing::Prediction p = timing::predict(recorder.take(), f.program.ranks, *params);
+  timing::Recorder recorder(*params);
+  run.events->subscribe(&recorder);
+  const ir::OpCall* dep = first_data_dependence(*run.lowered);
+  if (dep)
+    std::cerr << "predict: computing tile data: control flow may depend on it (" << dep->span.str() << ": "
+              << dep->op->spelling << ")\n";
+  runtime::skip_tile_data(dep ? nullptr : run.events.get());
+  runtime::RoundResult r = run.runtime->run(run.args);
+  runtime::skip_tile_data(nullptr);
+  if (r.status != runtime::RoundResult::Status::Ok) fail_round(r);
+  timing::Prediction p = recorder.predict(f.program.ranks, with_timeline);
   if (!p.error.empty()) {
     *error = p.error;
     return std::nullopt;

@@ -13,6 +13,6 @@ namespace ptodist::cli {
 // Runs `f` once (fast mode, recording its op events) and predicts its device time. Exits like `run`
 // when the program fails; returns nullopt with the reason in `error` when the profile has no timing
 // parameters or the replay cannot finish.
-std::optional<timing::Prediction> predict_run(RunFlags f, std::string* error);
+std::optional<timing::Prediction> predict_run(RunFlags f, bool with_timeline, std::string* error);
 
 }  // namespace ptodist::cli

@@ -22,8 +22,7 @@ namespace ptodist::cli {
 
 void start_mpi_backend(RunFlags& f, bool ranks_given);
 
-// `--watchdog S`: a positive, finite number of seconds, or `off` (0 inside: the runtime's "disabled").
-static double parse_watchdog(const std::string& v) {
+double parse_watchdog(const std::string& v) {
   if (v == "off") return 0;
   char* end = nullptr;
   errno = 0;

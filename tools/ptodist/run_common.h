@@ -33,6 +33,9 @@ struct RunFlags {
 };
 
 void add_run_flags(CLI::App* sub, RunFlags& f);
+// `--watchdog S`: a positive, finite number of seconds, or `off` (0 inside: the runtime's "disabled");
+// anything else is a usage error.
+double parse_watchdog(const std::string& v);
 
 // A compiled program ready to run, with its host arguments.
 struct PreparedRun {

@@ -29,6 +29,10 @@ struct Operand {
   Space space = Space::None;
   ir::DType dtype = ir::DType::FP32;
   long long rows = 0, cols = 0;
+  // The bytes it occupies on this host, [addr, addr + extent): a tile's buffer, a tensor view's span
+  // (the timing model orders a core's ops that touch overlapping bytes).
+  uintptr_t addr = 0;
+  long long extent = 0;
   long long bytes() const { return rows * cols * static_cast<long long>(ir::dtype_bytes(dtype)); }
 };
 

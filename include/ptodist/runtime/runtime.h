@@ -3,13 +3,16 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ptodist/ir/function.h"
@@ -19,11 +22,37 @@
 
 namespace ptodist::runtime {
 
+// Host tensor bytes from calloc, which hands out fresh zero pages for large sizes without writing
+// them: an output of gigabytes that a run (or `ptodist predict`, which computes no tile data) never
+// writes is never paged in. resize() leaves new elements as allocated (zero: calloc), so a tensor's
+// bytes are zero until written as long as it is resized only from empty, as host tensors are.
+template <class T>
+struct ZeroPageAllocator {
+  using value_type = T;
+  ZeroPageAllocator() = default;
+  template <class U>
+  ZeroPageAllocator(const ZeroPageAllocator<U>&) {}  // NOLINT: rebinding, as allocators do
+  T* allocate(size_t n) {
+    void* p = std::calloc(n ? n : 1, sizeof(T));
+    if (!p) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t) { std::free(p); }
+  template <class U>
+  void construct(U*) noexcept {}  // value-initialised already: calloc zeroed it
+  template <class U, class... A>
+  void construct(U* p, A&&... a) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
+  bool operator==(const ZeroPageAllocator&) const { return true; }
+};
+using HostBytes = std::vector<std::byte, ZeroPageAllocator<std::byte>>;
+
 // A dense row-major host tensor: the host orchestrator's parameters (what .npy files hold).
 struct HostTensor {
   ir::DType dtype = ir::DType::FP32;
   std::vector<long long> shape;
-  std::vector<std::byte> data;
+  HostBytes data;
   // When set, the bytes live in memory the caller owns (a numpy array, a torch tensor: the Python entry
   // point runs on them in place) and `data` is unused; dense row-major either way.
   std::byte* external = nullptr;

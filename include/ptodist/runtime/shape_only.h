@@ -1,7 +1,9 @@
-// `ptodist predict`'s fast path: a run observed by a given event stream gives every matmul a result
-// of the right shape without multiplying (the timing model reads shapes, never tile data), so the
-// published all-gather + GEMM size predicts in seconds. The CLI turns it off for a program whose
-// control flow may read computed data (a pl.read).
+// `ptodist predict`'s fast path: a run observed by a given event stream computes no tile data (the
+// timing model reads shapes, never tile data), so the published all-gather + GEMM size predicts in
+// seconds. A matmul makes a result tile of the right shape without multiplying; loads, stores and
+// moves check their operands and regions as always but copy no bytes, except INT32 data (signal cells
+// and what resets them). The CLI turns it off for a program whose control flow may read computed data
+// (a pl.read, or a cast to INT32 that could feed a signal).
 #pragma once
 
 namespace ptodist::runtime {
@@ -10,7 +12,9 @@ namespace events {
 class EventStream;
 }
 
-// Matmuls reported to `stream` skip their arithmetic; null: every matmul computes (the default).
-void skip_matmul_arithmetic(const events::EventStream* stream);
+// Ops reported to `stream` skip their tile data; null: every op computes (the default).
+void skip_tile_data(const events::EventStream* stream);
+// Whether the op running on this thread skips its tile data (set around each op of such a stream).
+bool tile_data_skipped();
 
 }  // namespace ptodist::runtime

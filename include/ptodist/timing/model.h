@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -16,16 +17,25 @@
 
 namespace ptodist::timing {
 
-// Records the event stream of a run (thread-safe), in the order each actor reported.
+class ActorBuilder;
+struct Prediction;
+
+// Consumes the event stream of a run (thread-safe) as it comes: each event is turned at once into
+// the replay's steps (an op costed from its operands), and the events themselves are not kept.
 class Recorder : public runtime::events::Observer {
  public:
+  explicit Recorder(const TimingParams& params);
+  ~Recorder() override;
   void on_event(const runtime::events::Event& e) override;
-  // The events of the round so far, in the order they were reported; clears the record.
-  std::vector<runtime::events::Event> take();
+  // Replays the round recorded so far on `ranks` ranks (`params` as given at construction, read
+  // again now: its core counts may have been set since); clears the record. `with_timeline`: also
+  // the timeline's spans (for a trace).
+  Prediction predict(int ranks, bool with_timeline);
 
  private:
+  const TimingParams& params_;
   std::mutex mu_;
-  std::vector<runtime::events::Event> events_;
+  std::unique_ptr<ActorBuilder> builder_;
 };
 
 struct KernelTime {
@@ -60,9 +70,6 @@ struct Prediction {
   runtime::trace::Timeline timeline;    // virtual time
   std::string error;                    // non-empty when the replay could not finish (and why)
 };
-
-// Replays `events` (one round, as a Recorder took them) on `ranks` ranks with `params`.
-Prediction predict(const std::vector<runtime::events::Event>& events, int ranks, const TimingParams& params);
 
 // The report for people (one block of text) and for machines (JSON).
 std::string format_prediction(const Prediction& p);

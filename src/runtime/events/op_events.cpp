@@ -39,13 +39,23 @@ Space space_of(ir::Memory m) {
 // A tile or tensor value as an operand; false for anything else (scalars, sessions, ...).
 bool describe(const Value& v, Operand& out) {
   if (const auto* t = std::get_if<TileValue>(&v)) {
-    out = Operand{space_of(t->memory), t->dtype, t->rows(), t->cols()};
+    out = Operand{space_of(t->memory), t->dtype, t->rows(), t->cols(), reinterpret_cast<uintptr_t>(t->data),
+                  t->bytes()};
     return true;
   }
   if (const auto* t = std::get_if<TensorView>(&v)) {
     long long n = t->numel();
     long long cols = t->shape.empty() ? 1 : t->shape.back();
-    out = Operand{Space::GM, t->dtype, cols ? n / cols : 0, cols};
+    // The view's span: from its first element to its last (strides may leave gaps).
+    long long last = 0;
+    for (size_t i = 0; i < t->shape.size() && i < t->strides.size(); ++i)
+      last += (t->shape[i] > 0 ? t->shape[i] - 1 : 0) * t->strides[i];
+    out = Operand{Space::GM,
+                  t->dtype,
+                  cols ? n / cols : 0,
+                  cols,
+                  reinterpret_cast<uintptr_t>(t->data),
+                  n > 0 ? (last + 1) * ir::dtype_bytes(t->dtype) : 0};
     return true;
   }
   return false;
@@ -205,6 +215,7 @@ static Value streamed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t 
   ev.emit(e);
   if (effects & ir::kNotify) announce_notify(in, c, ev, e);
   std::optional<Value> shaped = shape_only_matmul(in, c, id, ev);
+  TileDataScope data(skips_tile_data(ev));
   Value v = shaped ? std::move(*shaped) : dispatch_unobserved(in, c, id, effects);
   e.kind = Kind::OpEnd;
   e.t_us = 0;

@@ -1,6 +1,6 @@
-// Matmuls without arithmetic for `ptodist predict` (shape_only.h): the result tile is made where the
+// Ops without tile data for `ptodist predict` (shape_only.h). A matmul's result tile is made where the
 // real op would make it, and every check the real op makes still applies (a failing one runs the real
-// op, which reports it).
+// op, which reports it); the copies of loads, stores and moves are skipped inside the real ops.
 #include "ptodist/runtime/shape_only.h"
 
 #include <atomic>
@@ -13,6 +13,7 @@ namespace ptodist::runtime {
 namespace {
 
 std::atomic<const events::EventStream*> skipping{nullptr};
+thread_local bool op_skips_data = false;
 
 bool fp16_bf16_fp32(ir::DType t) {
   return t == ir::DType::FP16 || t == ir::DType::BF16 || t == ir::DType::FP32;
@@ -20,15 +21,30 @@ bool fp16_bf16_fp32(ir::DType t) {
 
 }  // namespace
 
-void skip_matmul_arithmetic(const events::EventStream* stream) {
+void skip_tile_data(const events::EventStream* stream) {
   skipping.store(stream, std::memory_order_relaxed);
+}
+
+bool tile_data_skipped() {
+  return op_skips_data;
+}
+
+bool skips_tile_data(const events::EventStream& ev) {
+  return skipping.load(std::memory_order_relaxed) == &ev;
+}
+
+TileDataScope::TileDataScope(bool skip) : previous_(op_skips_data) {
+  op_skips_data = skip;
+}
+TileDataScope::~TileDataScope() {
+  op_skips_data = previous_;
 }
 
 // The matmul's result without its arithmetic, or nullopt when it must run (not skipped, or a check
 // of the real op would fail).
 std::optional<Value> shape_only_matmul(Interp& in, const ir::OpCall& c, ir::OpId id,
                                        const events::EventStream& ev) {
-  if (skipping.load(std::memory_order_relaxed) != &ev) return std::nullopt;
+  if (!skips_tile_data(ev)) return std::nullopt;
   if (id != ir::OpId::Matmul && id != ir::OpId::MatmulAcc) return std::nullopt;
   OperandHolder ha, hb, hc;
   const auto* a = std::get_if<TileValue>(&in.operand_arg(c, "lhs", ha));
