@@ -99,6 +99,8 @@ def bind(values, params):
     bound = Bound()
     for value, (name, _dtype, _shape, direction) in zip(values, params):
         writes = direction != "in"
+        if hasattr(value, "host_tensor"):  # pypto's DeviceTensor: memory a prepared worker owns, by address
+            value = value.host_tensor()
         if torch is not None and isinstance(value, torch.Tensor):
             d = _torch_descriptor(value, name, writes, bound, torch)
         elif isinstance(value, np.ndarray):

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from . import buffers
 from ._native import core
 from .errors import REPORTS
+from .sub_workers import Dispatch
 
 
 @dataclass
@@ -17,10 +18,12 @@ class RunResult:
 class Program:
     """A @pl.program class (or a set of @pl.jit functions) as captured when its decorator ran."""
 
-    def __init__(self, capture):
+    def __init__(self, capture, sub_workers=None):
         self.capture = capture
         self.name = capture.name
         self._compiled = {}
+        # SubWorker methods (host Python), called back by the runtime (sub_workers.py).
+        self.sub_workers = Dispatch(sub_workers or {})
 
     def __repr__(self):
         return f"<ptodist program {self.name} from {self.capture.path}>"
@@ -34,7 +37,7 @@ class Program:
             c = self.capture
             native = core.compile(
                 c.path, c.text, c.ranges, c.imports, c.names, c.name, ranks, mode, seed, watchdog, profile, entry,
-                persistent,
+                persistent, self.sub_workers if self.sub_workers.sub_workers else None,
             )
             self._compiled[key] = Compiled(native)
         return self._compiled[key]

@@ -159,6 +159,7 @@ ir::Module parse_bound_source(const BoundSource& src, SourceManager& sources, Di
     lexer_error_lines.insert(diags.diagnostics()[i].span.line);
   tokens.insert(tokens.end(), body.begin(), body.end());
   Parser parser(*file, std::move(tokens), diags, std::move(lexer_error_lines), &sources);
+  parser.accept_host_callbacks();
   ir::Module m = parser.run();
   if (diags.error_count() > before) return nullptr;
   return m;

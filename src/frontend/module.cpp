@@ -241,8 +241,11 @@ void Parser::scan_class(Container& c, std::vector<SynExprP> decorators) {
             function = function || decorator_path(*d) == "pl.function";
             sub_worker = sub_worker || is_sub_worker(*d);
           }
-          // A SubWorker's body is host Python (torch calls, no self): a call of it is reported.
-          if (sub_worker && at_keyword("def"))
+          // A SubWorker's body is host Python (torch calls, no self): the Python entry point runs
+          // it as a host callback; from the command line a call of it is reported.
+          if (sub_worker && host_callbacks_ && at_keyword("def"))
+            cls.methods.push_back(FuncDecl{decs, pos_, peek(1).text, peek(1).span, nullptr, true});
+          else if (sub_worker && at_keyword("def"))
             c.host_names.emplace(
                 peek(1).text,
                 HostName{peek(1).span, "is a pl.Role.SubWorker method, whose body is host Python"});

@@ -26,10 +26,10 @@ constexpr const char* kPythonEntryPoint =
     "run the program from Python instead, where ptodist's `pypto` package evaluates the module and "
     "hands the kernels to this compiler (docs/python.md)";
 
-// SubWorker methods are host Python that runs between tasks; neither entry point runs them yet.
+// SubWorker methods are host Python that runs between tasks: the Python entry point runs them.
 constexpr const char* kSubWorkerUnsupported =
-    "neither the command line nor ptodist's Python entry point runs SubWorker methods yet "
-    "(docs/python.md, \"Not supported yet\")";
+    "the command line does not run host Python: run the program from Python instead, where ptodist's "
+    "`pypto` package runs SubWorker methods between the chip tasks (docs/python.md)";
 
 // Recursion limit for nested expressions, so hostile input cannot exhaust the stack.
 constexpr int kMaxNesting = 100;
@@ -52,6 +52,7 @@ struct FuncDecl {
   std::string name;
   SourceSpan span;                  // the name in the `def` line
   const Container* home = nullptr;  // set for a function imported from another file: its constants' scope
+  bool host_callback = false;       // a SubWorker the Python entry point runs: signature only
 };
 
 // `from module import name [as local]`.
@@ -121,6 +122,9 @@ class Parser {
          std::set<int> lexer_error_lines = {}, SourceManager* sources = nullptr);
   ir::Module run();
   void set_constant_defines(ConstantDefines* d) { constant_defines_ = d; }
+  // The Python entry point runs SubWorker methods itself: they become host callbacks (FunctionNode::
+  // host_callback) instead of the command line's "use the Python entry point" error.
+  void accept_host_callbacks() { host_callbacks_ = true; }
 
   // ---- token cursor (parser.cpp) ----
   const Token& peek(size_t k = 0) const;
@@ -337,6 +341,7 @@ class Parser {
   int suppressed_errors_ = 0;
   SourceManager* sources_ = nullptr;
   ConstantDefines* constant_defines_ = nullptr;
+  bool host_callbacks_ = false;                 // accept_host_callbacks()
   std::set<std::string> unbound_dtype_params_;  // reported once each
   std::map<std::string, Container*> modules_;   // imported files by canonical path (null while loading)
   int poisoned_uses_ = 0;

@@ -72,7 +72,8 @@ std::optional<Signature> Parser::parse_signature(const FuncDecl& d, const Contai
     expect_op("(", "expected '(' after the name of function '" + name + "'");
     auto fn = std::make_shared<ir::FunctionNode>();
     fn->name = name;
-    bool ok = parse_params(c, class_style, name, fn->params) && kind;
+    // A SubWorker method has no `self`: its parameters read as a free function's.
+    bool ok = parse_params(c, class_style && !d.host_callback, name, fn->params) && kind;
     if (accept_op("->")) {
       SynExprP ret = parse_expr();
       LowerCtx cx;
@@ -86,6 +87,7 @@ std::optional<Signature> Parser::parse_signature(const FuncDecl& d, const Contai
     fn->span = span_to_prev(begin);
     if (!ok) return std::nullopt;
     fn->kind = *kind;
+    fn->host_callback = d.host_callback;
     Signature sig;
     sig.fn = fn;
     sig.body_pos = pos_;
@@ -172,6 +174,10 @@ bool Parser::parse_functions(const std::vector<FuncDecl>& decls, const Container
   // the program, after the function they came from.
   declared_ = &declared;
   for (const Signature& s : sigs) {
+    if (s.fn->host_callback) {  // host Python: the embedding interpreter runs it
+      bodies.push_back(s.fn);
+      continue;
+    }
     bodies.push_back(parse_body(s, s.home ? *s.home : c, declared, class_style));
     bodies.insert(bodies.end(), outlined_.begin(), outlined_.end());
     outlined_.clear();

@@ -3,16 +3,22 @@
 // module compiles that into a program, runs it on N in-process ranks over the caller's own buffers
 // (numpy arrays, torch tensors: no copy) and raises the compiler's and the runtime's reports as
 // exceptions. The `ptodist` and `pypto` Python packages (python/) are the user-facing layer on top.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "ptodist/codegen/pto.h"
 #include "ptodist/frontend/bound_source.h"
+#include "ptodist/ir/functor.h"
 #include "ptodist/runtime/l2_entry.h"
 #include "ptodist/runtime/runtime.h"
 #include "ptodist/transforms/pass.h"
@@ -76,6 +82,35 @@ frontend::BoundValue bound_value(const py::handle& v, const std::string& name) {
   return out;
 }
 
+// A numpy view of a tensor in host memory (no copy), for a SubWorker: BF16, which numpy lacks, is
+// viewed as uint16 and reinterpreted by the Python side.
+py::array array_of(const runtime::TensorView& t) {
+  static const std::map<ir::DType, const char*> formats = {
+      {ir::DType::FP32, "f4"},  {ir::DType::FP16, "f2"},  {ir::DType::BF16, "u2"},
+      {ir::DType::INT32, "i4"}, {ir::DType::INT16, "i2"}, {ir::DType::INT8, "i1"},
+      {ir::DType::UINT8, "u1"}, {ir::DType::INT64, "i8"}, {ir::DType::BOOL, "?"}};
+  auto it = formats.find(t.dtype);
+  if (it == formats.end())
+    throw RunError("a SubWorker cannot take a tensor of dtype " + std::string(ir::dtype_name(t.dtype)));
+  const long long bytes = ir::dtype_bytes(t.dtype);
+  std::vector<py::ssize_t> shape(t.shape.begin(), t.shape.end()), strides;
+  for (long long s : t.strides) strides.push_back(static_cast<py::ssize_t>(s * bytes));
+  // The base keeps a computed tensor's storage alive as long as the array (null for host tensors).
+  auto* keep = new std::shared_ptr<std::byte[]>(t.storage);
+  py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<std::byte[]>*>(p); });
+  return py::array(py::dtype(it->second), shape, strides, t.data, base);
+}
+
+// The names of the functions a function calls, or passes by reference (pl.spmd_submit).
+struct Callees : ir::Walker {
+  std::set<std::string> names;
+  void visit_expr(const ir::Expr& e) override {
+    if (const auto* c = e->as<ir::FuncCall>()) names.insert(c->callee);
+    if (const auto* r = e->as<ir::FuncRef>()) names.insert(r->callee);
+    ir::Walker::visit_expr(e);
+  }
+};
+
 // One compiled program and its runtime, kept across calls (windows are zeroed between rounds). The
 // sources stay alive with it: every IR node's span, and so every run-time report, points into them.
 class Compiled {
@@ -89,6 +124,26 @@ class Compiled {
   std::unique_ptr<runtime::Runtime> rt;
 
   std::string entry_error;  // set when the program needs a chip orchestration chosen to run
+  // Runs a SubWorker: callback(name, [numpy views of its tensors]); an exception it raises ends the
+  // round and is raised again, as it is, from run().
+  py::object callback;
+  std::optional<py::error_already_set> callback_error;
+
+  std::string run_callback(const ir::FunctionNode& fn, const std::vector<runtime::TensorView>& args) {
+    py::gil_scoped_acquire gil;
+    try {
+      py::list arrays;
+      for (const runtime::TensorView& t : args) arrays.append(array_of(t));
+      callback(fn.name, arrays);
+      return "";
+    } catch (py::error_already_set& e) {
+      std::string what = e.what();
+      callback_error = std::move(e);
+      return "SubWorker '" + fn.name + "' raised " + what.substr(0, what.find('\n'));
+    } catch (const std::exception& e) {
+      return "SubWorker '" + fn.name + "': " + e.what();
+    }
+  }
 
   std::string name() const { return lowered->name; }
 
@@ -96,7 +151,7 @@ class Compiled {
   std::vector<std::string> orchestrations() const {
     std::vector<std::string> out;
     for (const ir::Function& f : lowered->functions) {
-      if (f->kind == ir::FunctionKind::Host) return {};
+      if (f->kind == ir::FunctionKind::Host && !f->host_callback) return {};
       if (f->kind == ir::FunctionKind::Orchestration) out.push_back(f->name);
     }
     return out;
@@ -145,9 +200,15 @@ class Compiled {
       args.emplace(host->params[i].var->name, std::move(t));
     }
     runtime::RoundResult r;
+    callback_error.reset();
     {
       py::gil_scoped_release release;
       r = rt->run(args);
+    }
+    if (callback_error) {
+      py::error_already_set e = std::move(*callback_error);
+      callback_error.reset();
+      throw e;
     }
     using S = runtime::RoundResult::Status;
     if (r.status == S::Error) throw RunError(r.message);
@@ -156,10 +217,36 @@ class Compiled {
     return py::make_tuple(r.seconds, r.rank_seconds, r.schedule_digest);
   }
 
-  // Writes the PTO text of every kernel and the manifest to `dir`.
-  void write_pto(const std::string& dir) {
+  // The kernels `root` reaches through calls, transitively (what a chip orchestration's sub-build
+  // holds in PyPTO's next_levels/<orchestration>/ layout).
+  std::vector<std::string> kernels_reached(const std::string& root) const {
+    std::set<std::string> seen{root};
+    std::vector<std::string> work{root}, kernels;
+    while (!work.empty()) {
+      ir::Function f = lowered->find(work.back());
+      work.pop_back();
+      if (!f) continue;
+      if (ir::is_kernel(f->kind)) kernels.push_back(f->name);
+      Callees callees;
+      callees.visit_function(f);
+      for (const std::string& n : callees.names)
+        if (seen.insert(n).second) work.push_back(n);
+    }
+    return kernels;
+  }
+
+  // Writes the PTO text of every kernel (of those named in `only`, when given) and the manifest to `dir`.
+  void write_pto(const std::string& dir, const std::optional<std::vector<std::string>>& only) {
     DiagnosticEngine d;
-    codegen::PtoResult res = codegen::emit_pto(lowered, profile, d);
+    ir::Program program = lowered;
+    if (only) {
+      auto subset = std::make_shared<ir::ProgramNode>(*lowered);
+      std::erase_if(subset->functions, [&](const ir::Function& f) {
+        return ir::is_kernel(f->kind) && std::find(only->begin(), only->end(), f->name) == only->end();
+      });
+      program = subset;
+    }
+    codegen::PtoResult res = codegen::emit_pto(program, profile, d);
     if (d.has_errors() || !res.ok) throw CompileError(diagnostics_text(d));
     std::string error;
     if (!codegen::write_pto(res, dir, &error)) throw RunError(error);
@@ -190,8 +277,8 @@ std::unique_ptr<Compiled> compile(const std::string& path, const std::string& te
                                   const std::vector<std::pair<int, int>>& ranges, const py::dict& imports,
                                   const py::dict& names, const std::string& program, int ranks,
                                   const std::string& mode, uint64_t seed, double watchdog,
-                                  const std::string& profile_name, const std::string& entry,
-                                  bool persistent) {
+                                  const std::string& profile_name, const std::string& entry, bool persistent,
+                                  const py::object& callback) {
   if (ranks < 1 || ranks > 4096) throw py::value_error("the rank count must be from 1 to 4096");
   if (mode != "fast" && mode != "check") throw py::value_error("mode must be 'fast' or 'check'");
   auto c = std::make_unique<Compiled>();
@@ -229,6 +316,13 @@ std::unique_ptr<Compiled> compile(const std::string& path, const std::string& te
   c->options.mode = mode == "check" ? runtime::RunOptions::Mode::Check : runtime::RunOptions::Mode::Fast;
   c->options.seed = seed;
   c->options.persistent = persistent;
+  if (!callback.is_none()) {
+    c->callback = callback;
+    Compiled* self = c.get();
+    c->options.host_callback = [self](const ir::FunctionNode& fn, const std::vector<runtime::TensorView>& a) {
+      return self->run_callback(fn, a);
+    };
+  }
   c->rt = std::make_unique<runtime::Runtime>(c->lowered, c->options);
   return c;
 }
@@ -251,11 +345,12 @@ PYBIND11_MODULE(_ptodist_core, m) {
       .def("params", &Compiled::params)
       .def("orchestrations", &Compiled::orchestrations)
       .def("run", &Compiled::run)
-      .def("write_pto", &Compiled::write_pto);
+      .def("kernels_reached", &Compiled::kernels_reached)
+      .def("write_pto", &Compiled::write_pto, py::arg("dir"), py::arg("only") = py::none());
   m.def("compile", &compile, py::arg("path"), py::arg("text"), py::arg("ranges"), py::arg("imports"),
         py::arg("names"), py::arg("program"), py::arg("ranks") = 2, py::arg("mode") = "fast",
         py::arg("seed") = 1, py::arg("watchdog") = 10.0, py::arg("profile") = "a2a3", py::arg("entry") = "",
-        py::arg("persistent") = false);
+        py::arg("persistent") = false, py::arg("callback") = py::none());
   m.def("bound_value_spelling",
         [](const py::handle& v) { return ptodist::frontend::bound_value_spelling(bound_value(v, "value")); });
 }

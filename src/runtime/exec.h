@@ -20,6 +20,7 @@
 #include "ptodist/ir/op_table.h"
 #include "ptodist/kernels/elementwise.h"
 #include "ptodist/runtime/events.h"
+#include "ptodist/runtime/runtime.h"
 #include "ptodist/runtime/value.h"
 #include "ptodist/runtime/world.h"
 
@@ -116,7 +117,10 @@ struct RunEnv {
   int live_ranks = 0;  // fast mode: rank orchestrations still running on other threads (live_mu)
   // Chip orchestrations queued by the host's `device=` calls, run one thread per rank afterwards.
   std::vector<std::vector<DeviceCall>> rank_calls;
-  int unpinned_calls = 0;       // host calls without device= so far this round (they go round-robin)
+  int unpinned_calls = 0;  // host calls without device= so far this round (they go round-robin)
+  // A host callback's call (orchestration.cpp) first runs the chip work queued before it: this.
+  std::function<void()> run_queued;
+  const HostCallback* host_callback = nullptr;  // RunOptions::host_callback, when set
   std::vector<int> rank_actor;  // check mode: the actor of each rank's orchestrator (-1: none)
   // Communication groups (groups.cpp): per window segment, its devices in group-rank order; empty
   // (or past the end) for a segment that every rank uses.

@@ -41,7 +41,7 @@ ir::Function host_calling(const ir::FunctionNode& entry) {
 ir::Program with_l2_entry(const ir::Program& p, const std::string& entry, std::string& error) {
   std::vector<const ir::FunctionNode*> orchestrations;
   for (const ir::Function& f : p->functions) {
-    if (f->kind == ir::FunctionKind::Host) {
+    if (f->kind == ir::FunctionKind::Host && !f->host_callback) {
       if (!entry.empty())
         error = "--entry chooses a chip orchestration of a program without a host orchestrator; '" + p->name +
                 "' has one ('" + f->name + "')";

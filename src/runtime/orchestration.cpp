@@ -318,6 +318,33 @@ Value call_anywhere(Interp& in, const ir::FunctionNode& fn, std::vector<Value> a
   return dispatch(in, fn, std::move(args), rank);
 }
 
+// A SubWorker method called by the host orchestrator: the chip work queued before the call runs to
+// completion (its outputs are what the callback reads), then the embedding interpreter runs the
+// method on the call's host tensors, before any later chip work is queued.
+Value call_host_callback(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn,
+                         std::vector<Value> args) {
+  RunEnv& env = *in.f.env;
+  if (in.f.rank >= 0)
+    in.fail(call.span,
+            "'" + fn.name + "' is a pl.Role.SubWorker method: only the host orchestrator calls it");
+  if (!env.host_callback || !env.run_queued)
+    in.fail(call.span, "'" + fn.name +
+                           "' is a pl.Role.SubWorker method, whose body is host Python: only ptodist's "
+                           "Python entry point runs it (docs/python.md)");
+  std::vector<TensorView> tensors;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const auto* t = std::get_if<TensorView>(&args[i]);
+    if (!t || t->is_window())
+      in.fail(call.args[i]->span, "SubWorker '" + fn.name + "': argument '" + fn.params[i].var->name +
+                                      "' must be a host tensor (a SubWorker runs in host memory)");
+    tensors.push_back(*t);
+  }
+  env.run_queued();
+  if (in.world().aborted()) throw RunAborted{};
+  if (std::string error = (*env.host_callback)(fn, tensors); !error.empty()) in.fail(call.span, error);
+  return dispatch_result(fn, args);
+}
+
 }  // namespace
 
 void run_device_call(RunEnv& env, int rank, DeviceCall& call) {
@@ -377,6 +404,7 @@ Value call_function(Interp& in, const ir::FuncCall& call) {
     in.fail(call.span, "'" + fn.name + "' takes " + std::to_string(fn.params.size()) + " arguments, got " +
                            std::to_string(args.size()));
   }
+  if (fn.host_callback) return call_host_callback(in, call, fn, std::move(args));
   if (call.device) return call_on_device(in, call, fn, std::move(args));
   if (in.f.rank < 0) {
     if (fn.kind != ir::FunctionKind::Orchestration)

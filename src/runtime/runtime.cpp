@@ -115,7 +115,7 @@ Runtime::~Runtime() = default;
 
 const ir::FunctionNode* Runtime::host_function() const {
   for (const ir::Function& f : program_->functions)
-    if (f->kind == ir::FunctionKind::Host) return f.get();
+    if (f->kind == ir::FunctionKind::Host && !f->host_callback) return f.get();
   return nullptr;
 }
 
@@ -193,6 +193,9 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
     host_args.push_back(v);
   }
   auto start = std::chrono::steady_clock::now();
+  bool transport_begun = false;
+  env.run_queued = [this, &env, &transport_begun] { run_queued(env, transport_begun); };
+  env.host_callback = options_.host_callback ? &options_.host_callback : nullptr;
   Frame host_frame;
   host_frame.env = &env;
   try {
@@ -203,18 +206,8 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   } catch (const std::exception& e) {
     world.fail(RunError{host->span, std::string("internal error in the host orchestrator: ") + e.what()});
   }
-  assign_window_groups(env, options_.ranks);
-  world.transport().begin_round();
-  // The watchdog watches the ranks' orchestrations and every block they start (the host orchestrator
-  // itself waits for nothing); the round ends only when all of them have finished, even after an abort.
-  watchdog_->arm();
-  if (!world.aborted()) world.scheduler() ? run_ranks_checked(env) : run_ranks(env);
-  {
-    std::unique_lock<std::mutex> lock(env.live_mu);
-    env.live_cv.wait(lock, [&] { return env.live_ranks == 0 && env.live_blocks == 0; });
-  }
-  watchdog_->disarm();
-  for (int r = 0; r < options_.ranks; ++r) world.dma(r).wait_idle();
+  run_queued(env, transport_begun);
+  env.run_queued = nullptr;
   if (auto* s = world.scheduler()) {
     s->end_round();
     result.schedule_digest = s->digest();
@@ -226,11 +219,31 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   return result;
 }
 
+// The chip orchestrations queued so far: all of them at the end of the host orchestrator, and those
+// before each host callback (a SubWorker) when it is called.
+void Runtime::run_queued(RunEnv& env, bool& transport_begun) {
+  World& world = *world_;
+  assign_window_groups(env, options_.ranks);
+  if (!transport_begun) world.transport().begin_round();
+  transport_begun = true;
+  // The watchdog watches the ranks' orchestrations and every block they start (the host orchestrator
+  // itself waits for nothing); the round ends only when all of them have finished, even after an abort.
+  watchdog_->arm();
+  if (!world.aborted()) world.scheduler() ? run_ranks_checked(env) : run_ranks(env);
+  {
+    std::unique_lock<std::mutex> lock(env.live_mu);
+    env.live_cv.wait(lock, [&] { return env.live_ranks == 0 && env.live_blocks == 0; });
+  }
+  watchdog_->disarm();
+  for (int r = 0; r < options_.ranks; ++r) world.dma(r).wait_idle();
+  for (auto& calls : env.rank_calls) calls.clear();
+}
+
 // The chip orchestrations the host queued for `rank`, in order, timed.
 void Runtime::run_rank(RunEnv& env, int rank) {
   auto t0 = std::chrono::steady_clock::now();
   for (DeviceCall& call : env.rank_calls[rank]) run_device_call(env, rank, call);
-  env.rank_seconds[rank] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  env.rank_seconds[rank] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // Every rank runs on its own thread: the last on the calling thread, which would only wait, the
@@ -285,7 +298,7 @@ void Runtime::run_ranks_checked(RunEnv& env) {
         }
       } catch (const RunAborted&) {
       }
-      env.rank_seconds[r] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      env.rank_seconds[r] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       sched.finish(env.rank_actor[r]);
     });
   }

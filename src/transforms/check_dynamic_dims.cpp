@@ -61,7 +61,7 @@ struct DimUses : Walker {
 Program check_dynamic_dims(const Program& p, PassContext& cx) {
   const FunctionNode* host = nullptr;
   for (const Function& f : p->functions)
-    if (f->kind == FunctionKind::Host) host = f.get();
+    if (f->kind == FunctionKind::Host && !f->host_callback) host = f.get();
   std::set<std::string> bound = host ? param_dims(*host) : std::set<std::string>{};
   bool ok = true;
   for (const Function& f : p->functions) {

@@ -27,7 +27,8 @@ def export(git_dir, out):
 
 
 def run_file(path, cwd):
-    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    # A wide terminal keeps pytest's one-line failure reasons whole.
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"), COLUMNS="400")
     p = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "ptodist.pytest_plugin", "-rfE",
          str(path)],
@@ -36,6 +37,8 @@ def run_file(path, cwd):
     out = p.stdout + p.stderr
     counts = {k: int(n) for n, k in re.findall(r"(\d+) (passed|failed|skipped|error|errors|deselected)", out)}
     first = next((l for l in out.splitlines() if l.startswith(("FAILED", "ERROR"))), "")
+    if not first and p.returncode not in (0, 5):  # no summary: pytest itself failed (a crash, a timeout)
+        first = f"pytest exited {p.returncode}: " + (out.strip().splitlines() or [""])[-1]
     return counts, first
 
 

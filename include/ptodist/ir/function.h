@@ -32,6 +32,10 @@ struct FunctionNode {
   Block body;
   SourceSpan span;        // the `def` line
   std::string docstring;  // kept so a dump reads like the source
+  // A SubWorker (`@pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)`): host Python with no
+  // body here, run by the interpreter that embeds the runtime (the Python entry point) when the host
+  // orchestrator calls it. Its kind is Host; it is never the program's host orchestrator.
+  bool host_callback = false;
 };
 using Function = std::shared_ptr<const FunctionNode>;
 

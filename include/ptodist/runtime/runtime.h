@@ -67,6 +67,13 @@ namespace events {
 class EventStream;
 }
 
+// A host callback: a SubWorker method (host Python) that the interpreter embedding the runtime runs
+// when the host orchestrator calls it, after every chip orchestration queued before the call has
+// finished. `args` are its tensors in host memory, dense or strided. Returns "" or the error that
+// ends the round (reported at the call).
+using HostCallback =
+    std::function<std::string(const ir::FunctionNode& fn, const std::vector<TensorView>& args)>;
+
 struct RunOptions {
   int ranks = 2;
   ChipProfile profile;
@@ -84,6 +91,8 @@ struct RunOptions {
   // The op-event stream observers subscribe to (include/ptodist/runtime/events.h); null: none. It
   // must outlive the Runtime.
   events::EventStream* events = nullptr;
+  // Runs SubWorker methods (the Python entry point); null: a call of one is a run-time error.
+  HostCallback host_callback;
 };
 
 struct RoundResult {
@@ -122,6 +131,8 @@ class Runtime {
   void run_ranks(RunEnv& env);
   void run_ranks_checked(RunEnv& env);
   void run_rank(RunEnv& env, int rank);
+  // Runs the chip orchestrations queued so far on every rank to completion, then empties the queues.
+  void run_queued(RunEnv& env, bool& transport_begun);
 
   ir::Program program_;
   RunOptions options_;

@@ -17,10 +17,16 @@ def _default_output_dir(name):
 
 def _write_artifacts(compiled, output_dir):
     """Each kernel's PTO text and the manifest; a kernel the PTO emitter cannot express is written down
-    (codegen_errors.txt) rather than failing the run, which does not need the PTO text."""
+    (codegen_errors.txt) rather than failing the run, which does not need the PTO text. An L2 program's
+    chip orchestrations also get PyPTO's per-orchestration layout: next_levels/<orch>/kernels/ holds the
+    kernels that orchestration reaches."""
     output_dir.mkdir(parents=True, exist_ok=True)
+    native = compiled._native(compiled._mode).native
     try:
-        compiled._native(compiled._mode).write_pto(output_dir)
+        native.write_pto(str(output_dir))
+        for orch in native.orchestrations():
+            kernels = output_dir / "next_levels" / orch / "kernels"
+            native.write_pto(str(kernels), native.kernels_reached(orch))
     except ptodist.CompileError as e:
         (output_dir / "codegen_errors.txt").write_text(str(e) + "\n")
 

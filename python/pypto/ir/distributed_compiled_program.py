@@ -126,11 +126,27 @@ class DistributedCompiledProgram:
         result = [full[i] for i in outs]
         return result[0] if len(result) == 1 else tuple(result)
 
-    def prepare(self, config=None, *, extra_compiled=(), persistent=False, reset_persistent_windows=None, **_options):
+    def prepare(  # noqa: PLR0913
+        self,
+        config=None,
+        *,
+        extra_compiled=(),
+        persistent=False,
+        reset_persistent_windows=None,
+        callbacks=None,
+        sub_worker_overrides=None,
+        **_options,
+    ):
         """A reusable handle (`with compiled.prepare() as rt: rt(*tensors)`); with `persistent=True,
-        reset_persistent_windows=False` window contents carry over from one call to the next."""
+        reset_persistent_windows=False` window contents carry over from one call to the next.
+        `callbacks={name: fn}` binds SubWorkers (required for those declared with a `...` body)."""
         from pypto.runtime.distributed_runner import DistributedWorker  # noqa: PLC0415
 
         return DistributedWorker(
-            [self, *extra_compiled], config, persistent=persistent, reset_persistent_windows=reset_persistent_windows
+            [self, *extra_compiled],
+            config,
+            persistent=persistent,
+            reset_persistent_windows=reset_persistent_windows,
+            callbacks=callbacks,
+            sub_worker_overrides=sub_worker_overrides,
         )

@@ -8,23 +8,32 @@ from ptodist.program import Program
 
 def program(cls=None, *, name=None, **_options):
     """`@pl.program` / `@pl.program(name=...)`: the class becomes a ptodist Program, captured now, while
-    the names its kernels use still hold the values the enclosing code gave them."""
+    the names its kernels use still hold the values the enclosing code gave them. Its SubWorker methods
+    (host Python) stay Python functions, which the runtime calls back when the host orchestrator does."""
     frame = sys._getframe(1)
 
     def wrap(c):
-        return Program(capture(c, frame, name=c.__name__))
+        sub_workers = {n: f for n, f in vars(c).items() if getattr(f, "__ptodist_sub_worker__", False)}
+        return Program(capture(c, frame, name=c.__name__), sub_workers=sub_workers)
 
     if cls is None:
         return wrap
     return wrap(cls)
 
 
-def function(fn=None, **_options):
+def function(fn=None, *, role=None, **_options):
     """`@pl.function(type=..., level=..., role=...)`: a marker; the compiler reads the decorator from
-    the source, so the method is returned as it is."""
+    the source, so the method is returned as it is. A `role=pl.Role.SubWorker` method is marked: its
+    body is host Python that the runtime calls back (ptodist/sub_workers.py)."""
+
+    def mark(f):
+        if repr(role) == "pl.Role.SubWorker":
+            f.__ptodist_sub_worker__ = True
+        return f
+
     if fn is None:
-        return lambda f: f
-    return fn
+        return mark
+    return mark(fn)
 
 
 def inline(fn=None, **_options):

@@ -1,6 +1,7 @@
 """`pypto.runtime` on ptodist: run(), RunConfig, benchmark()."""
 
 from .bench import BenchmarkStats, benchmark
+from .device_tensor import DeviceTensor, StackedDeviceTensor
 from .distributed_runner import DistributedRunHandle, DistributedWorker, execute_distributed
 from .runner import RunConfig, execute_compiled, run
 
@@ -13,4 +14,6 @@ __all__ = [
     "execute_distributed",
     "DistributedWorker",
     "DistributedRunHandle",
+    "DeviceTensor",
+    "StackedDeviceTensor",
 ]

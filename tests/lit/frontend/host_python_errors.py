@@ -55,7 +55,7 @@ def _build(n_ranks, size, *, reduce_op=other.Sum, **options):
 
         @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
         def host(self, x: pl.Tensor[[1, 16], pl.FP32]):
-            # expected-error@+1 {{'verify' is a pl.Role.SubWorker method, whose body is host Python (line 52); neither the command line nor ptodist's Python entry point runs SubWorker methods yet (docs/python.md, "Not supported yet")}}
+            # expected-error@+1 {{'verify' is a pl.Role.SubWorker method, whose body is host Python (line 52); the command line does not run host Python: run the program from Python instead, where ptodist's `pypto` package runs SubWorker methods between the chip tasks (docs/python.md)}}
             self.verify(x)
 
     return UsesHost
