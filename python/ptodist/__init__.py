@@ -25,4 +25,13 @@ def compile(program, ranks=2, mode="fast", seed=1, watchdog=10.0, profile="a2a3"
         raise e.with_traceback(None) from None
 
 
-__all__ = ["compile", "Program", "Compiled", "RunResult", "CompileError", "RunError", "HazardError", "HangError"]
+def mpi_rank():
+    """This process's rank on the MPI backend (platform "ptodist-mpi"), or -1 before any MPI run."""
+    from ._native import core  # noqa: PLC0415
+
+    return core.mpi_rank()
+
+
+__all__ = [
+    "mpi_rank", "compile", "Program", "Compiled", "RunResult", "CompileError", "RunError", "HazardError", "HangError",
+]

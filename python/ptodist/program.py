@@ -29,15 +29,17 @@ class Program:
         return f"<ptodist program {self.name} from {self.capture.path}>"
 
     def compile(self, ranks=2, mode="fast", seed=1, watchdog=10.0, profile="a2a3", entry="", persistent=False):
-        """Compiles for `ranks` ranks in `mode` ("fast" or "check"); raises CompileError with the
-        located report. `persistent` keeps window contents from one call to the next (the program
+        """Compiles for `ranks` ranks in `mode` ("fast", "check", or "mpi": fast, with this process as one
+        of mpirun's `ranks` processes); raises CompileError with the located report. `persistent` keeps window contents from one call to the next (the program
         resets its signals); otherwise windows start zeroed at every call. Cached per arguments."""
         key = (ranks, mode, seed, watchdog, profile, entry, persistent)
         if key not in self._compiled:
             c = self.capture
+            backend = "mpi" if mode == "mpi" else "inproc"
             native = core.compile(
-                c.path, c.text, c.ranges, c.imports, c.names, c.name, ranks, mode, seed, watchdog, profile, entry,
-                persistent, self.sub_workers if self.sub_workers.sub_workers else None,
+                c.path, c.text, c.ranges, c.imports, c.names, c.name, ranks, "fast" if mode == "mpi" else mode,
+                seed, watchdog, profile, entry, persistent,
+                self.sub_workers if self.sub_workers.sub_workers else None, backend,
             )
             self._compiled[key] = Compiled(native)
         return self._compiled[key]

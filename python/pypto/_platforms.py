@@ -5,6 +5,7 @@ import os
 PLATFORMS = {
     "ptodist": "fast",  # ranks and cores in parallel on threads
     "ptodist-check": "check",  # one core at a time, seeded, reporting ordering hazards and deadlocks
+    "ptodist-mpi": "mpi",  # fast mode, one rank per MPI process (run the script under mpirun)
 }
 DEFAULT = "ptodist"
 _PYPTO_ONLY = ("a2a3", "a2a3sim", "a5", "a5sim")

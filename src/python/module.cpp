@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "ptodist/frontend/bound_source.h"
 #include "ptodist/ir/functor.h"
 #include "ptodist/runtime/l2_entry.h"
+#include "ptodist/runtime/mpi.h"
 #include "ptodist/runtime/runtime.h"
 #include "ptodist/transforms/pass.h"
 
@@ -123,7 +125,8 @@ class Compiled {
   runtime::RunOptions options;
   std::unique_ptr<runtime::Runtime> rt;
 
-  std::string entry_error;  // set when the program needs a chip orchestration chosen to run
+  std::string entry_error;             // set when the program needs a chip orchestration chosen to run
+  runtime::MpiBackend* mpi = nullptr;  // the MPI backend: this process runs one rank (docs/mpi.md)
   // Runs a SubWorker: callback(name, [numpy views of its tensors]); an exception it raises ends the
   // round and is raised again, as it is, from run().
   py::object callback;
@@ -201,6 +204,9 @@ class Compiled {
     }
     runtime::RoundResult r;
     callback_error.reset();
+    // MPI: an output not sliced by rank is merged from what each process changed in the round.
+    std::map<std::string, runtime::HostTensor> before;
+    if (mpi) before = owned_outputs(*host, args);
     {
       py::gil_scoped_release release;
       r = rt->run(args);
@@ -214,7 +220,37 @@ class Compiled {
     if (r.status == S::Error) throw RunError(r.message);
     if (r.status == S::Hazard) throw HazardError(r.message);
     if (r.status == S::Hang) throw HangError(r.message);
+    if (mpi) gather_outputs(*host, args, before);
     return py::make_tuple(r.seconds, r.rank_seconds, r.schedule_digest);
+  }
+
+  // Owned copies of the Out/InOut tensors of `args` (the MPI gather works on owned host buffers).
+  static std::map<std::string, runtime::HostTensor> owned_outputs(
+      const ir::FunctionNode& host, const std::map<std::string, runtime::HostTensor>& args) {
+    std::map<std::string, runtime::HostTensor> owned;
+    for (const ir::Param& p : host.params) {
+      if (p.direction == ir::Direction::In) continue;
+      const runtime::HostTensor& t = args.at(p.var->name);
+      runtime::HostTensor copy = runtime::HostTensor::zeros(t.dtype, t.shape);
+      std::memcpy(copy.data.data(), t.external, copy.data.size());
+      owned.emplace(p.var->name, std::move(copy));
+    }
+    return owned;
+  }
+
+  // MPI: each process computed its own rank's share of the outputs; rank 0 collects slice r of every
+  // rank-sliced output from process r (other outputs element by element from the rank that changed
+  // them), into the caller's tensors, through owned copies (the only copies on this path).
+  void gather_outputs(const ir::FunctionNode& host, std::map<std::string, runtime::HostTensor>& args,
+                      const std::map<std::string, runtime::HostTensor>& before) {
+    std::map<std::string, runtime::HostTensor> owned = owned_outputs(host, args);
+    std::string why;
+    {
+      py::gil_scoped_release release;
+      why = runtime::gather_host_outputs(*mpi, host, owned, before);
+    }
+    if (!why.empty()) throw RunError(why);
+    for (auto& [name, t] : owned) std::memcpy(args.at(name).external, t.data.data(), t.data.size());
   }
 
   // The kernels `root` reaches through calls, transitively (what a chip orchestration's sub-build
@@ -265,6 +301,22 @@ frontend::BoundSource bound_source(const std::string& path, const std::string& t
   return src;
 }
 
+// The MPI backend for a run of `ranks` ranks: this process is one of mpirun's -np processes.
+runtime::MpiBackend* start_mpi(int ranks, const std::string& mode) {
+  if (mode == "check")
+    throw py::value_error("check mode runs every rank in one process; it cannot use the MPI backend");
+  if (!runtime::launched_by_mpi())
+    throw py::value_error(
+        "the MPI backend runs one rank per MPI process: launch the script as 'mpirun -np N python3 ...'");
+  std::string error;
+  runtime::MpiBackend* mpi = runtime::MpiBackend::start(&error);
+  if (!mpi) throw py::value_error("the MPI backend: " + error);
+  if (mpi->size() != ranks)
+    throw py::value_error("the program runs " + std::to_string(ranks) + " ranks but mpirun started " +
+                          std::to_string(mpi->size()) + " processes; with the MPI backend they must agree");
+  return mpi;
+}
+
 ir::Program choose(const ir::Module& m, const std::string& program) {
   for (const ir::Program& p : m->programs)
     if (p && p->name == program) return p;
@@ -278,9 +330,14 @@ std::unique_ptr<Compiled> compile(const std::string& path, const std::string& te
                                   const py::dict& names, const std::string& program, int ranks,
                                   const std::string& mode, uint64_t seed, double watchdog,
                                   const std::string& profile_name, const std::string& entry, bool persistent,
-                                  const py::object& callback) {
+                                  const py::object& callback, const std::string& backend) {
   if (ranks < 1 || ranks > 4096) throw py::value_error("the rank count must be from 1 to 4096");
   if (mode != "fast" && mode != "check") throw py::value_error("mode must be 'fast' or 'check'");
+  if (backend != "inproc" && backend != "mpi") throw py::value_error("backend must be 'inproc' or 'mpi'");
+  runtime::MpiBackend* mpi = nullptr;
+  if (backend == "mpi") mpi = start_mpi(ranks, mode);
+  if (mpi && !callback.is_none())
+    throw py::value_error("SubWorker methods run only on the in-process backend, not on the MPI backend");
   auto c = std::make_unique<Compiled>();
   frontend::BoundSource src = bound_source(path, text, ranges, imports, names);
   std::string error;
@@ -316,6 +373,10 @@ std::unique_ptr<Compiled> compile(const std::string& path, const std::string& te
   c->options.mode = mode == "check" ? runtime::RunOptions::Mode::Check : runtime::RunOptions::Mode::Fast;
   c->options.seed = seed;
   c->options.persistent = persistent;
+  if (mpi) {
+    c->mpi = mpi;
+    c->options.make_transport = [mpi] { return mpi->make_transport(); };
+  }
   if (!callback.is_none()) {
     c->callback = callback;
     Compiled* self = c.get();
@@ -350,7 +411,11 @@ PYBIND11_MODULE(_ptodist_core, m) {
   m.def("compile", &compile, py::arg("path"), py::arg("text"), py::arg("ranges"), py::arg("imports"),
         py::arg("names"), py::arg("program"), py::arg("ranks") = 2, py::arg("mode") = "fast",
         py::arg("seed") = 1, py::arg("watchdog") = 10.0, py::arg("profile") = "a2a3", py::arg("entry") = "",
-        py::arg("persistent") = false, py::arg("callback") = py::none());
+        py::arg("persistent") = false, py::arg("callback") = py::none(), py::arg("backend") = "inproc");
+  m.def("mpi_rank", [] {
+    ptodist::runtime::MpiBackend* mpi = ptodist::runtime::MpiBackend::get();
+    return mpi ? mpi->rank() : -1;
+  });
   m.def("bound_value_spelling",
         [](const py::handle& v) { return ptodist::frontend::bound_value_spelling(bound_value(v, "value")); });
 }
