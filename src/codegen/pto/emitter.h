@@ -147,6 +147,12 @@ class FunctionEmitter {
   void emit_op(const CallSite& site);
   Value emit_scalar_op(const ir::OpCall& call);
   std::string any_context() const;
+  bool emit_array_op(const CallSite& site);
+
+  // ---- GM tensors as values (tensor_views.cpp) ----
+  bool emit_tensor_view_op(const CallSite& site);
+  void emit_slice(const CallSite& site);
+  void emit_assemble(const CallSite& site);
   // A session, event or context variable's value.
   Value handle_of(const ir::Expr& e, const ir::OpCall& call, const char* operand);
 

@@ -1,5 +1,5 @@
-// Dispatch of op calls to their PTO emitters, the ops that produce scalars (rank, block index, GM reads),
-// and the error for tensor-level ops that reach the emitter unlowered.
+// Dispatch of op calls to their PTO emitters, the ops that produce scalars (rank, block index, GM reads,
+// tensor dims), on-core arrays, and the error for tensor-level ops that reach the emitter unlowered.
 #include "emitter.h"
 
 namespace ptodist::codegen::pto {
@@ -44,17 +44,56 @@ bool is_scalar_op(OpId id) {
     case OpId::Cast:  // of a scalar: emit_compute_op takes the tile form
     case OpId::ScalarMin:
     case OpId::ScalarMax:
+    case OpId::TensorDim:
+    case OpId::ArrayGetElement:
       return true;
     default:
       return false;
   }
 }
 
+// PTOAS's stack-local array type, as PyPTO spells it: !pto.local_array<6xi32>.
+std::string local_array_type(const Type& t) {
+  auto extent = t && !t->shape.empty() ? as_const_int(t->shape[0]) : std::nullopt;
+  if (!extent) return "";
+  return "!pto.local_array<" + std::to_string(*extent) + "x" + element_type(t->dtype) + ">";
+}
+
 }  // namespace
+
+// On-core arrays as PyPTO lowers them: pl.array.create declares PTOAS stack storage
+// (pto.declare_local_array) and pl.array.update_element writes it in place (pto.local_array_set), so
+// the rebound name keeps the array's one SSA value. Returns false for other ops.
+bool FunctionEmitter::emit_array_op(const CallSite& site) {
+  const OpCall& c = site.call;
+  if (c.op->id != OpId::ArrayCreate && c.op->id != OpId::ArrayUpdateElement) return false;
+  Var r = site.result();
+  if (c.op->id == OpId::ArrayCreate) {
+    std::string type = local_array_type(c.type);
+    if (type.empty()) {
+      fail(c.arg("extent")->span, c.op->spelling + ": a PTO local array needs a constant 'extent'");
+      return true;
+    }
+    Value arr{fresh(r ? r->name : "array"), type};
+    line(arr.ssa + " = pto.declare_local_array -> " + type);
+    if (r) scalars_[r->id] = arr;
+    return true;
+  }
+  Value arr = emit_scalar(c.arg("array"));
+  Value idx = emit_scalar_as(c.arg("index"), "index");
+  std::string elem = element_type(c.type ? c.type->dtype : DType::INT32);
+  Value v = emit_scalar_as(c.arg("value"), elem);
+  if (failed_) return true;
+  line("pto.local_array_set " + arr.ssa + "[" + idx.ssa + "], " + v.ssa + " : " + arr.type + ", " + elem);
+  if (r) scalars_[r->id] = arr;
+  return true;
+}
 
 void FunctionEmitter::emit_op(const CallSite& site) {
   const OpCall& c = site.call;
-  if (emit_comm_op(site) || emit_async_op(site) || emit_compute_op(site)) return;
+  if (emit_comm_op(site) || emit_async_op(site) || emit_compute_op(site) || emit_array_op(site) ||
+      emit_tensor_view_op(site))
+    return;
   if (is_scalar_op(c.op->id)) {
     Value v = emit_scalar_op(c);
     if (Var r = site.result(); r && v.valid()) {
@@ -131,6 +170,21 @@ Value FunctionEmitter::emit_scalar_op(const OpCall& c) {
     }
     case OpId::Read:
       return emit_read(c);
+    case OpId::TensorDim: {  // the dim itself: a constant, or the kernel's index argument of a dynamic dim
+      const Type& t = c.arg("tensor")->type;
+      long long rank = static_cast<long long>(t->shape.size());
+      long long axis = *as_const_int(c.arg("axis"));
+      return emit_scalar_as(t->shape[static_cast<size_t>(axis < 0 ? axis + rank : axis)], "index");
+    }
+    case OpId::ArrayGetElement: {
+      Value arr = emit_scalar(c.arg("array"));
+      Value idx = emit_scalar_as(c.arg("index"), "index");
+      if (!arr.valid() || !idx.valid()) return {};
+      std::string elem = element_type(c.type ? c.type->dtype : DType::INT32);
+      Value out{fresh(take_hint("elem")), elem};
+      line(out.ssa + " = pto.local_array_get " + arr.ssa + "[" + idx.ssa + "] : " + arr.type + " -> " + elem);
+      return coerce(out, value_type(c.type ? c.type->dtype : DType::INT32));
+    }
     case OpId::Cast:
       return coerce(emit_scalar(c.arg("input")), value_type(c.type ? c.type->dtype : DType::INT64));
     case OpId::ScalarMin:

@@ -7,10 +7,11 @@
 # RUN: ptodist run %s --ranks 2 --in x=%t/x.npy --out-dir %t
 # y = 2 * (x + 1) + 16 (the row count, from pl.tensor.dim)
 # RUN: %numpy %S/Inputs/npy.py check %t y "2 * (x + 1) + 16"
-# The tensor-level forms run on the CPU runtime; PTO has no lowering for them yet, and says so at the
-# first of them (tests/lit/pto/tensor_level.py checks the message of the elementwise forms).
+# The computing tensor-level forms and pl.create_tensor run on the CPU runtime; PTO has no lowering for
+# them yet, and says so at the first of them (pl.tensor.dim and pl.slice are lowered:
+# tests/lit/pto/tensor_views.py; tests/lit/pto/tensor_level.py checks the elementwise forms' message).
 # RUN: not ptodist compile %s --emit=pto 2>&1 | FileCheck %s --check-prefix=PTO
-# PTO: tensor_values.py:30:16: error: pl.tensor.dim: has no PTO lowering in a kernel yet
+# PTO: tensor_values.py:{{[0-9]+}}:19: error: pl.create_tensor: has no PTO lowering in a kernel yet
 import pypto.language as pl
 import pypto.language.distributed as pld
 
