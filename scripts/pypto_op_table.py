@@ -24,8 +24,8 @@ MODULES = {  # namespace -> PyPTO source file
 # Ops of the collectives engineer's area (issue: collectives and communication groups).
 COLLECTIVES = {"barrier", "broadcast", "allgather", "reduce_scatter", "allreduce", "all_to_all",
                "all_to_all_v", "defer_wait"}
-# ptodist-only status words for spellings it knows under another op.
-EXTRA_SUPPORTED = {"pl.const"}
+# Spellings the front end handles itself (pl.const folds; pld.remote_store dispatches on its source).
+EXTRA_SUPPORTED = {"pl.const", "pld.remote_store"}
 
 
 def show(git_dir, path):

@@ -123,9 +123,10 @@ std::vector<GmAccess> gm_accesses(const OpCall& c, const RootOf& root) {
     }
     case OpId::Read:
     case OpId::Write: {
-      auto shape = ones(c.arg("offsets"));
+      bool write = c.op->id == OpId::Write;
+      auto shape = ones(c.arg("offset"));
       if (!shape) return {};
-      return one(region_of(c.arg("tensor"), c.arg("offsets"), shape, root), c.op->id == OpId::Write);
+      return one(region_of(c.arg(write ? "dst" : "src"), c.arg("offset"), shape, root), write);
     }
     case OpId::Put:
     case OpId::TilePut:

@@ -398,6 +398,7 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
     return b_->dynamic_dim(e.items[1]->text, e.span);
   }
   if (path == "pl.const") return lower_const(e, cx);
+  if (path == "pld.remote_store" && !cx.const_only) return lower_remote_store(e, cx);
   const ir::OpInfo* op = ir::find_op(path);
   if (!op && is_pypto_op(path)) {
     error(callee_span, "'" + path +
@@ -418,6 +419,7 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
   }
   auto args = lower_args(e, cx);
   if (!args) return nullptr;
+  wrap_scalar_index(*op, *args);
   bool handled = false;
   ir::Expr unified = lower_unified(*op, *args, e.span, cx, handled);
   if (handled) return unified;
@@ -474,17 +476,20 @@ ir::Expr Parser::lower_binary(const SynExpr& e, LowerCtx& cx) {
   return b_->binary(it->second, lhs, rhs, e.span);
 }
 
-// `a + b` on tiles is the matching pl.* op, as in PyPTO; tile-scalar `+`/`*` use pl.adds/pl.muls.
+// `a + b` on tiles is the matching pl.* op, as in PyPTO; `tile op scalar` uses pl.adds/subs/muls/divs
+// (and `scalar + tile`, `scalar * tile`, which commute).
 ir::Expr Parser::lower_tile_arith(const std::string& op, ir::Expr lhs, ir::Expr rhs, const SourceSpan& span,
                                   LowerCtx& cx) {
   static const std::map<std::string, std::string> tile_ops = {
       {"+", "pl.add"}, {"-", "pl.sub"}, {"*", "pl.mul"}, {"/", "pl.div"}};
-  static const std::map<std::string, std::string> scalar_ops = {{"+", "pl.adds"}, {"*", "pl.muls"}};
+  static const std::map<std::string, std::string> scalar_ops = {
+      {"+", "pl.adds"}, {"-", "pl.subs"}, {"*", "pl.muls"}, {"/", "pl.divs"}};
   std::string spelling;
   if (is_tile(lhs) && is_tile(rhs)) {
     if (auto it = tile_ops.find(op); it != tile_ops.end()) spelling = it->second;
   } else if (auto it = scalar_ops.find(op); it != scalar_ops.end()) {
-    spelling = it->second;
+    bool commutes = op == "+" || op == "*";
+    if (is_tile(lhs) || commutes) spelling = it->second;
     if (!is_tile(lhs)) std::swap(lhs, rhs);
   }
   if (spelling.empty()) {

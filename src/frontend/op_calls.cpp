@@ -84,7 +84,8 @@ ir::Expr Parser::lower_const(const SynExpr& e, LowerCtx& cx) {
 }
 
 // PyPTO's unified elementwise ops dispatch on their operands (op/unified_ops.py): two scalars are
-// scalar arithmetic; a tile or tensor with a scalar is the `s` form (pl.tile.adds / pl.tensor.adds).
+// scalar arithmetic; a tile or tensor with a scalar is the `s` form (pl.tile.adds / pl.tensor.adds),
+// and so is pl.tile.add(tile, scalar) (its tile_ops.py canonicalises a scalar rhs the same way).
 // Returns null with `handled` false when the call is an ordinary op call.
 ir::Expr Parser::lower_unified(const ir::OpInfo& op, const std::vector<ir::CallArg>& args,
                                const SourceSpan& span, LowerCtx& cx, bool& handled) {
@@ -94,27 +95,59 @@ ir::Expr Parser::lower_unified(const ir::OpInfo& op, const std::vector<ir::CallA
                                                                    {ir::OpId::Mul, ir::BinaryOpKind::Mul},
                                                                    {ir::OpId::Div, ir::BinaryOpKind::Div}};
   auto it = kScalarForm.find(op.id);
-  if (it == kScalarForm.end() || op.spelling.rfind("pl.tile.", 0) == 0) return nullptr;
+  if (it == kScalarForm.end()) return nullptr;
   ir::Expr lhs = arg_of(args, 0, "lhs"), rhs = arg_of(args, 1, "rhs");
-  if (!lhs || !rhs || args.size() != 2) return nullptr;
+  // Only pl.div has a third parameter (high_precision); other extra arguments are the op call's error.
+  if (!lhs || !rhs || args.size() > (op.id == ir::OpId::Div ? 3u : 2u)) return nullptr;
   bool tensor_ns = op.spelling.rfind("pl.tensor.", 0) == 0;
-  if (is_scalar(lhs) && is_scalar(rhs) && !tensor_ns) {
+  bool tile_ns = op.spelling.rfind("pl.tile.", 0) == 0;
+  if (is_scalar(lhs) && is_scalar(rhs) && !tensor_ns && !tile_ns && args.size() == 2) {
     handled = true;
     return b_->binary(it->second, lhs, rhs, span);
   }
   if (!is_tile_or_tensor(lhs) || !is_scalar(rhs)) return nullptr;
   handled = true;
-  std::string scalar_form = op.id == ir::OpId::Add ? "adds" : op.id == ir::OpId::Mul ? "muls" : "";
-  if (scalar_form.empty()) {
-    error(span, op.spelling + " of a " + (lhs->type->kind == ir::TypeKind::Tile ? "tile" : "tensor") +
-                    " and a scalar (PyPTO's " + (tensor_ns ? "pl.tensor." : "pl.tile.") +
-                    std::string(op.id == ir::OpId::Sub ? "subs" : "divs") +
-                    ") is not supported by ptodist yet; pl.add and pl.mul take a scalar");
-    return nullptr;
+  static const std::map<ir::OpId, std::string> kScalarOp = {
+      {ir::OpId::Add, "adds"}, {ir::OpId::Sub, "subs"}, {ir::OpId::Mul, "muls"}, {ir::OpId::Div, "divs"}};
+  // A scalar divisor has no high-precision form: PyPTO raises rather than falling back.
+  if (args.size() == 3) {
+    ir::Expr hp = arg_of(args, 2, "high_precision");
+    const auto* flag = hp ? hp->as<ir::BoolImm>() : nullptr;
+    if (!flag || flag->value) {
+      error(hp && hp->span.valid() ? hp->span : span,
+            op.spelling + ": high_precision requires a tile or tensor 'rhs', not a scalar");
+      return nullptr;
+    }
   }
-  std::string spelling = (tensor_ns ? "pl.tensor." : "pl.") + scalar_form;
+  std::string spelling = (tensor_ns ? "pl.tensor." : tile_ns ? "pl.tile." : "pl.") + kScalarOp.at(op.id);
   std::vector<ir::CallArg> scalar_args{{"", lhs, lhs->span}, {"", rhs, rhs->span}};
   return b_->op_call(*ir::find_op(spelling), scalar_args, cx.build, span);
+}
+
+// PyPTO's unified pld.remote_store(src, target, peer, offsets, *, atomic) dispatches on `src`
+// (distributed/op/unified_ops.py): a tile is pld.tile.remote_store, a tensor pld.tensor.remote_store.
+ir::Expr Parser::lower_remote_store(const SynExpr& e, LowerCtx& cx) {
+  auto args = lower_args(e, cx);
+  if (!args) return nullptr;
+  ir::Expr src = arg_of(*args, 0, "src");
+  bool tile = src && src->type && src->type->kind == ir::TypeKind::Tile;
+  const ir::OpInfo* op = ir::find_op(tile ? "pld.tile.remote_store" : "pld.tensor.remote_store");
+  // The tile form names its first parameter `tile`; `src=` is the unified spelling of either.
+  for (ir::CallArg& a : *args)
+    if (a.keyword == "src") a.keyword = op->params[0].name;
+  return b_->op_call(*op, *args, cx.build, e.span);
+}
+
+// PyPTO's read/write take `offset` as one index or a list (`IntLike | Sequence[IntLike]`); one integer
+// scalar here is the list of that one index, so a 1-D tensor reads as `pl.read(t, i)`.
+void Parser::wrap_scalar_index(const ir::OpInfo& op, std::vector<ir::CallArg>& args) {
+  if (op.id != ir::OpId::Read && op.id != ir::OpId::Write) return;
+  size_t positional = 0;
+  for (ir::CallArg& a : args) {
+    bool is_index = a.keyword.empty() ? positional++ == 1 : a.keyword == op.params[1].name;
+    if (!is_index || !a.value || !is_scalar(a.value)) continue;
+    a.value = b_->list({a.value}, a.value->span);
+  }
 }
 
 // `a[i]` of a pl.array value: pl.array.get_element(a, i). Null when `value` is not an array.

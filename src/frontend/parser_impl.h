@@ -195,6 +195,8 @@ class Parser {
   std::optional<std::vector<ir::CallArg>> lower_args(const SynExpr& call, LowerCtx& cx);
   // ---- op calls the table alone does not settle (op_calls.cpp) ----
   ir::Expr lower_const(const SynExpr& e, LowerCtx& cx);
+  ir::Expr lower_remote_store(const SynExpr& e, LowerCtx& cx);
+  void wrap_scalar_index(const ir::OpInfo& op, std::vector<ir::CallArg>& args);
   ir::Expr lower_unified(const ir::OpInfo& op, const std::vector<ir::CallArg>& args, const SourceSpan& span,
                          LowerCtx& cx, bool& handled);
   ir::Expr lower_array_read(const ir::Expr& value, const std::vector<ir::Expr>& indices,

@@ -141,12 +141,23 @@ void binary_row_int(BinaryOp op, ElemType t, char* out, const char* a, const cha
 void scalar_row_float(ScalarOp op, ElemType t, char* out, const char* a, float s, long cols) {
   const __m256 vs = _mm256_set1_ps(s);
   auto apply = [&](const float* x, float* o, long n) {
-    if (op == ScalarOp::Add) {
-      detail::map1_f32(
-          x, o, n, [&](__m256 v) { return _mm256_add_ps(v, vs); }, [&](float v) { return v + s; });
-    } else {
-      detail::map1_f32(
-          x, o, n, [&](__m256 v) { return _mm256_mul_ps(v, vs); }, [&](float v) { return v * s; });
+    switch (op) {
+      case ScalarOp::Add:
+        detail::map1_f32(
+            x, o, n, [&](__m256 v) { return _mm256_add_ps(v, vs); }, [&](float v) { return v + s; });
+        break;
+      case ScalarOp::Sub:
+        detail::map1_f32(
+            x, o, n, [&](__m256 v) { return _mm256_sub_ps(v, vs); }, [&](float v) { return v - s; });
+        break;
+      case ScalarOp::Mul:
+        detail::map1_f32(
+            x, o, n, [&](__m256 v) { return _mm256_mul_ps(v, vs); }, [&](float v) { return v * s; });
+        break;
+      case ScalarOp::Div:  // a true division, not a multiply by 1/s, so results match numpy's fp32
+        detail::map1_f32(
+            x, o, n, [&](__m256 v) { return _mm256_div_ps(v, vs); }, [&](float v) { return v / s; });
+        break;
     }
   };
   if (t == ElemType::F32) {
@@ -163,7 +174,10 @@ void scalar_row_float(ScalarOp op, ElemType t, char* out, const char* a, float s
 }
 
 void scalar_row_int(ScalarOp op, ElemType t, char* out, const char* a, double scalar, long cols) {
-  const BinaryOp bop = op == ScalarOp::Add ? BinaryOp::Add : BinaryOp::Mul;
+  const BinaryOp bop = op == ScalarOp::Add   ? BinaryOp::Add
+                       : op == ScalarOp::Sub ? BinaryOp::Sub
+                       : op == ScalarOp::Mul ? BinaryOp::Mul
+                                             : BinaryOp::Div;
   detail::visit_int(t, [&](auto tag) {
     using T = decltype(tag);
     T s;

@@ -23,7 +23,7 @@ const TensorView& window_arg(Interp& in, const ir::OpCall& c, OperandName slot, 
 // ---- identity and memory ----
 
 Value op_AllocWindowBuffer(Interp& in, const ir::OpCall& c) {
-  Dims shape = in.ints_arg(c, "shape");
+  Dims shape = in.ints_arg(c, "size");
   const ir::Expr& dt = c.arg("dtype");
   ir::DType dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value : ir::DType::INT8;
   long long bytes = ir::dtype_bytes(dtype);

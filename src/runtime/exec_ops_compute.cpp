@@ -271,6 +271,12 @@ Value op_Adds(Interp& in, const ir::OpCall& c) {
 Value op_Muls(Interp& in, const ir::OpCall& c) {
   return scalar_op(in, c, kernels::ScalarOp::Mul);
 }
+Value op_Subs(Interp& in, const ir::OpCall& c) {
+  return scalar_op(in, c, kernels::ScalarOp::Sub);
+}
+Value op_Divs(Interp& in, const ir::OpCall& c) {
+  return scalar_op(in, c, kernels::ScalarOp::Div);
+}
 
 Value op_Exp(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
@@ -389,8 +395,8 @@ Value op_GetBlockNum(Interp& in, const ir::OpCall&) {
 
 Value op_Read(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
-  const TensorView& t = in.tensor_arg(c, "tensor", h);
-  Dims offsets = in.ints_arg(c, "offsets");
+  const TensorView& t = in.tensor_arg(c, "src", h);
+  Dims offsets = in.ints_arg(c, "offset");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
   check_window_access(in, c, t, offsets, Dims(offsets.size(), 1), false);
   if (t.dtype == ir::DType::INT64) {  // exactly: a double holds only 53 bits
@@ -405,8 +411,8 @@ Value op_Read(Interp& in, const ir::OpCall& c) {
 
 Value op_Write(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
-  const TensorView& t = in.tensor_arg(c, "tensor", h);
-  Dims offsets = in.ints_arg(c, "offsets");
+  const TensorView& t = in.tensor_arg(c, "dst", h);
+  Dims offsets = in.ints_arg(c, "offset");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
   check_window_access(in, c, t, offsets, Dims(offsets.size(), 1), true);
   Value value = in.eval(c.arg("value"));

@@ -123,7 +123,7 @@ class FenceInserter {
   Expr fence(SourceSpan at) { return make_.call(OpId::Fence, {}, at); }
   Expr invalidate_all(SourceSpan at) { return make_.call(OpId::CacheInvalid, {}, at); }
   Expr invalidate(const Expr& target, const Expr& offsets, const Expr& shape, SourceSpan at) {
-    return make_.call(OpId::CacheInvalid, {{"target", target}, {"offsets", offsets}, {"shape", shape}}, at);
+    return make_.call(OpId::CacheInvalid, {{"tensor", target}, {"shapes", shape}, {"offsets", offsets}}, at);
   }
 
   // The markers statement i of `b` needs after it, in order.
@@ -141,9 +141,9 @@ class FenceInserter {
     if (!c || c->op->has(kAsyncIssue) || c->op->has(kNotify)) return {};
     if (c->op->id == OpId::Store && is_window(c->arg("output_tensor")))
       return region_store(c->arg("output_tensor"), c->arg("offsets"), c->arg("tile"), s->span);
-    if (c->op->id == OpId::Write && is_window(c->arg("tensor"))) {
-      size_t rank = c->arg("tensor")->type->shape.size();
-      return {invalidate(c->arg("tensor"), c->arg("offsets"),
+    if (c->op->id == OpId::Write && is_window(c->arg("dst"))) {
+      size_t rank = c->arg("dst")->type->shape.size();
+      return {invalidate(c->arg("dst"), c->arg("offset"),
                          make_.ints(std::vector<long long>(rank, 1), s->span), s->span),
               fence(s->span)};
     }

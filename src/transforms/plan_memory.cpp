@@ -93,6 +93,8 @@ bool runs_in_place(const OpCall& c) {
     case OpId::Minimum:
     case OpId::Adds:
     case OpId::Muls:
+    case OpId::Subs:
+    case OpId::Divs:
     case OpId::Exp:
       return true;
     case OpId::Cast: {

@@ -70,14 +70,14 @@ TEST_F(AsyncEventsTest, StraightLineIssueComputeWaitNotifyIsAccepted) {
       check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
             "    t = pl.load(x, [0, 0], [1, 256])\n"
             "    pld.system.wait_async_event(evt, sess)\n"
-            "    pld.system.notify(signal, peer, [0, 0], 1)\n"))
+            "    pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)\n"))
       << all_diagnostics();
 }
 
 TEST_F(AsyncEventsTest, NotifyBeforeTheWaitIsRejectedWithTheIssueLine) {
   EXPECT_FALSE(
       check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
-            "    pld.system.notify(signal, peer, [0, 0], 1)\n"
+            "    pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)\n"
             "    pld.system.wait_async_event(evt, sess)\n"));
   ASSERT_EQ(diags.error_count(), 1) << all_diagnostics();
   EXPECT_EQ(first().span.line, 16);
@@ -91,7 +91,7 @@ TEST_F(AsyncEventsTest, WaitInOneBranchDoesNotDrain) {
       check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
             "    if n > 0:\n"
             "        pld.system.wait_async_event(evt, sess)\n"
-            "    pld.system.notify(signal, peer, [0, 0], 1)\n"
+            "    pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)\n"
             "    pld.system.wait_async_event(evt, sess)\n"));
   const std::string all = all_diagnostics();
   EXPECT_NE(all.find("notify while async event 'evt'"), std::string::npos) << all;
@@ -106,7 +106,7 @@ TEST_F(AsyncEventsTest, WaitsInBothBranchesDrain) {
             "        pld.system.wait_async_event(evt, sess)\n"
             "    else:\n"
             "        pld.system.wait_async_event(evt, sess)\n"
-            "    pld.system.notify(signal, peer, [0, 0], 1)\n"))
+            "    pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)\n"))
       << all_diagnostics();
 }
 
@@ -115,7 +115,7 @@ TEST_F(AsyncEventsTest, IssueAndWaitInTheSameIterationAreAccepted) {
       check("    for i in pl.range(n):\n"
             "        evt = pld.tensor.put_async(dst, peer, x, sess)\n"
             "        pld.system.wait_async_event(evt, sess)\n"
-            "        pld.system.notify(signal, peer, [0, 0], 1)\n"))
+            "        pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)\n"))
       << all_diagnostics();
 }
 
@@ -124,7 +124,7 @@ TEST_F(AsyncEventsTest, WaitInALoopOfPositiveConstantTripCountDrains) {
       check("    evt = pld.tensor.put_async(dst, peer, x, sess)\n"
             "    for i in pl.range(1):\n"
             "        pld.system.wait_async_event(evt, sess)\n"
-            "    pld.system.notify(signal, peer, [0, 0], 1)\n"))
+            "    pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)\n"))
       << all_diagnostics();
 }
 

@@ -303,9 +303,9 @@ TEST(CheckScheduler, AnErrorWhileOthersAreBlockedEndsTheRound) {
   std::string text = kCycle;
   const std::string ring_peer = "peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)";
   text.replace(text.find(ring_peer), ring_peer.size(), "peer = pld.rank(ctx) + 7");
-  text.replace(
-      text.find("    pld.system.wait("), 0,
-      "    if pld.rank(ctx) == 0:\n        pld.system.notify(signal, peer=peer, offsets=[0, 0], value=1)\n");
+  text.replace(text.find("    pld.system.wait("), 0,
+               "    if pld.rank(ctx) == 0:\n        pld.system.notify(signal, peer=peer, offsets=[0, 0], "
+               "value=1, op=pld.NotifyOp.AtomicAdd)\n");
   auto c = compile(text.c_str(), 2, /*pipeline=*/false);
   ASSERT_TRUE(c->program);
   Outcome a = run(c->program, 2, RunOptions::Mode::Check, 3);

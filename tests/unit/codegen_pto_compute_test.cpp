@@ -60,9 +60,11 @@ TEST_F(PtoComputeTest, LoopCarriedScalarsBecomeIterArgs) {
   Var peer = let("peer", ref(me));
   range("r", i(3), [&](const Var&) {
     set(peer, b.binary(BinaryOpKind::Mod, b.binary(BinaryOpKind::Add, ref(peer), i(1), {}), ref(n), {}));
-    stmt(call("pld.system.notify", {ref(sig), ref(peer), ints({0, 0}), i(1)}));
+    stmt(call("pld.system.notify", {ref(sig), ref(peer), ints({0, 0}), i(1)},
+              {{"op", b.enum_imm(EnumKind::NotifyOp, "AtomicAdd")}}));
   });
-  stmt(call("pld.system.notify", {ref(sig), ref(peer), ints({0, 1}), i(1)}));
+  stmt(call("pld.system.notify", {ref(sig), ref(peer), ints({0, 1}), i(1)},
+            {{"op", b.enum_imm(EnumKind::NotifyOp, "AtomicAdd")}}));
   std::string t = text(program());
   EXPECT_TRUE(
       in_order(t, {"%rank = arith.trunci %rank_pair : i64 to i32", "arith.shrui %rank_pair_1, %c32_i64",
@@ -77,7 +79,8 @@ TEST_F(PtoComputeTest, BranchesYieldTheValuesBothSidesDefine) {
   Var peer = b.make_var("peer", scalar_type(DType::INT64));
   branch(
       b.compare(CompareOpKind::Eq, ref(k), i(0), {}), [&] { set(peer, i(1)); }, [&] { set(peer, i(0)); });
-  stmt(call("pld.system.notify", {ref(sig), ref(peer), ints({0, 0}), i(1)}));
+  stmt(call("pld.system.notify", {ref(sig), ref(peer), ints({0, 0}), i(1)},
+            {{"op", b.enum_imm(EnumKind::NotifyOp, "AtomicAdd")}}));
   std::string t = text(program());
   EXPECT_TRUE(in_order(t, {"%cond = arith.cmpi eq, %arg2, %c0_i32 : i32", "%peer = scf.if %cond -> (index) {",
                            "scf.yield %c1 : index", "} else {", "scf.yield %c0 : index", "}",

@@ -85,10 +85,12 @@ TEST_F(PtoTest, NotifyIsPrecededByABarrierAndWaitFollowedByAnInvalidate) {
   Var sig = param("sig", dist_tensor_type(dims({4, 8}), DType::INT32), Direction::InOut);
   stmt(call("pld.system.notify", {ref(sig), i(1), ints({0, 3}), i(1)},
             {{"op", b.enum_imm(EnumKind::NotifyOp, "Set")}}));
-  stmt(call("pld.system.notify", {ref(sig), i(2), ints({0, 3}), i(1)}));
+  stmt(call("pld.system.notify", {ref(sig), i(2), ints({0, 3}), i(1)},
+            {{"op", b.enum_imm(EnumKind::NotifyOp, "AtomicAdd")}}));
   stmt(call("pld.system.wait", {ref(sig), ints({1, 0}), i(1)},
             {{"cmp", b.enum_imm(EnumKind::WaitCmp, "Ge")}}));
-  stmt(call("pld.system.wait", {ref(sig), ints({2, 0}), i(1)}));
+  stmt(call("pld.system.wait", {ref(sig), ints({2, 0}), i(1)},
+            {{"cmp", b.enum_imm(EnumKind::WaitCmp, "Eq")}}));
   std::string t = text(program());
   EXPECT_EQ(line_after(t, "pto.barrier <PIPE_ALL>"),
             "pto.comm.tnotify(%sig_peer, %c1_i32) {notifyOp = #pto<notify_op set>} : "
@@ -117,7 +119,8 @@ TEST_F(PtoTest, MarkersThatFollowAreNotDoubled) {
 
 TEST_F(PtoTest, WaitFollowedByThePassInvalidatePrintsOnlyThatOne) {
   Var sig = param("sig", dist_tensor_type(dims({1, 1}), DType::INT32), Direction::InOut);
-  stmt(call("pld.system.wait", {ref(sig), ints({0, 0}), i(1)}));
+  stmt(call("pld.system.wait", {ref(sig), ints({0, 0}), i(1)},
+            {{"cmp", b.enum_imm(EnumKind::WaitCmp, "Eq")}}));
   stmt(call("pl.system.cacheinvalid", {}));
   EXPECT_EQ(count(text(program()), "cacheinvalid all"), 1u);
 }
@@ -128,7 +131,7 @@ TEST_F(PtoTest, RemoteStoreWritesThroughThePeerViewAndFences) {
   Var t = let("t", call("pl.load", {ref(x), ints({0, 0}), ints({2, 64})}), 0);
   stmt(call("pld.tile.remote_store", {ref(t), ref(out), i(1), ints({2, 0})},
             {{"atomic", b.enum_imm(EnumKind::AtomicType, "Add")}}));
-  stmt(call("pl.system.cacheinvalid", {ref(out), ints({2, 0}), ints({2, 64})}));
+  stmt(call("pl.system.cacheinvalid", {ref(out), ints({2, 64}), ints({2, 0})}));
   std::string s = text(program());
   EXPECT_TRUE(in_order(
       s, {"%out_peer = pto.partition_view %out_peer_view, offsets = [%c2, %c0], sizes = [%c2, %c64]",

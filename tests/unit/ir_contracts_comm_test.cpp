@@ -49,17 +49,20 @@ TEST_F(IrComm, NotifyAndWaitOnInt32Signals) {
                    {{"op", b.enum_imm(EnumKind::NotifyOp, "Set")}}));
   EXPECT_TRUE(
       call("pld.system.wait", {sig, ints({0, 3}), i(1)}, {{"cmp", b.enum_imm(EnumKind::WaitCmp, "Ge")}}));
-  EXPECT_FALSE(call("pld.system.notify", {dist({4, 8}, DType::FP32), i(1), ints({0, 0}), i(1)}));
+  EXPECT_FALSE(call("pld.system.notify", {dist({4, 8}, DType::FP32), i(1), ints({0, 0}), i(1)},
+                    {{"op", b.enum_imm(EnumKind::NotifyOp, "AtomicAdd")}}));
   EXPECT_EQ(first_error(),
             "pld.system.notify: 'target' must be a pld.DistributedTensor of pl.INT32 (a signal array in a "
             "window), got pld.DistributedTensor[[4, 8], pl.FP32]");
   diags.clear();
-  EXPECT_FALSE(call("pld.system.wait", {sig, ints({0}), i(1)}));
+  EXPECT_FALSE(
+      call("pld.system.wait", {sig, ints({0}), i(1)}, {{"cmp", b.enum_imm(EnumKind::WaitCmp, "Eq")}}));
   EXPECT_EQ(first_error(),
             "pld.system.wait: 'offsets' must be a list of 2 integers (the rank of 'signal'), got a list of "
             "1 element");
   diags.clear();
-  EXPECT_FALSE(call("pld.system.notify", {sig, b.float_imm(1.0), ints({0, 0}), i(1)}));
+  EXPECT_FALSE(call("pld.system.notify", {sig, b.float_imm(1.0), ints({0, 0}), i(1)},
+                    {{"op", b.enum_imm(EnumKind::NotifyOp, "AtomicAdd")}}));
   EXPECT_EQ(first_error(), "pld.system.notify: 'peer' must be an integer scalar, got pl.Scalar[pl.FP32]");
   diags.clear();
   EXPECT_FALSE(
@@ -81,8 +84,7 @@ TEST_F(IrComm, WindowsAndIdentity) {
   diags.clear();
   EXPECT_FALSE(call("pld.alloc_window_buffer", {i(4096)}, {{"dtype", b.dtype_imm(DType::FP32)}}));
   EXPECT_EQ(first_error(),
-            "pld.alloc_window_buffer: a byte count as 'shape' needs dtype=pl.INT8, got pl.FP32; pass a "
-            "list of dims for a typed buffer");
+            "pld.alloc_window_buffer: dtype= is only valid when 'size' is a list of dims, not a byte count");
   diags.clear();
   scope.function_kind = FunctionKind::InCore;
   Expr ctx = call("pld.get_comm_ctx", {dist({4, 4})});

@@ -106,7 +106,7 @@ TEST_F(IrCompute, ReadAndWriteScalars) {
   Expr t = tensor({4, 4}, DType::INT32);
   EXPECT_EQ(type_str(call("pl.read", {t, ints({3, 3})})->type), "pl.Scalar[pl.INT32]");
   EXPECT_FALSE(call("pl.read", {t, ints({4, 0})}));
-  EXPECT_EQ(first_error(), "pl.read: region [4, 5) in dim 0 is out of bounds of 'tensor' (size 4)");
+  EXPECT_EQ(first_error(), "pl.read: region [4, 5) in dim 0 is out of bounds of 'src' (size 4)");
   diags.clear();
   EXPECT_TRUE(call("pl.write", {t, ints({0, 0}), i(1)}));
   EXPECT_FALSE(call("pl.write", {t, ints({0, 0}), tile({1, 1})}));

@@ -163,6 +163,12 @@ TEST(KernelsElementwise, ScalarOps) {
     muls(out.view(), a.view(), -2.5);
     for (int j = 0; j < 19; ++j)
       expect_same(t, out.get(0, j), static_cast<float>(a.get(0, j)) * -2.5f, "muls");
+    subs(out.view(), a.view(), 0.75);
+    for (int j = 0; j < 19; ++j)
+      expect_same(t, out.get(1, j), static_cast<float>(a.get(1, j)) - 0.75f, "subs");
+    divs(out.view(), a.view(), 3.0);  // a true division: x / 3 differs from x * (1 / 3) in fp32
+    for (int j = 0; j < 19; ++j)
+      expect_same(t, out.get(0, j), static_cast<float>(a.get(0, j)) / 3.0f, "divs");
   }
   Buf i(ElemType::I32, 1, 3), io(ElemType::I32, 1, 3);
   i.put(0, 0, 10), i.put(0, 1, -10), i.put(0, 2, 2147483647);
@@ -171,6 +177,13 @@ TEST(KernelsElementwise, ScalarOps) {
   EXPECT_EQ(io.get(0, 2), -2147483647);  // wraps
   muls(io.view(), i.view(), -3);
   EXPECT_EQ(io.get(0, 1), 30);
+  subs(io.view(), i.view(), 3);
+  EXPECT_EQ(io.get(0, 1), -13);
+  divs(io.view(), i.view(), 3);  // truncates toward zero, as C and PyPTO's integer division
+  EXPECT_EQ(io.get(0, 0), 3);
+  EXPECT_EQ(io.get(0, 1), -3);
+  divs(io.view(), i.view(), 0);  // x / 0 == 0, as the binary kernel defines it
+  EXPECT_EQ(io.get(0, 0), 0);
 }
 
 TEST(KernelsElementwise, ExpAccuracyAndEdges) {

@@ -45,7 +45,7 @@ TEST(KernelsInPlace, BinaryOpsOverEitherOperand) {
 
 TEST(KernelsInPlace, ScalarOpsAndExp) {
   for (ElemType t : kTypes) {
-    for (ScalarOp op : {ScalarOp::Add, ScalarOp::Mul}) {
+    for (ScalarOp op : {ScalarOp::Add, ScalarOp::Sub, ScalarOp::Mul, ScalarOp::Div}) {
       auto a = random_tile(t, 4), want = random_tile(t, 5);
       binary_scalar(op, view(want, t), view(a, t), 3.0);
       binary_scalar(op, view(a, t), view(a, t), 3.0);

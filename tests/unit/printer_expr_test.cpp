@@ -165,10 +165,12 @@ TEST(PrinterExpr, OpCallsInCanonicalForm) {
                                         {"shapes", list({num(1), num(4)})},
                                         {"target_memory", enm(EnumKind::Memory, "Mat")}})),
             "pl.load(t, [0, 0], [1, 4], target_memory=pl.Mem.Mat)");
-  EXPECT_EQ(
-      print_expr(call("pld.system.notify",
-                      {{"target", t}, {"peer", use("p")}, {"offsets", list({num(0)})}, {"value", num(1)}})),
-      "pld.system.notify(t, p, [0], 1)");
+  EXPECT_EQ(print_expr(call("pld.system.notify", {{"target", t},
+                                                  {"peer", use("p")},
+                                                  {"offsets", list({num(0)})},
+                                                  {"value", num(1)},
+                                                  {"op", enm(EnumKind::NotifyOp, "AtomicAdd")}})),
+            "pld.system.notify(t, p, [0], 1, op=pld.NotifyOp.AtomicAdd)");
   EXPECT_EQ(
       print_expr(call(
           "pld.tensor.put",

@@ -41,8 +41,8 @@ TEST_F(FenceTest, WindowStoreGetsRegionInvalidateThenFence) {
                                               "pl.system.fence", "pl.store"}));
   std::vector<ir::Stmt> all;
   flatten(kernel(p)->body, all);
-  EXPECT_EQ(ir::print_expr(top_call(all[4])->arg("shape")), "[1, 256]");
-  EXPECT_EQ(ir::print_expr(top_call(all[4])->arg("target")), "win");
+  EXPECT_EQ(ir::print_expr(top_call(all[4])->arg("shapes")), "[1, 256]");
+  EXPECT_EQ(ir::print_expr(top_call(all[4])->arg("tensor")), "win");
 }
 
 TEST_F(FenceTest, SyncPutGetsFenceOnlyAndAsyncIssueNothing) {
@@ -51,7 +51,7 @@ TEST_F(FenceTest, SyncPutGetsFenceOnlyAndAsyncIssueNothing) {
       "    sess = pld.system.async_session()\n"
       "    evt = pld.tensor.put_async(win, peer, x, sess)\n"
       "    pld.system.wait_async_event(evt, sess)\n"
-      "    pld.system.notify(signal, peer, [0, 0], 1)\n");
+      "    pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)\n");
   ASSERT_TRUE(p) << all_diagnostics();
   EXPECT_EQ(ops(p),
             (std::vector<std::string>{"pl.create_tile", "pld.tile.put", "pl.system.fence", "pl.create_tile",
@@ -61,15 +61,15 @@ TEST_F(FenceTest, SyncPutGetsFenceOnlyAndAsyncIssueNothing) {
 
 TEST_F(FenceTest, ARunOfWaitsGetsOneWholeInvalidate) {
   ir::Program p = fence(
-      "    pld.system.wait(signal, [0, 0], 1)\n"
-      "    pld.system.wait(signal, [0, 1], 1)\n"
+      "    pld.system.wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Eq)\n"
+      "    pld.system.wait(signal, [0, 1], 1, cmp=pld.WaitCmp.Eq)\n"
       "    t = pl.load(win, [0, 0], [1, 256])\n");
   ASSERT_TRUE(p) << all_diagnostics();
   EXPECT_EQ(ops(p), (std::vector<std::string>{"pld.system.wait", "pld.system.wait", "pl.system.cacheinvalid",
                                               "pl.load"}));
   std::vector<ir::Stmt> all;
   flatten(kernel(p)->body, all);
-  EXPECT_FALSE(top_call(all[4])->arg("target"));
+  EXPECT_FALSE(top_call(all[4])->arg("tensor"));
 }
 
 TEST_F(FenceTest, PutAsyncInABareIfGetsNoIssueMarker) {
@@ -98,7 +98,7 @@ TEST_F(FenceTest, AsyncWaitInABareIfGetsItsFence) {
       "    else:\n"
       "        pld.system.wait_async_event(evt, sess)\n"
       "    for i in pl.range(n):\n"
-      "        pld.system.wait(signal, [0, 0], 1)\n");
+      "        pld.system.wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Eq)\n");
   ASSERT_TRUE(p) << all_diagnostics();
   const ir::If* branch = nullptr;
   const ir::For* loop = nullptr;
@@ -132,9 +132,9 @@ TEST_F(FenceTest, RunningTwiceChangesNothing) {
       "        pld.system.wait_async_event(evt, sess)\n"
       "    else:\n"
       "        pld.system.wait_async_event(evt, sess)\n"
-      "    pld.system.notify(signal, peer, [0, 0], 1)\n"
-      "    pld.system.wait(signal, [0, 0], 1)\n"
-      "    pld.system.wait(signal, [0, 1], 1)\n");
+      "    pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)\n"
+      "    pld.system.wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Eq)\n"
+      "    pld.system.wait(signal, [0, 1], 1, cmp=pld.WaitCmp.Eq)\n");
   ASSERT_TRUE(once) << all_diagnostics();
   PassContext cx = context();
   ir::Program twice = run_passes(once, {"insert-comm-fence"}, cx);

@@ -52,7 +52,7 @@ TEST(VerifyDiagnostics, AllMatchingSucceeds) {
   SourceManager sm;
   const SourceFile* f = sm.add("t.py",
                                "# expected-error@+1 {{notify while async event}}\n"
-                               "pld.system.notify(s, 1, [0], 1)\n"
+                               "pld.system.notify(s, 1, [0], 1, op=pld.NotifyOp.AtomicAdd)\n"
                                "e = put()  # expected-note {{issued here}}\n");
   DiagnosticEngine diags;
   Diagnostic& d = diags.error(at(f, 2), "pld.system.notify: notify while async event 'e' may be outstanding");

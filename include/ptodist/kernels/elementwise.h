@@ -6,7 +6,7 @@
 namespace ptodist::kernels {
 
 enum class BinaryOp { Add, Sub, Mul, Div, Maximum, Minimum };
-enum class ScalarOp { Add, Mul };
+enum class ScalarOp { Add, Sub, Mul, Div };
 
 // Semantics shared by every kernel here (operands have one type and one shape; dst may alias an input
 // exactly, i.e. in-place is fine, partial overlap is not):
@@ -52,6 +52,12 @@ inline void adds(const TileView& d, const TileView& a, double s) {
 }
 inline void muls(const TileView& d, const TileView& a, double s) {
   binary_scalar(ScalarOp::Mul, d, a, s);
+}
+inline void subs(const TileView& d, const TileView& a, double s) {
+  binary_scalar(ScalarOp::Sub, d, a, s);
+}
+inline void divs(const TileView& d, const TileView& a, double s) {
+  binary_scalar(ScalarOp::Div, d, a, s);
 }
 inline void zeros(const TileView& d) {
   fill(d, 0.0);

@@ -11,7 +11,7 @@ namespace {
 
 // A whole-GM invalidate: pl.system.cacheinvalid() without a target.
 bool is_invalidate_all(const OpCall* c) {
-  return c && c->op->id == OpId::CacheInvalid && (!c->arg("target") || c->arg("target")->isa<NoneImm>());
+  return c && c->op->id == OpId::CacheInvalid && (!c->arg("tensor") || c->arg("tensor")->isa<NoneImm>());
 }
 
 std::string atomic_attr(const Expr& atomic) {
@@ -61,15 +61,15 @@ void FunctionEmitter::emit_wait(const CallSite& site) {
 
 void FunctionEmitter::emit_cache_invalid(const CallSite& site) {
   const OpCall& c = site.call;
-  const Expr& target = c.arg("target");
+  const Expr& target = c.arg("tensor");
   if (!target || target->isa<NoneImm>()) {
     line("pto.cmo.cacheinvalid all #pto.address_space<gm>");
     return;
   }
-  const TensorRef* t = tensor_of(target, c, "target");
+  const TensorRef* t = tensor_of(target, c, "tensor");
   if (!t) return;
   std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
-  std::vector<long long> sizes = region_sizes(c.arg("shape"), *t, c);
+  std::vector<long long> sizes = region_sizes(c.arg("shapes"), *t, c);
   if (failed_) return;
   Value pv = partition(t->view, t->type->dtype, offs, sizes, t->name + "_region");
   line("pto.cmo.cacheinvalid " + pv.ssa + " single_cache_line : " + pv.type);

@@ -161,6 +161,8 @@ static bool is_tensor_form(const OpCall& c) {
     case OpId::Minimum:
     case OpId::Adds:
     case OpId::Muls:
+    case OpId::Subs:
+    case OpId::Divs:
     case OpId::Exp:
     case OpId::Cast:
       return c.type && c.type->is_tensor_like();
@@ -228,6 +230,12 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     case OpId::Muls:
       emit_tile_scalar(site, "pto.tmuls", c.arg("tile"), c.arg("scalar"));
       return true;
+    case OpId::Subs:
+      emit_tile_scalar(site, "pto.tsubs", c.arg("tile"), c.arg("scalar"));
+      return true;
+    case OpId::Divs:
+      emit_tile_scalar(site, "pto.tdivs", c.arg("tile"), c.arg("scalar"));
+      return true;
     case OpId::Full:
       emit_tile_scalar(site, "pto.texpands", nullptr, c.arg("value"));
       return true;
@@ -268,9 +276,9 @@ Value FunctionEmitter::linear_index(const TensorRef& t, const Expr& offsets, con
 
 void FunctionEmitter::emit_write(const CallSite& site) {
   const OpCall& c = site.call;
-  const TensorRef* t = tensor_of(c.arg("tensor"), c, "tensor");
+  const TensorRef* t = tensor_of(c.arg("dst"), c, "dst");
   if (!t) return;
-  Value idx = linear_index(*t, c.arg("offsets"), c);
+  Value idx = linear_index(*t, c.arg("offset"), c);
   std::string ty = element_type(t->type->dtype);
   Value v = emit_scalar_as(c.arg("value"), value_type(t->type->dtype));
   if (!idx.valid() || !v.valid()) return;
@@ -278,9 +286,9 @@ void FunctionEmitter::emit_write(const CallSite& site) {
 }
 
 Value FunctionEmitter::emit_read(const OpCall& c) {
-  const TensorRef* t = tensor_of(c.arg("tensor"), c, "tensor");
+  const TensorRef* t = tensor_of(c.arg("src"), c, "src");
   if (!t) return {};
-  Value idx = linear_index(*t, c.arg("offsets"), c);
+  Value idx = linear_index(*t, c.arg("offset"), c);
   if (!idx.valid()) return {};
   std::string ty = element_type(t->type->dtype);
   Value v{fresh(t->name + "_val"), ty};

@@ -204,6 +204,12 @@ Type check_Adds(const ContractContext& cx) {
 Type check_Muls(const ContractContext& cx) {
   return tile_scalar(cx);
 }
+Type check_Subs(const ContractContext& cx) {
+  return tile_scalar(cx);
+}
+Type check_Divs(const ContractContext& cx) {
+  return tile_scalar(cx);
+}
 
 Type check_Exp(const ContractContext& cx) {
   bool tensor = takes_tensors(cx, "input");

@@ -17,9 +17,10 @@ Expr int_dim(long long v) {
 }
 
 // The offsets of a single element must lie inside the tensor where both are constants.
-bool check_element_in_bounds(const ContractContext& cx, const std::vector<Expr>& offsets, const TypeNode* t) {
+bool check_element_in_bounds(const ContractContext& cx, const std::vector<Expr>& offsets, const TypeNode* t,
+                             std::string_view tensor) {
   std::vector<Expr> ones(offsets.size(), int_dim(1));
-  return check_in_bounds(cx, "offsets", offsets, ones, t->shape, "tensor");
+  return check_in_bounds(cx, "offset", offsets, ones, t->shape, tensor);
 }
 
 std::optional<long long> const_bytes(const std::vector<Expr>& shape, DType dt) {
@@ -140,52 +141,53 @@ Type check_Store(const ContractContext& cx) {
   return cx.arg("output_tensor")->type;
 }
 
+// PyPTO's read(src, offset) and write(dst, offset, value): one GM element, `offset` one index per dim.
 Type check_Read(const ContractContext& cx) {
-  const TypeNode* t = need_tensor_like(cx, "tensor");
+  const TypeNode* t = need_tensor_like(cx, "src");
   if (!t) return nullptr;
-  const std::vector<Expr>* offsets =
-      need_int_list(cx, "offsets", static_cast<int>(t->shape.size()), "tensor");
-  if (!offsets || !check_element_in_bounds(cx, *offsets, t)) return nullptr;
+  const std::vector<Expr>* offsets = need_int_list(cx, "offset", static_cast<int>(t->shape.size()), "src");
+  if (!offsets || !check_element_in_bounds(cx, *offsets, t, "src")) return nullptr;
   return scalar_type(t->dtype);
 }
 
 Type check_Write(const ContractContext& cx) {
-  const TypeNode* t = need_tensor_like(cx, "tensor");
+  const TypeNode* t = need_tensor_like(cx, "dst");
   if (!t) return nullptr;
-  const std::vector<Expr>* offsets =
-      need_int_list(cx, "offsets", static_cast<int>(t->shape.size()), "tensor");
-  if (!offsets || !check_element_in_bounds(cx, *offsets, t)) return nullptr;
+  const std::vector<Expr>* offsets = need_int_list(cx, "offset", static_cast<int>(t->shape.size()), "dst");
+  if (!offsets || !check_element_in_bounds(cx, *offsets, t, "dst")) return nullptr;
   if (!need_scalar(cx, "value")) return nullptr;
   // PyPTO's tensor.write takes a value of the tensor's dtype; a float into an integer tensor would be
   // truncated silently, so it is an error here.
   const Type& vt = cx.arg("value")->type;
   if (dtype_is_float(vt->dtype) && !dtype_is_float(t->dtype))
-    return cx.fail("value", "'value' is " + type_str(vt) + " but 'tensor' holds " + dtype_str(t->dtype) +
+    return cx.fail("value", "'value' is " + type_str(vt) + " but 'dst' holds " + dtype_str(t->dtype) +
                                 "; a float is not narrowed to an integer implicitly");
   return simple_type(TypeKind::None);
 }
 
-// `shape` is a list of dims, or an int byte count (then the buffer is bytes: dtype must be INT8).
+// As in PyPTO, `size` is a byte count (an INT8 buffer, no dtype) or a list of dims with a required
+// `dtype=`; `name` only labels the buffer.
 Type check_AllocWindowBuffer(const ContractContext& cx) {
-  DType dt = DType::INT8;
-  if (!omitted(cx, "dtype")) {
-    auto d = need_dtype(cx, "dtype");
-    if (!d) return nullptr;
-    dt = *d;
+  if (!omitted(cx, "name") && !cx.arg("name")->isa<StrImm>())
+    return cx.fail("name", "'name' must be a string, got " + describe(cx.arg("name")));
+  Expr size = cx.arg("size");
+  if (!as_list(size)) {
+    if (!need_int_scalar(cx, "size")) return nullptr;
+    if (!omitted(cx, "dtype"))
+      return cx.fail("dtype", "dtype= is only valid when 'size' is a list of dims, not a byte count");
+    if (auto n = as_const_int(size); n && *n <= 0)
+      return cx.fail("size", "'size' (a byte count) must be positive, got " + std::to_string(*n));
+    return window_buffer_type({size}, DType::INT8);
   }
-  Expr shape = cx.arg("shape");
-  if (!as_list(shape)) {
-    if (!need_int_scalar(cx, "shape")) return nullptr;
-    if (dt != DType::INT8)
-      return cx.fail("dtype", "a byte count as 'shape' needs dtype=pl.INT8, got " + dtype_str(dt) +
-                                  "; pass a list of dims for a typed buffer");
-    if (auto n = as_const_int(shape); n && *n <= 0)
-      return cx.fail("shape", "'shape' (a byte count) must be positive, got " + std::to_string(*n));
-    return window_buffer_type({shape}, dt);
-  }
-  const std::vector<Expr>* dims = need_int_list(cx, "shape", -1, "");
-  if (!dims || !check_positive_dims(cx, "shape", *dims)) return nullptr;
-  return window_buffer_type(*dims, dt);
+  if (omitted(cx, "dtype"))
+    return cx.fail("size",
+                   "a list of dims as 'size' needs dtype= (e.g. dtype=pl.FP32); pass an int for "
+                   "a byte count");
+  auto dt = need_dtype(cx, "dtype");
+  if (!dt) return nullptr;
+  const std::vector<Expr>* dims = need_int_list(cx, "size", -1, "");
+  if (!dims || !check_positive_dims(cx, "size", *dims)) return nullptr;
+  return window_buffer_type(*dims, *dt);
 }
 
 Type check_Window(const ContractContext& cx) {

@@ -46,25 +46,26 @@ Type check_Fence(const ContractContext&) {
   return simple_type(TypeKind::None);
 }
 
-// With no target the whole data cache is invalidated; with a target, offsets and shape come together.
+// PyPTO's cacheinvalid(tensor=None, shapes=None, offsets=None): no tensor invalidates all of GM; a
+// region needs both `shapes` and `offsets`.
 Type check_CacheInvalid(const ContractContext& cx) {
-  bool has_offsets = !omitted(cx, "offsets"), has_shape = !omitted(cx, "shape");
-  if (omitted(cx, "target")) {
-    if (has_offsets || has_shape)
-      return cx.fail(has_offsets ? "offsets" : "shape", "a region needs 'target'");
+  bool has_offsets = !omitted(cx, "offsets"), has_shapes = !omitted(cx, "shapes");
+  if (omitted(cx, "tensor")) {
+    if (has_offsets || has_shapes)
+      return cx.fail(has_offsets ? "offsets" : "shapes", "a region needs 'tensor'");
     return simple_type(TypeKind::None);
   }
-  const TypeNode* t = need_tensor_like(cx, "target");
+  const TypeNode* t = need_tensor_like(cx, "tensor");
   if (!t) return nullptr;
-  if (has_offsets != has_shape)
-    return cx.fail(has_offsets ? "offsets" : "shape",
-                   "'offsets' and 'shape' must be given together or not at all");
+  if (has_offsets != has_shapes)
+    return cx.fail(has_offsets ? "offsets" : "shapes",
+                   "'shapes' and 'offsets' must be given together or not at all");
   if (!has_offsets) return simple_type(TypeKind::None);
   int rank = static_cast<int>(t->shape.size());
-  const std::vector<Expr>* offsets = need_int_list(cx, "offsets", rank, "target");
-  const std::vector<Expr>* shape = offsets ? need_int_list(cx, "shape", rank, "target") : nullptr;
-  if (!shape || !check_positive_dims(cx, "shape", *shape) ||
-      !check_in_bounds(cx, "shape", *offsets, *shape, t->shape, "target"))
+  const std::vector<Expr>* shapes = need_int_list(cx, "shapes", rank, "tensor");
+  const std::vector<Expr>* offsets = shapes ? need_int_list(cx, "offsets", rank, "tensor") : nullptr;
+  if (!offsets || !check_positive_dims(cx, "shapes", *shapes) ||
+      !check_in_bounds(cx, "shapes", *offsets, *shapes, t->shape, "tensor"))
     return nullptr;
   return simple_type(TypeKind::None);
 }

@@ -71,7 +71,7 @@ class HostLowerer {
     Builder& b = m.builder();
     Expr shape = b.list({world_size(m, span), m.i(1, span)}, span);
     Expr buf =
-        m.call(OpId::AllocWindowBuffer, {{"shape", shape}, {"dtype", b.dtype_imm(DType::INT32, span)}}, span);
+        m.call(OpId::AllocWindowBuffer, {{"size", shape}, {"dtype", b.dtype_imm(DType::INT32, span)}}, span);
     if (!buf) return nullptr;
     Var bv = vars.make("allreduce_signal_buf", buf->type, span);
     out.push_back(detail::make_assign(bv, buf, span));

@@ -132,7 +132,7 @@ Expr lower_all_to_all_v(Emitter& e, const OpCall& c, Block& out) {
   ChunkPlan plan = plan_chunks(max_recv, dims->second, dtype_bytes(target->type->dtype), kTransferChunkBytes);
   for_all_peers(e, out, [&](Block& b, Expr peer) {
     Expr at = send->type->shape.size() == 1 ? e.list({peer}) : e.list({peer, e.i(0)});
-    Var count = e.assign(b, "send_count", e.call(OpId::Read, {{"tensor", send}, {"offsets", at}}));
+    Var count = e.assign(b, "send_count", e.call(OpId::Read, {{"src", send}, {"offset", at}}));
     if (!count) return;
     Expr clamped = e.b().if_exp(e.b().compare(CompareOpKind::Lt, e.ref(count), e.i(max_recv), c.span),
                                 e.ref(count), e.i(max_recv), c.span);

@@ -22,4 +22,4 @@ class Contract:
         ctx = pld.get_comm_ctx(dst)
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
         # expected-error@+1 {{pld.system.notify: 'offsets' must be a list of 2 integers (the rank of 'target')}}
-        pld.system.notify(signal, peer=peer, offsets=[0], value=1)
+        pld.system.notify(signal, peer=peer, offsets=[0], value=1, op=pld.NotifyOp.AtomicAdd)

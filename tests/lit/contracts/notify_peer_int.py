@@ -22,4 +22,4 @@ class Contract:
         ctx = pld.get_comm_ctx(dst)
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
         # expected-error@+1 {{pld.system.notify: 'peer' must be an integer scalar, got pl.Scalar[pl.FP32]}}
-        pld.system.notify(signal, peer=1.5, offsets=[0, 0], value=1)
+        pld.system.notify(signal, peer=1.5, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)

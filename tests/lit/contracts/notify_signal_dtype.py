@@ -22,4 +22,4 @@ class Contract:
         ctx = pld.get_comm_ctx(dst)
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
         # expected-error@+1 {{pld.system.notify: 'target' must be a pld.DistributedTensor of pl.INT32 (a signal array in a window), got pld.DistributedTensor[[4, SIZE], pl.FP32]}}
-        pld.system.notify(dst, peer=peer, offsets=[0, 0], value=1)
+        pld.system.notify(dst, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)

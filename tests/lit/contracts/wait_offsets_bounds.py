@@ -22,4 +22,4 @@ class Contract:
         ctx = pld.get_comm_ctx(dst)
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
         # expected-error@+1 {{pld.system.wait: region [4, 5) in dim 1 is out of bounds of 'signal' (size 4)}}
-        pld.system.wait(signal, offsets=[0, 4], expected=1)
+        pld.system.wait(signal, offsets=[0, 4], expected=1, cmp=pld.WaitCmp.Eq)

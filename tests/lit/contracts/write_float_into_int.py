@@ -10,9 +10,9 @@ class WriteFloat:
     @pl.function(type=pl.FunctionType.AIV)
     def kernel(self, x: pl.Tensor[[1, 8], pl.FP32], y: pl.Out[pl.Tensor[[1, 8], pl.INT64]]) -> pl.Tensor[[1, 8], pl.INT64]:
         f = pl.read(x, [0, 0])
-        # expected-error@+1 {{'value' is pl.Scalar[pl.FP32] but 'tensor' holds pl.INT64; a float is not narrowed to an integer implicitly}}
+        # expected-error@+1 {{'value' is pl.Scalar[pl.FP32] but 'dst' holds pl.INT64; a float is not narrowed to an integer implicitly}}
         pl.write(y, [0, 0], 2.5)
-        # expected-error@+1 {{'value' is pl.Scalar[pl.FP32] but 'tensor' holds pl.INT64}}
+        # expected-error@+1 {{'value' is pl.Scalar[pl.FP32] but 'dst' holds pl.INT64}}
         pl.write(y, [0, 1], f * 2)
         pl.write(y, [0, 2], 7 // 2)
         pl.write(y, [0, 3], f > 0)

@@ -35,8 +35,8 @@ class Contracts:
         g = pl.tile.row_sum(t, pl.tile.create([4, 8], pl.FP32))
         # expected-error@+1 {{pl.min: 'lhs' must be a numeric scalar, got pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec]; for tiles use pl.minimum / pl.maximum}}
         i = pl.min(t, 1)
-        # expected-error@+1 {{pl.sub of a tile and a scalar (PyPTO's pl.tile.subs) is not supported by ptodist yet}}
-        j = pl.sub(t, 1.0)
+        # expected-error@+1 {{pl.div: high_precision requires a tile or tensor 'rhs', not a scalar}}
+        j = pl.div(t, 1.0, True)
         # expected-error@+1 {{pl.slice: region [3, 5) in dim 0 is out of bounds of 'input' (size 4)}}
         k = pl.slice(x, [2, 16], [3, 0])
         # expected-error@+1 {{pl.assemble: 'source' dtype pl.FP16 must match 'target' dtype pl.FP32; use pl.cast first}}

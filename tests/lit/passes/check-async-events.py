@@ -17,7 +17,7 @@ def notify_before_wait(
     # expected-note@+1 {{event 'evt' is issued here}}
     evt = pld.tensor.put_async(dst, peer, x, sess)
     # expected-error@+1 {{pld.system.notify: notify while async event 'evt' may be outstanding}}
-    pld.system.notify(signal, peer, [0, 0], 1)
+    pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
     pld.system.wait_async_event(evt, sess)
 
 

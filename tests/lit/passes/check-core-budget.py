@@ -8,12 +8,12 @@ import pypto.language.distributed as pld
 @pl.jit.incore
 def producer(sig: pld.DistributedTensor[[1, 1], pl.INT32]):
     ctx = pld.get_comm_ctx(sig)
-    pld.system.notify(sig, pld.rank(ctx), [0, 0], 1)
+    pld.system.notify(sig, pld.rank(ctx), [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
 
 
 @pl.jit.incore
 def consumer(sig: pld.DistributedTensor[[1, 1], pl.INT32]):
-    pld.system.wait(sig, [0, 0], 1)
+    pld.system.wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Eq)
 
 
 @pl.jit

@@ -20,7 +20,7 @@ def kernel(
     t = pl.load(x, [0, 0], [1, 256])
     # Publishing store into a window: invalidate exactly its region, then fence.
     # CHECK:      win = pl.store(t, [0, 0], win)
-    # CHECK-NEXT: pl.system.cacheinvalid(target=win, offsets=[0, 0], shape=[1, 256])
+    # CHECK-NEXT: pl.system.cacheinvalid(tensor=win, shapes=[1, 256], offsets=[0, 0])
     # CHECK-NEXT: pl.system.fence()
     win = pl.store(t, [0, 0], win)
     # Synchronous remote write: the fence only.
@@ -42,14 +42,14 @@ def kernel(
     # CHECK-NEXT: pl.system.fence()
     # CHECK-NEXT: pld.system.notify(
     pld.system.wait_async_event(evt, sess)
-    pld.system.notify(signal, peer, [0, 0], 1)
+    pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
     # Consume side: one whole-GM invalidate after a run of waits.
-    # CHECK-NEXT: pld.system.wait(signal, [0, 0], 1)
-    # CHECK-NEXT: pld.system.wait(signal, [0, 1], 1)
+    # CHECK-NEXT: pld.system.wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Eq)
+    # CHECK-NEXT: pld.system.wait(signal, [0, 1], 1, cmp=pld.WaitCmp.Eq)
     # CHECK-NEXT: pl.system.cacheinvalid()
     # CHECK-NEXT: r = pl.load(win, [0, 0], [1, 256])
-    pld.system.wait(signal, [0, 0], 1)
-    pld.system.wait(signal, [0, 1], 1)
+    pld.system.wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Eq)
+    pld.system.wait(signal, [0, 1], 1, cmp=pld.WaitCmp.Eq)
     r = pl.load(win, [0, 0], [1, 256])
 
 
@@ -59,7 +59,7 @@ def kernel(
 def publish_in_return(x: pl.Tensor[[1, 256], pl.FP32], win: pld.DistributedTensor[[1, 256], pl.FP32]):
     t = pl.load(x, [0, 0], [1, 256])
     # CHECK:      ret = pl.store(t, [0, 0], win)
-    # CHECK-NEXT: pl.system.cacheinvalid(target=win, offsets=[0, 0], shape=[1, 256])
+    # CHECK-NEXT: pl.system.cacheinvalid(tensor=win, shapes=[1, 256], offsets=[0, 0])
     # CHECK-NEXT: pl.system.fence()
     # CHECK-NEXT: return ret
     return pl.store(t, [0, 0], win)

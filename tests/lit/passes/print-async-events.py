@@ -33,4 +33,4 @@ def kernel(
         pld.system.wait_async_event(evt, sess)
     # CHECK-NEXT: //   [[@LINE+2]]:5 notify: {evt: drained}
     # CHECK-NEXT: //   [[@LINE+1]]:5 end of kernel: {evt: drained}
-    pld.system.notify(signal, peer, [0, 0], 1)
+    pld.system.notify(signal, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)

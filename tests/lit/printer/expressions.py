@@ -40,4 +40,4 @@ class Expressions:
         q = (a if (a > b) else b) + 1
         # CHECK-NEXT: if a == 0 and (b > 1 or not c < d):
         if (a == 0) and ((b > 1) or (not (c < d))):
-            pld.system.notify(signal, 0, [0, e + f + g + h + i + j + k + m + n + p + q], 1)
+            pld.system.notify(signal, 0, [0, e + f + g + h + i + j + k + m + n + p + q], 1, op=pld.NotifyOp.AtomicAdd)

@@ -27,7 +27,7 @@ class Flow:
             target = peer
         else:
             target = 0
-        pld.system.notify(signal, peer=target, offsets=[0, me], value=1)
+        pld.system.notify(signal, peer=target, offsets=[0, me], value=1, op=pld.NotifyOp.AtomicAdd)
         y = pl.store(acc, [0, 0], y)
 
 
