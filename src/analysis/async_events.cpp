@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "async_events_buffers.h"
+#include "async_events_deferred.h"
 #include "ptodist/ir/op_table.h"
 
 namespace ptodist::analysis {
@@ -82,6 +83,8 @@ class Analyzer {
       : f_(f), diags_(diags), facts_(facts) {}
 
   bool run() {
+    waiter_ = is_deferred_waiter(*f_);
+    if (waiter_ && !check_deferred_budget(*f_, diags_)) reported_ = true;
     EventState s = block(f_->body, EventState{});
     if (s.reachable) {
       SourceSpan end = f_->body.empty() ? f_->span : f_->body.back()->span;
@@ -114,6 +117,10 @@ class Analyzer {
       case StmtKind::ManualScope:
         return block(st->as<ManualScope>()->body, std::move(s));
       case StmtKind::Return:
+        if (waiter_ && !st->as<Return>()->values.empty())
+          error(st->span, "deferred waiter '" + f_->name +
+                              "' cannot return a value: its task completes after the kernel ends, and the "
+                              "kernel is never resumed");
         check_end(s, st->span);
         record(st->span, "return", s);
         return EventState::bottom();
@@ -182,6 +189,7 @@ class Analyzer {
   }
 
   EventState op(const OpCall& c, const Stmt& st, bool top, const Var& target, EventState s) {
+    if (waiter_) return waiter_op(c, st, top, std::move(s));
     buffers(c, st, target, s);
     if (c.op->has(kAsyncIssue)) return issue(c, st, top, target, std::move(s));
     if (c.op->has(kAsyncWait)) return wait(c, st, std::move(s));
@@ -241,6 +249,36 @@ class Analyzer {
     return s;
   }
 
+  // A deferred waiter's ops (async_events_deferred.h): its registrations, scalar bookkeeping, and
+  // pl.read only before the first registration on the path.
+  EventState waiter_op(const OpCall& c, const Stmt& st, bool top, EventState s) {
+    SourceSpan at = c.span.valid() ? c.span : st->span;
+    if (c.op->id == OpId::DeferWait) {
+      auto* a = st->as<Assign>();
+      if (!top || (a && !a->targets.empty()))
+        error(at, "pld.system.defer_wait returns nothing and must be used as a standalone statement");
+      s.deferred = kRegistered;
+      s.registered = at;
+      record(st->span, "defer_wait", s);
+      return s;
+    }
+    std::string why;
+    if (!allowed_in_waiter(c))
+      why = "deferred waiter '" + f_->name + "' is registration-only: " + user_spelling(*c.op) +
+            " cannot run in a kernel that calls pld.system.defer_wait, which is never resumed; put it in a "
+            "task that depends on the waiter (deps=[wait_tid])";
+    else if (c.op->id == OpId::Read && (s.deferred & kRegistered))
+      why =
+          "pl.read after a pld.system.defer_wait registration: a deferred waiter reads its thresholds "
+          "before it registers; whatever the condition guards is read by a task with deps=[wait_tid]";
+    if (!why.empty()) {
+      Diagnostic* d = error(at, why);
+      if (d && s.registered.valid())
+        DiagnosticEngine::note(*d, s.registered, "a deferred condition is registered here");
+    }
+    return s;
+  }
+
   void notify(const OpCall& c, const Stmt& st, const EventState& s) {
     for (const auto& [id, f] : s.events)
       if (f.may_be(kPending))
@@ -276,7 +314,7 @@ class Analyzer {
   }
 
   static std::string key_of(const EventState& s) {
-    std::string k = s.reachable ? "r" : "u";
+    std::string k = (s.reachable ? "r" : "u") + std::to_string(s.deferred);
     for (const auto& [id, f] : s.events)
       k += ";" + std::to_string(id) + ":" + std::to_string(f.states) + "@" + std::to_string(f.issue.line) +
            "." + std::to_string(f.issue.col) + "/" + std::to_string(reinterpret_cast<uintptr_t>(f.session));
@@ -355,6 +393,7 @@ class Analyzer {
   std::map<std::tuple<int, int, std::string>, int> order_;
   std::map<std::tuple<int, int, int>, std::string> lines_;
   bool reported_ = false;
+  bool waiter_ = false;  // the kernel calls pld.system.defer_wait
 };
 
 }  // namespace

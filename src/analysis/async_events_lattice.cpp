@@ -53,6 +53,8 @@ EventState EventState::join(const EventState& a, const EventState& b, const Path
   if (!a.reachable) return b;
   if (!b.reachable) return a;
   EventState out;
+  out.deferred = a.deferred | b.deferred;
+  out.registered = known(a.registered) ? a.registered : b.registered;
   // An event absent on one side was not issued on those paths.
   for (const auto& [id, fa] : a.events) {
     auto it = b.events.find(id);
@@ -68,7 +70,7 @@ EventState EventState::join(const EventState& a, const EventState& b, const Path
 }
 
 bool EventState::operator==(const EventState& o) const {
-  if (reachable != o.reachable || events.size() != o.events.size()) return false;
+  if (reachable != o.reachable || deferred != o.deferred || events.size() != o.events.size()) return false;
   for (const auto& [id, f] : events) {
     auto it = o.events.find(id);
     if (it == o.events.end()) return false;
@@ -98,6 +100,10 @@ std::string EventState::str() const {
     add(kPending, "pending");
     add(kUnissued, "unissued");
     out += states;
+  }
+  if (deferred & kRegistered) {
+    if (out.size() > 1) out += ", ";
+    out += (deferred & kNoRegistration) ? "defer_wait: registered|none" : "defer_wait: registered";
   }
   return out + "}";
 }

@@ -257,6 +257,7 @@ std::unique_ptr<DecodedProgram> decode_program(const ir::ProgramNode& program) {
     d.fn = fn.get();
     d.frame_size = sizes[fn.get()];
     Decoder(d).block(fn->body);
+    for (const DecodedOp& op : d.ops) d.defers_completion |= (op.effects & ir::kDeferWait) != 0;
   }
   return decoded;
 }

@@ -116,6 +116,8 @@ struct DecodedFunction {
   std::vector<DecodedOperand> operands;
   std::vector<IntEntry> ints;
   std::vector<ScalarStep> steps;
+  // It calls pld.system.defer_wait: its blocks free their core when the body ends (orchestration.cpp).
+  bool defers_completion = false;
 };
 
 struct DecodedProgram {

@@ -96,7 +96,8 @@ struct RankExec {
   std::vector<bool> vector_busy, cube_busy;
   std::vector<std::unique_ptr<CoreBuffers>> vector_buffers, cube_buffers;
   std::vector<std::shared_ptr<TilePool>> vector_pools, cube_pools;
-  int acquire_core(bool cube);
+  int acquire_core(bool cube);  // -1 when every core of that kind is busy
+  bool has_free_core(bool cube);
   void release_core(bool cube, int id);
 };
 
@@ -169,6 +170,18 @@ class FrameSlots {
   size_t size_ = 0;
 };
 
+// A pld.system.defer_wait registration: the block's task completes only once the cell holds at least
+// `expected` (compared unsigned, as PyPTO's runtime polls it). Resolved after the block's body ends
+// and its core is free (orchestration.cpp).
+struct DeferredCondition {
+  const int32_t* cell = nullptr;
+  uint32_t expected = 0;
+  SourceSpan span;
+  std::string cell_name;  // "signal[0, 0]", for reports
+  int rank = 0;           // the window's rank and address, for check mode's acquire
+  WindowAddr addr;
+};
+
 // One function activation on one core (or orchestrator thread).
 struct Frame {
   RunEnv* env = nullptr;
@@ -189,6 +202,8 @@ struct Frame {
   long long planned_addr = -1;
   // Orchestration: tasks of the innermost manual scope (null outside one).
   std::vector<std::shared_ptr<TaskState>>* scope_tasks = nullptr;
+  // A kernel block's deferred completion conditions (null outside a block).
+  std::vector<DeferredCondition>* deferred = nullptr;
   bool returned = false;
   std::vector<Value> results;
 };

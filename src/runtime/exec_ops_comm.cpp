@@ -171,6 +171,36 @@ Value op_Wait(Interp& in, const ir::OpCall& c) {
   return NoneValue{};
 }
 
+// PyPTO's deferred completion: registers the cell with the block's task and returns at once; the task
+// completes (and its dependents start) once the cell holds `expected`. PyPTO's runtime takes at most
+// 64 conditions per task.
+Value op_DeferWait(Interp& in, const ir::OpCall& c) {
+  constexpr size_t kMaxConditions = 64;
+  if (!in.f.deferred)
+    in.fail(c.span,
+            "pld.system.defer_wait: runs only in a kernel submitted as a task (a "
+            "pl.at(level=pl.Level.CORE_GROUP) scope)");
+  OperandHolder h;
+  const TensorView& t = window_arg(in, c, "signal", h);
+  Dims offsets = in.ints_arg(c, "offsets");
+  long long at = signal_cell_offset(in, c, t, offsets);
+  long long expected = in.eval_int(c.arg("expected"));
+  if (expected < 0 || expected > INT32_MAX)
+    in.fail(c.span, "pld.system.defer_wait: 'expected' is " + std::to_string(expected) +
+                        "; deferred conditions are monotonic counters in [0, INT32_MAX]");
+  if (in.f.deferred->size() >= kMaxConditions)
+    in.fail(c.span, "pld.system.defer_wait: a task registers at most 64 deferred conditions");
+  DeferredCondition d;
+  d.cell = reinterpret_cast<const int32_t*>(t.data + at);
+  d.expected = static_cast<uint32_t>(expected);
+  d.span = c.span;
+  d.cell_name = describe_cell(t, offsets) + group_note(*in.f.env, t);
+  d.rank = t.rank;
+  d.addr = WindowAddr{t.window.segment, t.window.offset + at};
+  in.f.deferred->push_back(std::move(d));
+  return NoneValue{};
+}
+
 Value op_Fence(Interp&, const ir::OpCall&) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   return NoneValue{};

@@ -311,6 +311,13 @@ int RankExec::acquire_core(bool cube) {
   return -1;
 }
 
+bool RankExec::has_free_core(bool cube) {
+  std::lock_guard<std::mutex> lock(mu);
+  for (bool b : cube ? cube_busy : vector_busy)
+    if (!b) return true;
+  return false;
+}
+
 void RankExec::release_core(bool cube, int id) {
   std::lock_guard<std::mutex> lock(mu);
   (cube ? cube_busy : vector_busy)[id] = false;

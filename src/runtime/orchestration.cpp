@@ -41,6 +41,21 @@ Value static_result(const ir::FunctionNode& fn, const std::vector<Value>& args) 
   return t;
 }
 
+// Whether `fn` registers deferred completion conditions: such a block gives its core back when its body
+// ends, so it never holds a core while it waits (the budget below leaves it out).
+bool defers_completion(const Interp& in, const ir::FunctionNode& fn) {
+  const DecodedFunction* d = in.f.env->decoded ? in.f.env->decoded->find(&fn) : nullptr;
+  return d && d->defers_completion;
+}
+
+// A task that depends on a deferred waiter starts once the waiter's conditions hold, then queues for
+// a core like any block: it cannot hold a core that the tasks publishing those conditions need.
+bool follows_deferred(const Interp& in, const TaskState& task) {
+  for (const auto& d : task.deps)
+    if (defers_completion(in, *d->kernel)) return true;
+  return false;
+}
+
 bool depends_on(const TaskState& task, const TaskState* other) {
   for (const auto& d : task.deps)
     if (d.get() == other || depends_on(*d, other)) return true;
@@ -55,16 +70,24 @@ void check_budget(Interp& in, const TaskState& task) {
   const ChipProfile& p = in.world().profile();
   int budget = task.cube ? p.cube_cores : p.vector_cores;
   std::string kind = core_kind(task.cube);
+  if (task.cores > 1 && defers_completion(in, *task.kernel))
+    in.fail(task.span, "pl.spmd_submit: kernel '" + task.kernel->name +
+                           "' registers deferred completion conditions (pld.system.defer_wait) and must run "
+                           "as a single-block task, but core_num is " +
+                           std::to_string(task.cores));
   if (task.cores > budget) {
     in.fail(task.span, "pl.spmd_submit: kernel '" + task.kernel->name + "' needs " +
                            std::to_string(task.cores) + " " + kind + " cores but chip '" + p.name + "' has " +
                            std::to_string(budget));
   }
   if (!in.f.scope_tasks || in.world().scheduler()) return;
+  if (defers_completion(in, *task.kernel) || follows_deferred(in, task)) return;
   int total = task.cores;
   std::string others;
   for (const auto& t : *in.f.scope_tasks) {
-    if (t->cube != task.cube || depends_on(task, t.get())) continue;
+    if (t->cube != task.cube || depends_on(task, t.get()) || defers_completion(in, *t->kernel) ||
+        follows_deferred(in, *t))
+      continue;
     total += t->cores;
     others += (others.empty() ? "'" : ", '") + t->kernel->name + "' (" + std::to_string(t->cores) + ")";
   }
@@ -141,12 +164,53 @@ int take_core(const BlockJob& j, CoreState& core) {
         "pl.spmd_submit", j.task->span, "deps: kernel '" + dep->kernel->name + "'", nullptr, nullptr, 0, ""};
     world.block_until(j.rank, &core, info, [&dep] { return dep->done.load(); });
   }
-  return j.env->ranks[j.rank]->acquire_core(j.task->cube);
+  // Every core busy: the block queues until one is given back, as a task waits for a free core on
+  // the device (a deferred waiter's core frees while its task is still pending).
+  RankExec& rx = *j.env->ranks[j.rank];
+  int id = rx.acquire_core(j.task->cube);
+  while (id < 0) {
+    BlockInfo info{
+        "pl.spmd_submit",
+        j.task->span,
+        std::string("a free ") + core_kind(j.task->cube) + " core for kernel '" + j.task->kernel->name + "'",
+        nullptr,
+        nullptr,
+        0,
+        ""};
+    world.block_until(j.rank, &core, info, [&rx, &j] { return rx.has_free_core(j.task->cube); });
+    id = rx.acquire_core(j.task->cube);
+  }
+  return id;
 }
 
 // The scheduler owns the cores in check mode; it frees the block's at finish.
 void give_back_core(const BlockJob& j, int id) {
-  if (!j.env->world->scheduler()) j.env->ranks[j.rank]->release_core(j.task->cube, id);
+  if (j.env->world->scheduler()) return;
+  j.env->ranks[j.rank]->release_core(j.task->cube, id);
+  j.env->world->wake(j.rank);  // a block may be queued for a core
+}
+
+// The block's body ended and its core is free again (PyPTO: the AIV retires), but its task completes
+// only once every pld.system.defer_wait condition holds: the block's thread waits for them here, off
+// its core, so a task that the condition waits for can take that core. Each satisfied condition is an
+// acquire, as a wait's is; a task that depends on this one acquires it at its start (the whole-cache
+// invalidate Simpler's executor does at every task start).
+void resolve_deferred(const BlockJob& j, CoreState& core, const std::vector<DeferredCondition>& conds) {
+  World& world = *j.env->world;
+  if (auto* s = world.scheduler()) s->release_core(j.actor);
+  core.core = -1;
+  for (const DeferredCondition& d : conds) {
+    BlockInfo info{"pld.system.defer_wait", d.span, d.cell_name, d.cell, nullptr, d.expected, ">="};
+    world.block_until(j.rank, &core, info, [&d] {
+      auto v = static_cast<uint32_t>(std::atomic_ref<const int32_t>(*d.cell).load(std::memory_order_acquire));
+      return v >= d.expected;
+    });
+    if (check::HappensBefore* hb = world.hb()) {
+      int32_t seen = std::atomic_ref<const int32_t>(*d.cell).load(std::memory_order_acquire);
+      hb->wait_satisfied(core.actor, d.rank, d.addr, seen, d.expected, true,
+                         {d.span, "pld.system.defer_wait", d.cell_name});
+    }
+  }
 }
 
 void run_block_on_core(BlockJob& j, CoreState& core) {
@@ -165,6 +229,8 @@ void run_block_on_core(BlockJob& j, CoreState& core) {
   frame.core = &core;
   frame.block_idx = j.block;
   frame.block_num = j.task->cores;
+  std::vector<DeferredCondition> deferred;
+  frame.deferred = &deferred;
   use_core_storage(rx, j.task->cube, id, frame);
   try {
     Interp in(frame);
@@ -177,6 +243,7 @@ void run_block_on_core(BlockJob& j, CoreState& core) {
     throw;
   }
   give_back_core(j, id);
+  if (!deferred.empty()) resolve_deferred(j, core, deferred);
 }
 
 // Takes the job's arguments: each block has its own copy, bound into its frame without another.
@@ -433,6 +500,7 @@ Value call_function(Interp& in, const ir::FuncCall& call) {
   frame.block_num = in.f.block_num;
   frame.tiles = in.f.tiles;
   frame.buffers = in.f.buffers;
+  frame.deferred = in.f.deferred;
   std::vector<Value> r = Interp(frame).run_function(fn, std::move(args));
   if (r.empty()) return NoneValue{};
   if (r.size() == 1) return r[0];

@@ -50,10 +50,16 @@ struct EventFact {
   bool may_be(EventStateBit b) const { return (states & b) != 0; }
 };
 
+// Whether a pld.system.defer_wait registration may have run on the paths to a point (a set, like
+// an event's states): after one, a deferred waiter may only compute scalars and register more.
+enum DeferredBit : uint8_t { kNoRegistration = 1, kRegistered = 2 };
+
 // The lattice element: facts per event variable id; `reachable == false` is bottom (after a return).
 struct EventState {
   bool reachable = true;
   std::map<int, EventFact> events;
+  uint8_t deferred = kNoRegistration;
+  SourceSpan registered;  // a registration that may have run (for notes); not part of equality
 
   static EventState bottom();
   // Per-event union. A Pending fact of one side gains `note_a`/`note_b` (when not empty) as a path step
@@ -62,7 +68,8 @@ struct EventState {
                          const PathStep& note_b = {});
   // Equality of states, issues and sessions (paths are explanations, not facts).
   bool operator==(const EventState& o) const;
-  // "{e: pending, f: drained|pending}", events sorted by name.
+  // "{e: pending, f: drained|pending}", events sorted by name, then "defer_wait: registered" (with
+  // "|none" where a path has none) once a registration may have run.
   std::string str() const;
 };
 

@@ -32,6 +32,7 @@ enum OpEffect : uint32_t {
   kAsyncTest = 1u << 11,    // polls an event
   kPrefetch = 1u << 12,     // async prefetch: uses the DMA channel group a session would use
   kSubmit = 1u << 13,       // submits a kernel
+  kDeferWait = 1u << 14,    // registers a local signal cell as a condition of its task's completion
 };
 
 // Function levels an op may be called from.

@@ -59,6 +59,43 @@ void FunctionEmitter::emit_wait(const CallSite& site) {
     line("pto.cmo.cacheinvalid all #pto.address_space<gm>");
 }
 
+// PyPTO's deferred completion: no twait; the kernel hands the runtime adapter its raw dispatch
+// arguments, the signal's base pointer, the cell's flat element offset (-1 when a coordinate is out of
+// bounds, which the adapter rejects) and the threshold, and returns.
+void FunctionEmitter::emit_defer_wait(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TensorRef* t = tensor_of(c.arg("signal"), c, "signal");
+  if (!t) return;
+  std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
+  if (failed_) return;
+  Value zero = constant_int(0, "index");
+  std::string flat = zero.ssa, oob;
+  for (size_t i = 0; i < offs.size(); ++i) {
+    std::string neg = fresh("neg"), past = fresh("past"), out = fresh("oob"), term = fresh("term"),
+                sum = fresh("flat");
+    line(neg + " = arith.cmpi slt, " + offs[i].ssa + ", " + zero.ssa + " : index");
+    line(past + " = arith.cmpi sge, " + offs[i].ssa + ", " + t->dims[i] + " : index");
+    line(out + " = arith.ori " + neg + ", " + past + " : i1");
+    if (!oob.empty()) {
+      std::string both = fresh("oob");
+      line(both + " = arith.ori " + oob + ", " + out + " : i1");
+      out = both;
+    }
+    oob = out;
+    line(term + " = arith.muli " + offs[i].ssa + ", " + t->strides[i] + " : index");
+    line(sum + " = arith.addi " + flat + ", " + term + " : index");
+    flat = sum;
+  }
+  Value invalid = constant_int(-1, "index");
+  std::string checked = fresh("cell"), cell64 = fresh("cell_i64");
+  line(checked + " = arith.select " + oob + ", " + invalid.ssa + ", " + flat + " : index");
+  line(cell64 + " = arith.index_cast " + checked + " : index to i64");
+  Value expected = emit_scalar_as(c.arg("expected"), "i64");
+  if (failed_) return;
+  line("func.call @" + std::string(kDeferredAdapter) + "(" + raw_args_ + ", " + t->ptr + ", " + cell64 +
+       ", " + expected.ssa + ") : (" + kDeferredAdapterArgs + ") -> ()");
+}
+
 void FunctionEmitter::emit_cache_invalid(const CallSite& site) {
   const OpCall& c = site.call;
   const Expr& target = c.arg("tensor");
@@ -156,6 +193,9 @@ bool FunctionEmitter::emit_comm_op(const CallSite& site) {
       return true;
     case OpId::Wait:
       emit_wait(site);
+      return true;
+    case OpId::DeferWait:
+      emit_defer_wait(site);
       return true;
     case OpId::Fence:
       line("pto.fence.barrier_all #pto.fence_scope<gm>");

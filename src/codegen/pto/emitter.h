@@ -16,6 +16,11 @@
 
 namespace ptodist::codegen::pto {
 
+// The runtime adapter a pld.system.defer_wait registers its condition through (PyPTO's name and ABI:
+// raw dispatch args, signal base, flat element offset, threshold).
+inline constexpr const char* kDeferredAdapter = "pypto_register_counter_completion";
+inline constexpr const char* kDeferredAdapterArgs = "!pto.ptr<i64>, !pto.ptr<i32>, i64, i64";
+
 // An SSA value of the emitted text and its MLIR type ("index", "i32", "!pto.ptr<f16>", ...).
 struct Value {
   std::string ssa;
@@ -70,6 +75,7 @@ struct KernelInfo {
   std::vector<ParamInfo> params;
   std::vector<TileInfo> tiles;
   bool enable_sdma = false;
+  bool deferred_completion = false;  // registers pld.system.defer_wait conditions
   long long sync_id = 0;
   long long block_bytes = 0;
 };
@@ -160,6 +166,7 @@ class FunctionEmitter {
   bool emit_comm_op(const CallSite& site);
   void emit_notify(const CallSite& site);
   void emit_wait(const CallSite& site);
+  void emit_defer_wait(const CallSite& site);
   void emit_cache_invalid(const CallSite& site);
   void emit_remote_load(const CallSite& site);
   void emit_remote_store(const CallSite& site);
@@ -215,6 +222,7 @@ class FunctionEmitter {
   std::map<int, PendingAsync> pending_;      // event variable -> its issue
   std::map<std::string, std::string> dims_;  // dynamic dim name -> its index argument
   std::string workspace_;                    // SDMA workspace argument when the kernel builds a session
+  std::string raw_args_;  // the dispatch arguments a kernel that defers its completion registers through
 
   bool failed_ = false;
   int indent_ = 2;

@@ -213,8 +213,17 @@ void FunctionEmitter::declare_signature() {
     if (!p.var->type || !p.var->type->is_tensor_like()) continue;
     for (const Expr& d : p.var->type->shape) declare_dims(d);
   }
-  bool session = false;
-  for_each_call(fn_.body, [&](const OpCall& c) { session |= c.op->id == OpId::TileAsyncSession; });
+  bool session = false, defers = false;
+  for_each_call(fn_.body, [&](const OpCall& c) {
+    session |= c.op->id == OpId::TileAsyncSession;
+    defers |= c.op->id == OpId::DeferWait;
+  });
+  // As in PyPTO: the raw dispatch arguments (through which the runtime's per-task completion context
+  // is reached) come after the dims and before the SDMA workspace.
+  if (defers) {
+    raw_args_ = add_arg("!pto.ptr<i64>", {"deferred_raw_args", "DeferredRawArgs", "", "", "", {}, ""});
+    info_.deferred_completion = true;
+  }
   if (session) workspace_ = add_arg("!pto.ptr<i8>", {"sdma_workspace", "SdmaWorkspace", "", "", "", {}, ""});
 }
 
@@ -298,7 +307,10 @@ bool FunctionEmitter::emit() {
 
 std::string FunctionEmitter::text() const {
   std::ostringstream os;
-  os << "module {\n  func.func @" << fn_.name << "(";
+  os << "module {\n";
+  if (info_.deferred_completion)
+    os << "  func.func private @" << kDeferredAdapter << "(" << kDeferredAdapterArgs << ")\n";
+  os << "  func.func @" << fn_.name << "(";
   for (size_t i = 0; i < signature_.size(); ++i) os << (i ? ", " : "") << signature_[i];
   os << ") attributes {pto.kernel_kind = #pto.kernel_kind<" << info_.core << ">} {\n";
   for (const std::string& c : constants_) os << "    " << c << "\n";

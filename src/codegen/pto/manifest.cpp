@@ -64,6 +64,7 @@ std::string manifest_json(const std::string& program, const ChipProfile& profile
     j["kind"] = k.kind;
     j["core"] = k.core;
     j["enable_sdma"] = k.enable_sdma;
+    if (k.deferred_completion) j["deferred_completion"] = true;
     if (k.enable_sdma) j["async_session"] = Json{{"sync_id", k.sync_id}, {"block_bytes", k.block_bytes}};
     Json params = Json::array();
     for (size_t i = 0; i < k.params.size(); ++i)

@@ -42,6 +42,18 @@ Type check_Wait(const ContractContext& cx) {
   return simple_type(TypeKind::None);
 }
 
+// PyPTO's defer_wait: an INT32 cell, an integer threshold in [0, INT32_MAX] (the runtime compares
+// unsigned, so a negative threshold would never mean what it says), and only cmp=pld.WaitCmp.Ge.
+Type check_DeferWait(const ContractContext& cx) {
+  if (!signal_cell(cx, "signal") || !need_int_scalar(cx, "expected")) return nullptr;
+  if (auto v = as_const_int(cx.arg("expected")); v && (*v < 0 || *v > 2147483647))
+    return cx.fail("expected",
+                   "'expected' must be in [0, INT32_MAX] (deferred conditions are monotonic counters), got " +
+                       std::to_string(*v));
+  if (!need_enum(cx, "cmp", EnumKind::WaitCmp, {"Ge"}, "pld.WaitCmp.")) return nullptr;
+  return simple_type(TypeKind::None);
+}
+
 Type check_Fence(const ContractContext&) {
   return simple_type(TypeKind::None);
 }

@@ -191,6 +191,11 @@ int Scheduler::core_of(ActorId a) {
   return impl_->actor(a).core_id;
 }
 
+void Scheduler::release_core(ActorId a) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->release_core(impl_->actor(a));
+}
+
 void Scheduler::set_name(ActorId a, std::string name) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->actor(a).name = std::move(name);

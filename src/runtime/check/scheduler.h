@@ -65,6 +65,9 @@ class Scheduler {
   // The core index (among the rank's cores of its kind) a block holds: from spawn when a core was
   // free and the block had no pending deps, else from its start; -1 before that.
   int core_of(ActorId a);
+  // The block `a` (the baton holder) gives its core back before it finishes: its body ended and it
+  // only waits for its deferred completion conditions (pld.system.defer_wait).
+  void release_core(ActorId a);
   // Renames an actor (once its core is known); reports use the name.
   void set_name(ActorId a, std::string name);
   // The actor's current name: a block spawned before a core was free is named "vector core ?" at
