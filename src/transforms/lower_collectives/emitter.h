@@ -106,5 +106,8 @@ ir::Expr lower_all_to_all(Emitter& e, const ir::OpCall& c, ir::Block& out);
 ir::Expr lower_all_to_all_v(Emitter& e, const ir::OpCall& c, ir::Block& out);
 ir::Expr lower_reduce_scatter(Emitter& e, const ir::OpCall& c, ir::Block& out);
 ir::Expr lower_allreduce(Emitter& e, const ir::OpCall& c, ir::Block& out);
+// mode="ring" (ring.cpp), for a [rows, cols] target.
+ir::Expr lower_ring_allreduce(Emitter& e, const ir::OpCall& c, ir::Block& out, long long rows,
+                              long long cols);
 
 }  // namespace ptodist::transforms::collectives

@@ -178,8 +178,7 @@ Expr lower_reduce_scatter(Emitter& e, const OpCall& c, Block& out) {
 }
 
 // Pull, in place: every chunk is reduced from all ranks' copies, then a barrier per chunk (generation
-// 2 + chunk) makes sure every peer has read my chunk before I overwrite it. mode="ring" gives the
-// same result with the same schedule, counted on row 0 of the ring-shaped signal.
+// 2 + chunk) makes sure every peer has read my chunk before I overwrite it. mode="ring" is ring.cpp.
 Expr lower_allreduce(Emitter& e, const OpCall& c, Block& out) {
   Expr target = c.arg("target"), signal = c.arg("signal");
   if (!signal || signal->isa<NoneImm>()) {
@@ -194,9 +193,9 @@ Expr lower_allreduce(Emitter& e, const OpCall& c, Block& out) {
   if (!dims) return nullptr;
   std::string op = reduce_op_of(c);
   const auto* mode = c.arg("mode") ? c.arg("mode")->as<StrImm>() : nullptr;
-  Expr row = mode && mode->value == "ring" ? e.i(0) : nullptr;
+  if (mode && mode->value == "ring") return lower_ring_allreduce(e, c, out, dims->first, dims->second);
   e.begin(c, target, out);
-  e.barrier(out, signal, e.i(1), row);
+  e.barrier(out, signal, e.i(1));
   ChunkPlan plan =
       plan_chunks(dims->first, dims->second, dtype_bytes(target->type->dtype), kReduceChunkBytes);
   e.for_chunks(out, plan, e.i(0), [&](Block& b, const Chunk& k) {
@@ -206,10 +205,10 @@ Expr lower_allreduce(Emitter& e, const OpCall& c, Block& out) {
       Var x = e.remote_load(pb, "recv", target, peer, e.list({k.row, k.col}), shape);
       if (acc && x) e.reduce_into(pb, acc, x, op);
     });
-    e.barrier(b, signal, e.bin(BinaryOpKind::Add, k.index, e.i(2)), row);
+    e.barrier(b, signal, e.bin(BinaryOpKind::Add, k.index, e.i(2)));
     if (acc) e.store(b, acc, e.list({k.row, k.col}), target);
   });
-  e.epilogue(out, signal, e.i(1 + plan.count()), row);
+  e.epilogue(out, signal, e.i(1 + plan.count()));
   return target;
 }
 

@@ -56,7 +56,7 @@ def case_allreduce(n, size, rows, **_):
     def reduce(fn):
         return [[fn([second[r][i][j] for r in range(n)]) for j in range(size)] for i in range(rows)]
 
-    block = reduce(sum) + reduce(max) + reduce(min) + reduce(sum)
+    block = reduce(sum) + reduce(max) + reduce(min) + reduce(sum) + reduce(max)  # mesh x3, ring x2
     return ({"x": ([2, n, rows, size], [first, second], "<f4")},
             {"out": [block] * n})
 

@@ -21,7 +21,7 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
             self,
             first: pl.Tensor[[ROWS, SIZE], pl.FP32],
             second: pl.Tensor[[ROWS, SIZE], pl.FP32],
-            out: pl.Out[pl.Tensor[[4 * ROWS, SIZE], pl.FP32]],
+            out: pl.Out[pl.Tensor[[5 * ROWS, SIZE], pl.FP32]],
             data: pl.InOut[pld.DistributedTensor[[ROWS, SIZE], pl.FP32]],
             ring_data: pl.InOut[pld.DistributedTensor[[ROWS, SIZE], pl.FP32]],
             signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]],
@@ -41,13 +41,16 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
             pl.store(pl.load(second, [0, 0], [ROWS, SIZE]), [0, 0], ring_data)
             ring_data = pld.tensor.allreduce(ring_data, ring_signal, mode="ring")
             pl.store(pl.load(ring_data, [0, 0], [ROWS, SIZE]), [3 * ROWS, 0], out)
+            pl.store(pl.load(second, [0, 0], [ROWS, SIZE]), [0, 0], ring_data)
+            ring_data = pld.tensor.allreduce(ring_data, ring_signal, op=pld.ReduceOp.Max, mode="ring")
+            pl.store(pl.load(ring_data, [0, 0], [ROWS, SIZE]), [4 * ROWS, 0], out)
 
         @pl.function(type=pl.FunctionType.Orchestration)
         def chip(
             self,
             first: pl.Tensor[[ROWS, SIZE], pl.FP32],
             second: pl.Tensor[[ROWS, SIZE], pl.FP32],
-            out: pl.Out[pl.Tensor[[4 * ROWS, SIZE], pl.FP32]],
+            out: pl.Out[pl.Tensor[[5 * ROWS, SIZE], pl.FP32]],
             data: pl.InOut[pld.DistributedTensor[[ROWS, SIZE], pl.FP32]],
             ring_data: pl.InOut[pld.DistributedTensor[[ROWS, SIZE], pl.FP32]],
             signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]],
@@ -59,7 +62,7 @@ def make(world_size, size=64, rows=2, root=1, max_recv=3):
         def host(
             self,
             x: pl.Tensor[[2, NR, ROWS, SIZE], pl.FP32],
-            out: pl.Out[pl.Tensor[[NR, 4 * ROWS, SIZE], pl.FP32]],
+            out: pl.Out[pl.Tensor[[NR, 5 * ROWS, SIZE], pl.FP32]],
         ):
             data_buf = pld.alloc_window_buffer([ROWS, SIZE], dtype=pl.FP32)
             ring_buf = pld.alloc_window_buffer([ROWS, SIZE], dtype=pl.FP32)
