@@ -1,6 +1,7 @@
 // The shared statement builder of lower-collectives (see emitter.h).
 #include "emitter.h"
 
+#include "ptodist/ir/functor.h"
 #include "ptodist/ir/op_table.h"
 
 namespace ptodist::transforms::collectives {
@@ -24,8 +25,28 @@ ChunkPlan plan_chunks(long long rows, long long cols, int elem_bytes, long long 
   return p;
 }
 
+namespace {
+
+// A kernel may build the collectives' DMA session only if it builds none itself and prefetches
+// nothing (one session per kernel, none beside a prefetch: DESIGN.md section 4), on a vector core.
+bool dma_allowed(const Function& f) {
+  if (f->kind != FunctionKind::InCore && f->kind != FunctionKind::AIV) return false;
+  struct Finder : Walker {
+    bool found = false;
+    void visit_expr(const Expr& e) override {
+      if (const auto* c = e ? e->as<OpCall>() : nullptr; c && (c->op->has(kSession) || c->op->has(kPrefetch)))
+        found = true;
+      Walker::visit_expr(e);
+    }
+  } finder;
+  finder.visit_function(f);
+  return !finder.found;
+}
+
+}  // namespace
+
 Emitter::Emitter(PassContext& cx, const Program& p, const Function& f)
-    : cx_(cx), make_(cx.diags, p, f), vars_(p, f) {}
+    : cx_(cx), make_(cx.diags, p, f), vars_(p, f), dma_allowed_(dma_allowed(f)) {}
 
 void Emitter::error(const std::string& message) {
   cx_.diags.error(span_, op_name_ + ": " + message);
@@ -163,6 +184,29 @@ void Emitter::put(Block& out, const Expr& dst, Expr peer, const Expr& src, Expr 
                              {"dst_offsets", std::move(dst_off)},
                              {"src_offsets", std::move(src_off)},
                              {"shape", std::move(shape)}}));
+}
+
+bool Emitter::use_async_put(long long rows, long long bytes) const {
+  return dma_allowed_ && rows == 1 && bytes >= kAsyncPutMinBytes;
+}
+
+void Emitter::put_async(Block& out, const Expr& dst, Expr peer, const Expr& src, Expr dst_off, Expr src_off,
+                        Expr shape) {
+  if (!session_) {
+    session_ = vars_.make("coll_session", simple_type(TypeKind::AsyncSession), span_);
+    Expr s = call(OpId::AsyncSession, {});
+    if (!s) return;
+    session_stmt_ = detail::make_assign(session_, s, span_);
+  }
+  Var ev = assign(out, "coll_event",
+                  call(OpId::PutAsync, {{"dst", dst},
+                                        {"peer", std::move(peer)},
+                                        {"src", src},
+                                        {"session", ref(session_)},
+                                        {"dst_offsets", std::move(dst_off)},
+                                        {"src_offsets", std::move(src_off)},
+                                        {"shape", std::move(shape)}}));
+  if (ev) emit(out, call(OpId::WaitAsyncEvent, {{"event", ref(ev)}, {"session", ref(session_)}}));
 }
 
 void Emitter::get(Block& out, const Expr& dst, Expr peer, const Expr& src, Expr off, Expr shape) {

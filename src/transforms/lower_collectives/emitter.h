@@ -12,6 +12,10 @@
 
 namespace ptodist::transforms::collectives {
 
+// The put_async rule's threshold: the a2a3 timing model puts the crossover of one staged put and one
+// put_async + wait at about 220 KiB (docs/collectives.md); from 256 KiB the DMA form is faster.
+inline constexpr long long kAsyncPutMinBytes = 256 * 1024;
+
 // One chunk of a [rows, cols] region, sized so a tile of it stays within a byte budget.
 struct Chunk {
   ir::Expr row, col;     // offsets
@@ -78,6 +82,15 @@ class Emitter {
   // Ordinary ops.
   void put(ir::Block& out, const ir::Expr& dst, ir::Expr peer, const ir::Expr& src, ir::Expr dst_off,
            ir::Expr src_off, ir::Expr shape);
+  // The put_async rule (docs/collectives.md): a one-row push of at least kAsyncPutMinBytes goes on the
+  // DMA engine, `e = put_async(...)` then `wait_async_event(e, sess)`, when the kernel may build the
+  // session (an InCore/AIV kernel with no session or async prefetch of its own).
+  bool use_async_put(long long rows, long long bytes) const;
+  void put_async(ir::Block& out, const ir::Expr& dst, ir::Expr peer, const ir::Expr& src, ir::Expr dst_off,
+                 ir::Expr src_off, ir::Expr shape);
+  // `sess = pld.system.async_session()` when a put_async was emitted (the caller puts it first in the
+  // kernel), else null.
+  ir::Stmt session_stmt() const { return session_stmt_; }
   void get(ir::Block& out, const ir::Expr& dst, ir::Expr peer, const ir::Expr& src, ir::Expr off,
            ir::Expr shape);
   ir::Var load(ir::Block& out, const std::string& name, const ir::Expr& t, ir::Expr off, ir::Expr shape);
@@ -95,6 +108,9 @@ class Emitter {
   std::string op_name_;
   ir::Var me_, n_;
   bool failed_ = false;
+  bool dma_allowed_ = false;
+  ir::Var session_;
+  ir::Stmt session_stmt_;
 };
 
 // The per-collective lowerings: each appends the collective's statements to `out` and returns the

@@ -79,6 +79,7 @@ Program lower_collectives(const Program& host_level, PassContext& cx) {
     Emitter e(cx, p, f);
     Block body = detail::map_blocks(f->body, [&](const Stmt& s) { return lower_stmt(e, s); });
     if (e.failed()) return nullptr;
+    if (Stmt session = e.session_stmt()) body.insert(body.begin(), session);
     Function lowered = detail::with_body(f, std::move(body));
     NestedCollectives nested(cx.diags);
     nested.visit_function(lowered);

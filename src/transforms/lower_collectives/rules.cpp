@@ -91,8 +91,12 @@ Expr lower_allgather(Emitter& e, const OpCall& c, Block& out) {
   auto cols = static_cols(e, target, "target");
   if (!cols) return nullptr;
   e.begin(c, target, out);
+  long long bytes = *cols * dtype_bytes(target->type->dtype);
   ChunkPlan plan = plan_chunks(1, *cols, dtype_bytes(target->type->dtype), kTransferChunkBytes);
   for_all_peers(e, out, [&](Block& b, Expr peer) {
+    if (e.use_async_put(1, bytes))
+      return e.put_async(b, target, peer, local, e.list({e.me(), e.i(0)}), e.list({e.i(0), e.i(0)}),
+                         e.ints({1, *cols}));
     e.for_chunks(b, plan, e.i(0), [&](Block& cb, const Chunk& k) {
       e.put(cb, target, peer, local, e.list({e.me(), k.col}), e.list({e.i(0), k.col}), e.ints({1, k.cols}));
     });
@@ -107,8 +111,12 @@ Expr lower_all_to_all(Emitter& e, const OpCall& c, Block& out) {
   auto cols = static_cols(e, target, "target");
   if (!cols) return nullptr;
   e.begin(c, target, out);
+  long long bytes = *cols * dtype_bytes(target->type->dtype);
   ChunkPlan plan = plan_chunks(1, *cols, dtype_bytes(target->type->dtype), kTransferChunkBytes);
   for_all_peers(e, out, [&](Block& b, Expr peer) {
+    if (e.use_async_put(1, bytes))
+      return e.put_async(b, target, peer, input, e.list({e.me(), e.i(0)}), e.list({peer, e.i(0)}),
+                         e.ints({1, *cols}));
     e.for_chunks(b, plan, e.i(0), [&](Block& cb, const Chunk& k) {
       e.put(cb, target, peer, input, e.list({e.me(), k.col}), e.list({peer, k.col}), e.ints({1, k.cols}));
     });
