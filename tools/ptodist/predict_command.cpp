@@ -79,7 +79,8 @@ void add_predict_command(CLI::App& app) {
       ->type_name("S|off");
   sub->add_flag("--json", o->json, "print the prediction as JSON");
   sub->add_option("--trace", o->trace, "write the predicted timeline as Chrome trace-event JSON (Perfetto)");
-  sub->callback([o] {
+  sub->callback([o, sub] {
+    if (sub->count("--trace") && o->trace.empty()) usage_error("--trace: the file name is empty");
     int code = run_predict(*o);
     if (code != 0) exit_with(code);
   });

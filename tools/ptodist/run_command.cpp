@@ -70,6 +70,7 @@ void add_run_flags(CLI::App* sub, RunFlags& f) {
       ->allow_extra_args(false);
   sub->parse_complete_callback([sub, &f] {
     f.seed_given = sub->count("--seed") > 0;
+    if (sub->count("--trace") && f.trace.empty()) usage_error("--trace: the file name is empty");
     if (f.seed_given && !f.check()) usage_error("--seed chooses a check-mode schedule; add --mode check");
     if (f.check() && f.backend == "mpi")
       usage_error("--mode check runs every rank in one process; it cannot be combined with --backend mpi");

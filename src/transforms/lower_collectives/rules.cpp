@@ -24,6 +24,11 @@ std::optional<std::pair<long long, long long>> static_2d(Emitter& e, const Expr&
             shape_str(t->type->shape));
     return std::nullopt;
   }
+  if ((*dims)[0] <= 0 || (*dims)[1] <= 0) {
+    e.error(std::string("'") + name + "' must have positive dims to be cut into tiles, got " +
+            shape_str(t->type->shape));
+    return std::nullopt;
+  }
   return std::make_pair((*dims)[0], (*dims)[1]);
 }
 
@@ -32,9 +37,11 @@ std::optional<std::pair<long long, long long>> static_2d(Emitter& e, const Expr&
 std::optional<long long> static_cols(Emitter& e, const Expr& t, const char* name) {
   const auto& shape = t->type->shape;
   auto cols = shape.size() == 2 ? as_const_int(shape[1]) : std::nullopt;
-  if (!cols)
-    e.error(std::string("'") + name + "' must be 2-D with a static row length to be cut into tiles, got " +
-            shape_str(shape));
+  if (!cols || *cols <= 0) {
+    e.error(std::string("'") + name + "' must be 2-D with a static, positive row length to be cut into " +
+            "tiles, got " + shape_str(shape));
+    return std::nullopt;
+  }
   return cols;
 }
 
