@@ -114,11 +114,14 @@ std::unique_ptr<LoadedFile> load_file(const std::string& path, const std::vector
 
 std::map<std::string, long long> parse_defines(const std::vector<std::string>& defines) {
   std::map<std::string, long long> out;
+  std::map<std::string, std::string> seen;  // a repeated -D would silently keep the last value
   for (const std::string& d : defines) {
     size_t eq = d.find('=');
     if (eq == std::string::npos || eq == 0)
       usage_error("bad -D '" + d + "': expected -D name=value, e.g. -D comm_cores=8");
     std::string name = d.substr(0, eq), text = d.substr(eq + 1);
+    if (auto [it, fresh] = seen.emplace(name, d); !fresh)
+      usage_error("-D " + name + " is given twice ('" + it->second + "' and '" + d + "')");
     if (is_symbolic_define(text)) continue;
     long long value = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
