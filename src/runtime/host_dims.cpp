@@ -1,29 +1,33 @@
 // Binding and evaluating the dynamic dims of the host orchestrator's parameters.
 #include "ptodist/runtime/host_dims.h"
 
+#include <climits>
+
+#include "ptodist/ir/scalar_eval.h"
 #include "ptodist/ir/type.h"
 
 namespace ptodist::runtime {
 namespace {
 
+// Python's arithmetic through the one scalar evaluator: a result outside 64 bits (a huge --dim) or a
+// division by zero leaves the dim unknown instead of wrapping. `/` in a dim is floor division.
 std::optional<long long> eval_binary(ir::BinaryOpKind op, long long a, long long b) {
   switch (op) {
-    case ir::BinaryOpKind::Add:
-      return a + b;
-    case ir::BinaryOpKind::Sub:
-      return a - b;
-    case ir::BinaryOpKind::Mul:
-      return a * b;
-    case ir::BinaryOpKind::FloorDiv:
     case ir::BinaryOpKind::Div:
-      if (b == 0) return std::nullopt;
-      return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
+      op = ir::BinaryOpKind::FloorDiv;
+      break;
+    case ir::BinaryOpKind::Add:
+    case ir::BinaryOpKind::Sub:
+    case ir::BinaryOpKind::Mul:
+    case ir::BinaryOpKind::FloorDiv:
     case ir::BinaryOpKind::Mod:
-      if (b == 0) return std::nullopt;
-      return ((a % b) + b) % b;
+      break;
     default:
       return std::nullopt;
   }
+  ir::ScalarResult r = ir::eval_binary(op, ir::ScalarValue::of_int(a), ir::ScalarValue::of_int(b));
+  if (!r.ok() || r.value.is_float()) return std::nullopt;
+  return r.value.i;
 }
 
 void collect_names(const ir::Expr& e, std::vector<std::string>& out) {
@@ -85,8 +89,10 @@ std::string bind_dim(const ir::Expr& dim, long long extent, DimValues& dims, boo
   auto f0 = eval_dim(dim, trial);
   trial[x] = 1;
   auto f1 = eval_dim(dim, trial);
-  if (f0 && f1 && *f1 != *f0 && (extent - *f0) % (*f1 - *f0) == 0) {
-    trial[x] = (extent - *f0) / (*f1 - *f0);
+  long long rise = 0, need = 0;
+  if (f0 && f1 && *f1 != *f0 && !__builtin_sub_overflow(*f1, *f0, &rise) &&
+      !__builtin_sub_overflow(extent, *f0, &need) && !(rise == -1 && need == LLONG_MIN) && need % rise == 0) {
+    trial[x] = need / rise;
     if (eval_dim(dim, trial) == extent && trial[x] >= 0) {
       dims[x] = trial[x];
       return "";

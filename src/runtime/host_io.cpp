@@ -213,6 +213,9 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
       std::string unbound;
       for (const std::string& n : dim_names(p))
         if (!dims.count(n)) unbound += (unbound.empty() ? "" : ", ") + n;
+      if (unbound.empty())
+        return "cannot tell the shape of '" + name + "' (" + ir::type_str(p.var->type) +
+               "): with the dims given, a dim divides by zero or does not fit in 64 bits";
       return "cannot tell the shape of '" + name + "' (" + ir::type_str(p.var->type) + "): no input binds " +
              unbound + "; pass it as a .npy file or give --dim " + unbound.substr(0, unbound.find(',')) +
              "=<value>";
