@@ -38,7 +38,7 @@ class Waiters:
     @pl.function(type=pl.FunctionType.InCore)
     def notify_in_waiter(self, signal: pld.DistributedTensor[[1, 4], pl.INT32]):
         # expected-error@+1 {{deferred waiter 'notify_in_waiter' is registration-only: pld.system.notify}}
-        pld.system.notify(signal, peer=0, offsets=[0, 1], value=1)
+        pld.system.notify(signal, peer=0, offsets=[0, 1], value=1, op=pld.NotifyOp.AtomicAdd)
         pld.system.defer_wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
 
     @pl.function(type=pl.FunctionType.InCore)
