@@ -34,6 +34,10 @@ class PyError(Exception):
     """What Python raises, or what ptodist's rules make an error."""
 
 
+class PyTypeError(PyError):
+    """An operator applied to a type it does not take (Python's TypeError)."""
+
+
 # ---------------------------------------------------------------------------------------------------
 # Expressions: (kind, ...) tuples. A leaf is ("int", v) / ("float", v) / ("bool", v).
 
@@ -134,8 +138,22 @@ def py_binary(op, a, b, run_time):
         raise PyError("integer power with a negative exponent at run time")
     try:
         return check_int(eval(f"a {op} b", {"a": a, "b": b}))  # noqa: S307 - our own operands
-    except (ZeroDivisionError, OverflowError, ValueError, TypeError) as exc:
+    except TypeError as exc:
+        raise PyTypeError(str(exc)) from exc
+    except (ZeroDivisionError, OverflowError, ValueError) as exc:
         raise PyError(str(exc)) from exc
+
+
+def type_check_skipped(e, run_time):
+    """ptodist types every operand of `and`/`or`/ternary, also the one Python skips: a type error there
+    (e.g. `>>` of a folded float such as 2 ** -1) is a compile-time error although Python never
+    evaluates it. Value errors on the skipped side (a division by zero) are not: it is not run."""
+    try:
+        py_eval(e, run_time)
+    except PyTypeError as exc:
+        raise PyTypeError(f"type error on a branch Python skips: {exc}") from exc
+    except PyError:
+        pass
 
 
 def py_eval(e, run_time):
@@ -149,16 +167,19 @@ def py_eval(e, run_time):
         try:
             return check_int({"-": lambda: -x, "+": lambda: +x, "~": lambda: ~x, "not": lambda: not x}[e[1]]())
         except TypeError as exc:
-            raise PyError(str(exc)) from exc
+            raise PyTypeError(str(exc)) from exc
     if kind == "cmp":
         return eval(f"a {e[1]} b", {"a": py_eval(e[2], run_time), "b": py_eval(e[3], run_time)})  # noqa: S307
     if kind == "boolop":
         lhs = py_eval(e[2], run_time)
         if (e[1] == "and") != bool(lhs):
+            type_check_skipped(e[3], run_time)
             return lhs
         return py_eval(e[3], run_time)
     if kind == "ifexp":
-        return py_eval(e[2], run_time) if py_eval(e[1], run_time) else py_eval(e[3], run_time)
+        taken, skipped = (e[2], e[3]) if py_eval(e[1], run_time) else (e[3], e[2])
+        type_check_skipped(skipped, run_time)
+        return py_eval(taken, run_time)
     raise AssertionError(kind)
 
 
