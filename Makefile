@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RANKS ?= 4
 
-.PHONY: deps configure build demo test test-asan bench fuzz clean
+.PHONY: deps configure build demo test test-asan bench fuzz fuzz-scalar fuzz-frontend clean
 
 deps:
 	bash scripts/install-deps.sh
@@ -33,12 +33,24 @@ test-asan: deps
 bench: build
 	bash bench/run.sh $(BUILD)
 
-# The differential scalar tester at length: FUZZ_COUNT random expressions from FUZZ_SEED, each folded
-# and at run time, against python3 (tests/fuzz/scalar_diff.py).
+# Fuzzing at length (docs/testing.md): the differential scalar tester, FUZZ_COUNT random expressions
+# from FUZZ_SEED, each folded and at run time, against python3 (tests/fuzz/scalar_diff.py); then the
+# libFuzzer target of the front end and compile pipeline (tests/fuzz/frontend_fuzzer.cpp, clang-14,
+# ASan + UBSan) for FUZZ_SECONDS, its corpus kept in $(FUZZ_BUILD)/corpus. Both run under nice.
 FUZZ_SEED ?= 1
 FUZZ_COUNT ?= 20000
-fuzz: build
-	python3 tests/fuzz/scalar_diff.py $(BUILD)/ptodist --seed $(FUZZ_SEED) --count $(FUZZ_COUNT) --batch 500
+FUZZ_SECONDS ?= 600
+FUZZ_BUILD ?= build-fuzz
+fuzz: fuzz-scalar fuzz-frontend
+
+fuzz-scalar: build
+	nice -n 19 python3 tests/fuzz/scalar_diff.py $(BUILD)/ptodist --seed $(FUZZ_SEED) --count $(FUZZ_COUNT) --batch 500 --progress --timeout 1800
+
+fuzz-frontend: deps
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang-14 \
+	  -DCMAKE_CXX_COMPILER=clang++-14 -DPTODIST_FUZZ=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target frontend_fuzzer
+	nice -n 19 bash tests/fuzz/run_frontend_fuzzer.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan $(FUZZ_BUILD)
