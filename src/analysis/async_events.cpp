@@ -68,15 +68,6 @@ void collect_calls(const Expr& e, std::vector<const OpCall*>& out) {
   }
 }
 
-std::optional<long long> trip_count(const For& f) {
-  auto start = f.start ? as_const_int(f.start) : std::optional<long long>(0);
-  auto stop = as_const_int(f.stop);
-  auto step = f.step ? as_const_int(f.step) : std::optional<long long>(1);
-  if (!start || !stop || !step || *step == 0) return std::nullopt;
-  long long n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
-  return n < 0 ? 0 : n;
-}
-
 class Analyzer {
  public:
   Analyzer(const Function& f, DiagnosticEngine& diags, std::vector<std::string>* facts)
@@ -300,7 +291,7 @@ class Analyzer {
   }
 
   EventState for_stmt(const For& f, EventState entry) {
-    auto n = trip_count(f);
+    auto n = constant_trip_count(f);
     if (n && *n == 0) return entry;
     // The body's effect depends only on the entry state, so nested loops are analysed once per distinct
     // entry state instead of once per iteration of every enclosing loop.

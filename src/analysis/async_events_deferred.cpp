@@ -19,15 +19,6 @@ struct DeferFinder : Walker {
   }
 };
 
-std::optional<long long> const_trip_count(const For& f) {
-  auto start = f.start ? as_const_int(f.start) : std::optional<long long>(0);
-  auto stop = as_const_int(f.stop);
-  auto step = f.step ? as_const_int(f.step) : std::optional<long long>(1);
-  if (!start || !stop || !step || *step == 0) return std::nullopt;
-  long long n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
-  return n < 0 ? 0 : n;
-}
-
 // The most registrations one path through `b` makes, saturated just past the budget (so a huge
 // constant trip count cannot overflow); nullopt after an error.
 class Budget {
@@ -65,7 +56,7 @@ class Budget {
   std::optional<long long> loop(const For& f) {
     auto body = block(f.body);
     if (!body || *body == 0) return body;  // a loop that registers nothing needs no known trip count
-    auto n = const_trip_count(f);
+    auto n = constant_trip_count(f);
     if (!n) {
       diags_.error(f.span,
                    "pld.system.defer_wait: a loop that registers deferred conditions needs a constant trip "

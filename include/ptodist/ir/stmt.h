@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ptodist/ir/expr.h"
@@ -57,6 +58,10 @@ struct For : StmtBase<StmtKind::For> {
   Expr stage;              // pl.pipeline(n, stage=2); null otherwise
   Block body;
 };
+
+// How many times `loop` runs when start, stop and step are constants (never negative); nullopt when one
+// is not a constant or the step is 0.
+std::optional<long long> constant_trip_count(const For& loop);
 
 struct If : StmtBase<StmtKind::If> {
   Expr cond;
