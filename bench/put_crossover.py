@@ -1,7 +1,7 @@
 # The put / put_async crossover that lower-collectives' rule is based on (docs/collectives.md): every
 # rank pushes one [1, size] FP32 row to each peer, as allgather does, with the synchronous staged put
-# (program `sync`) or with put_async on one DMA session, all events issued before the first wait
-# (program `dma`), then a notify/wait handshake. Run:
+# (program `sync`) or with put_async on one DMA session, each event waited before the next put, as
+# lower-collectives emits it (program `dma`), then a notify/wait handshake. Run:
 #   ptodist bench bench/put_crossover.py --program sync --ranks 4 -D size=N --warmup 3 --rounds 20
 import pypto.language as pl
 import pypto.language.distributed as pld
