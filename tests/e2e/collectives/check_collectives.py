@@ -130,6 +130,15 @@ def compare(name, got, want):
     return None
 
 
+def factory_params(defines):
+    """The programs' factory arguments: the defaults, overridden by each -D NAME=INT."""
+    params = {"size": 64, "rows": 2, "root": 1, "max_recv": 3}
+    for d in defines:
+        k, v = d.split("=")
+        params[k] = int(v)
+    return params
+
+
 def run_case(args, program, n, params):
     work = os.path.join(args.out_dir, f"{program}.{n}")
     os.makedirs(work, exist_ok=True)
@@ -164,10 +173,7 @@ def main():
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("-D", action="append", default=[])
     args = ap.parse_args()
-    params = {"size": 64, "rows": 2, "root": 1, "max_recv": 3}
-    for d in args.D:
-        k, v = d.split("=")
-        params[k] = int(v)
+    params = factory_params(args.D)
     failures = 0
     for program in args.programs.split(","):
         for n in [int(x) for x in args.ranks.split(",")]:

@@ -98,10 +98,7 @@ def main():
         print("SKIP: mpirun is not installed")
         sys.exit(77)
     args.flags = args.mpirun_flags.split()
-    params = {"size": 64, "rows": 2, "root": 1, "max_recv": 3}
-    for d in args.D:
-        k, v = d.split("=")
-        params[k] = int(v)
+    params = cc.factory_params(args.D)
     failures = 0
     for program in args.programs.split(","):
         for n in [int(x) for x in args.np.split(",")]:
