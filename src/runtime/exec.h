@@ -371,7 +371,7 @@ Value dispatch_unobserved(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t
 // nobody observes.
 Value observed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects);
 // Whether ops reported to `ev` skip their tile data (events/shape_only.cpp, `ptodist predict`), and
-// the scope that says so to the op running on this thread (tile_data_skipped()).
+// the scope that says so to the op running on this thread (skips_copy_of()).
 bool skips_tile_data(const events::EventStream& ev);
 class TileDataScope {
  public:

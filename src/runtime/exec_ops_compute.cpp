@@ -329,7 +329,7 @@ Value op_Move(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   const TileValue& a = in.tile_arg(c, "tile", h);
   TileValue out = in.new_tile(c, a.shape, a.dtype, memory_arg(in, c, "target_memory", a.memory));
-  if (a.dtype == ir::DType::INT32 || !tile_data_skipped()) std::copy_n(a.data, a.bytes(), out.data);
+  if (!skips_copy_of(a.dtype)) std::copy_n(a.data, a.bytes(), out.data);
   out.valid = a.valid;
   return out;
 }

@@ -154,8 +154,7 @@ void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileVal
     check_region(in, *hb, rd, is_put ? peer : in.f.rank, true, add, c);
   }
   Transport& tr = in.world().transport();
-  // `ptodist predict` moves only INT32 data (signal cells): the rest steers no control flow.
-  if (x.dst->dtype != ir::DType::INT32 && tile_data_skipped()) rows = 0;
+  if (skips_copy_of(x.dst->dtype)) rows = 0;  // `ptodist predict` (shape_only.h)
   int turn = 0;
   for (long long r0 = 0; r0 < rows; r0 += cr) {
     for (long long c0 = 0; c0 < cols; c0 += cc) {

@@ -151,8 +151,7 @@ void copy_region(const std::byte* src, ir::DType st, std::span<const long long> 
                  ir::DType dt, std::span<const long long> dst_strides, std::span<const long long> shape) {
   for (long long d : shape)
     if (d <= 0) return;
-  // `ptodist predict` copies only INT32 data (signal cells): nothing else steers control flow.
-  if (dt != ir::DType::INT32 && tile_data_skipped()) [[unlikely]]
+  if (skips_copy_of(dt)) [[unlikely]]  // `ptodist predict` (shape_only.h)
     return;
   if (shape.size() > kMaxRegionDims)
     return copy_region_any_rank(src, st, src_strides, dst, dt, dst_strides, shape);

@@ -6,6 +6,8 @@
 // (a pl.read, or a cast to INT32 that could feed a signal).
 #pragma once
 
+#include "ptodist/ir/dtype.h"
+
 namespace ptodist::runtime {
 
 namespace events {
@@ -14,7 +16,8 @@ class EventStream;
 
 // Ops reported to `stream` skip their tile data; null: every op computes (the default).
 void skip_tile_data(const events::EventStream* stream);
-// Whether the op running on this thread skips its tile data (set around each op of such a stream).
-bool tile_data_skipped();
+// Whether the op running on this thread skips copying data of `dtype` (set around each op of such a
+// stream): every dtype but INT32, the signal cells and what resets them, which steer control flow.
+bool skips_copy_of(ir::DType dtype);
 
 }  // namespace ptodist::runtime

@@ -25,8 +25,8 @@ void skip_tile_data(const events::EventStream* stream) {
   skipping.store(stream, std::memory_order_relaxed);
 }
 
-bool tile_data_skipped() {
-  return op_skips_data;
+bool skips_copy_of(ir::DType dtype) {
+  return op_skips_data && dtype != ir::DType::INT32;
 }
 
 bool skips_tile_data(const events::EventStream& ev) {
