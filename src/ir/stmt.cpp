@@ -1,6 +1,8 @@
 // Statement helpers (stmt.h).
 #include "ptodist/ir/stmt.h"
 
+#include <climits>
+
 namespace ptodist::ir {
 
 std::optional<long long> constant_trip_count(const For& loop) {
@@ -8,8 +10,11 @@ std::optional<long long> constant_trip_count(const For& loop) {
   auto stop = as_const_int(loop.stop);
   auto step = loop.step ? as_const_int(loop.step) : std::optional<long long>(1);
   if (!start || !stop || !step || *step == 0) return std::nullopt;
-  long long n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
-  return n < 0 ? 0 : n;
+  // In 128 bits: stop - start overflows 64 for extreme constants (range(-2**63 + 1, 2**63 - 1)).
+  const __int128 a = *start, b = *stop, d = *step;
+  const __int128 n = d > 0 ? (b - a + d - 1) / d : (a - b - d - 1) / -d;
+  if (n < 0) return 0;
+  return n > LLONG_MAX ? LLONG_MAX : static_cast<long long>(n);  // saturated: more than any budget
 }
 
 }  // namespace ptodist::ir

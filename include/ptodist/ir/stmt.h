@@ -59,8 +59,8 @@ struct For : StmtBase<StmtKind::For> {
   Block body;
 };
 
-// How many times `loop` runs when start, stop and step are constants (never negative); nullopt when one
-// is not a constant or the step is 0.
+// How many times `loop` runs when start, stop and step are constants (never negative, saturated at
+// LLONG_MAX); nullopt when one is not a constant or the step is 0.
 std::optional<long long> constant_trip_count(const For& loop);
 
 struct If : StmtBase<StmtKind::If> {

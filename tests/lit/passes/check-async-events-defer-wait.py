@@ -53,6 +53,13 @@ class Waiters:
         for i in pl.range(65):
             pld.system.defer_wait(signal, offsets=[0, 0], expected=i, cmp=pld.WaitCmp.Ge)
 
+    # The trip count of extreme constant bounds does not fit 64 bits (stop - start): still over budget.
+    # expected-error@+2 {{deferred waiter 'extreme_bounds' may register more than 64 conditions}}
+    @pl.function(type=pl.FunctionType.InCore)
+    def extreme_bounds(self, signal: pld.DistributedTensor[[1, 4], pl.INT32]):
+        for i in pl.range(-9223372036854775807, 9223372036854775807):
+            pld.system.defer_wait(signal, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
+
     @pl.function(type=pl.FunctionType.InCore)
     def bookkeeping_is_fine(self, signal: pld.DistributedTensor[[1, 4], pl.INT32], inp: pl.Tensor[[1, 8], pl.INT32]):
         base: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
