@@ -114,6 +114,13 @@ def ptodist_signatures():
     aliases = open(os.path.join(ROOT, "include/ptodist/ir/op_aliases.def")).read()
     out = dict(re.findall(r'^PTODIST_OP\(\w+, "([^"]+)", "([^"]*)"', ops, re.M))
     out.update({s: sig for s, _, sig in re.findall(r'^PTODIST_ALIAS\("([^"]+)", (\w+), "([^"]*)"', aliases, re.M)})
+    unary = open(os.path.join(ROOT, "include/ptodist/ir/unary_ops.def")).read()
+    for tile_only, name, sig, tile_sig in re.findall(
+            r'^PTODIST_UNARY(_TILE)?\(\w+, "(\w+)", "([^"]*)", "([^"]*)"', unary, re.M):
+        out["pl." + name] = sig
+        out["pl.tile." + name] = tile_sig
+        if not tile_only:
+            out["pl.tensor." + name] = sig
     return out
 
 

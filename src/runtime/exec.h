@@ -439,5 +439,7 @@ void store_tile(Interp& in, const ir::OpCall& c, const TileValue& tile, const Te
 Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op);
 Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op);
 Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast);
+// A unary op of ir/unary_ops.def on the GM tensor in operand `slot`.
+Value tensor_unary_op(Interp& in, const ir::OpCall& c, kernels::UnaryOp op, OperandName slot);
 
 }  // namespace ptodist::runtime

@@ -102,6 +102,22 @@ Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast) {
   return out;
 }
 
+// A unary op of the table on a GM tensor: an integer tensor whose result is FP32 (sqrt, recip, ...)
+// is converted first, then computed in place in the new tensor.
+Value tensor_unary_op(Interp& in, const ir::OpCall& c, kernels::UnaryOp op, OperandName slot) {
+  OperandHolder h;
+  TensorView a = dense_copy(in, c, tensor_operand(in, c, slot, h));
+  ir::DType to = c.type ? c.type->dtype : a.dtype;
+  TensorView out = new_tensor(in, c, a.shape, to, c.op->spelling);
+  if (to != a.dtype) {
+    kernels::cast(flat(out), flat(a));
+    kernels::unary(op, flat(out), flat(out));
+  } else {
+    kernels::unary(op, flat(out), flat(a));
+  }
+  return out;
+}
+
 // A view: the same memory at an offset, with the source's strides.
 Value op_Slice(Interp& in, const ir::OpCall& c) {
   OperandHolder h;

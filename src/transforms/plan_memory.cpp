@@ -19,6 +19,7 @@
 #include "ptodist/analysis/liveness.h"
 #include "ptodist/ir/functor.h"
 #include "ptodist/ir/printer.h"
+#include "ptodist/ir/unary_ops.h"
 #include "rewrite_util.h"
 
 namespace ptodist::transforms {
@@ -102,8 +103,10 @@ bool runs_in_place(const OpCall& c) {
       const Expr& in = c.arg("input");
       return c.type && in && in->type && dtype_bytes(c.type->dtype) <= dtype_bytes(in->type->dtype);
     }
-    default:
-      return false;
+    default: {
+      const UnaryOpInfo* u = unary_op_info(c.op->id);
+      return u && u->in_place;
+    }
   }
 }
 

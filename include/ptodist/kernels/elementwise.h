@@ -7,6 +7,8 @@ namespace ptodist::kernels {
 
 enum class BinaryOp { Add, Sub, Mul, Div, Maximum, Minimum };
 enum class ScalarOp { Add, Sub, Mul, Div };
+// The unary family of the op table (ir/unary_ops.def names each op's row; the names match).
+enum class UnaryOp { Neg, Abs, Sqrt, Rsqrt, Recip, Log, Relu };
 
 // Semantics shared by every kernel here (operands have one type and one shape; dst may alias an input
 // exactly, i.e. in-place is fine, partial overlap is not):
@@ -25,6 +27,13 @@ void binary_scalar(ScalarOp op, const TileView& dst, const TileView& src, double
 // fp32; overflow gives inf, underflow 0, NaN stays NaN); integer types compute in fp32 and convert
 // back with the cast rule.
 void exp(const TileView& dst, const TileView& src);
+
+// dst = op(src), dst and src of one type and shape (dst may alias src). Float types compute in fp32 with
+// the C library's functions and round once (sqrt, 1/x and log of fp32 are correctly rounded; rsqrt is
+// 1/sqrt(x) in double, rounded once); recip(0) = inf, log(0) = -inf, sqrt/log of a negative = NaN.
+// Integer types: neg/abs wrap (abs(MIN) == MIN, as two's complement), relu is max(0, x); the others
+// compute in fp32 and convert back with the cast rule.
+void unary(UnaryOp op, const TileView& dst, const TileView& src);
 
 // Every element of dst = value, converted to dst's type with the cast rule (cast.h).
 void fill(const TileView& dst, double value);

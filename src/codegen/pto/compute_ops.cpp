@@ -1,6 +1,7 @@
 // Tile compute in PTO text (DPS form: `ins(...) outs(...)` on the tiles' planned buffers): loads and
 // stores through partition views, cube matmuls, vector elementwise ops, casts, moves and fills.
 #include "emitter.h"
+#include "ptodist/ir/unary_ops.h"
 
 namespace ptodist::codegen::pto {
 
@@ -149,6 +150,20 @@ void FunctionEmitter::emit_tile_scalar(const CallSite& site, const char* op, con
   }
 }
 
+// A unary op of the table; high_precision=True adds PTOAS's precision attribute, as PyPTO's
+// MakePrecisionCodegenPTO does (`{precisionType = #pto<recip_precision high_precision>}`).
+void FunctionEmitter::emit_unary(const CallSite& site, const UnaryOpInfo& u) {
+  const OpCall& c = site.call;
+  const std::string& operand = op_info(u.id).params[0].name;
+  const TileRef* a = tile_of(c.arg(operand), c, operand.c_str());
+  const TileRef* out = result_tile(site);
+  if (!a || !out) return;
+  const auto* hp = c.arg("high_precision") ? c.arg("high_precision")->as<BoolImm>() : nullptr;
+  std::string attr =
+      hp && hp->value ? " {precisionType = #pto<" + std::string(u.name) + "_precision high_precision>}" : "";
+  line(std::string(u.pto) + " " + ins_outs({a}, "", "", *out) + attr);
+}
+
 // The tensor-level forms of the elementwise ops (pl.tensor.add, pl.add on tensors): ptodist runs them
 // on GM tensors, and PyPTO lowers them to tiles with a pass ptodist does not have yet.
 static bool is_tensor_form(const OpCall& c) {
@@ -167,7 +182,7 @@ static bool is_tensor_form(const OpCall& c) {
     case OpId::Cast:
       return c.type && c.type->is_tensor_like();
     default:
-      return false;
+      return unary_op_info(c.op->id) && c.type && c.type->is_tensor_like();
   }
 }
 
@@ -187,6 +202,10 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     const TileRef* b = tile_of(c.arg("rhs"), c, "rhs");
     const TileRef* out = result_tile(site);
     if (a && b && out) line(std::string(op) + " " + ins_outs({a, b}, "", "", *out));
+    return true;
+  }
+  if (const UnaryOpInfo* u = unary_op_info(id)) {
+    emit_unary(site, *u);
     return true;
   }
   if (const char* op = unary_tile_op(id)) {

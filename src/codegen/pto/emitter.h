@@ -11,6 +11,7 @@
 
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
+#include "ptodist/ir/unary_ops.h"
 #include "ptodist/support/diagnostics.h"
 #include "ptodist/support/profile.h"
 
@@ -190,6 +191,7 @@ class FunctionEmitter {
                        const std::string& extra_type, const TileRef& out);
   void emit_load(const CallSite& site);
   void emit_store(const CallSite& site);
+  void emit_unary(const CallSite& site, const ir::UnaryOpInfo& u);
   void emit_tile_scalar(const CallSite& site, const char* op, const ir::Expr& tile, const ir::Expr& scalar);
   void emit_write(const CallSite& site);
   Value emit_read(const ir::OpCall& call);
