@@ -175,6 +175,7 @@ Value Interp::eval_subscript(const ir::Subscript& s) {
   if (const auto* t = std::get_if<std::shared_ptr<TupleValue>>(&base)) {
     if (s.indices.size() != 1) fail(s.span, "a tuple takes one index");
     long long idx = eval_int(s.indices[0]);
+    if (idx < 0) idx += static_cast<long long>((*t)->elements.size());  // Python: -1 is the last
     if (idx < 0 || idx >= static_cast<long long>((*t)->elements.size()))
       fail(s.span, "tuple index out of range");
     return (*t)->elements[idx];
@@ -185,12 +186,14 @@ Value Interp::eval_subscript(const ir::Subscript& s) {
                      " leading dims to index (the last being the rank) can be indexed here");
   TensorView slice = *view;
   for (const ir::Expr& index : s.indices) {
-    long long idx = eval_int(index);
+    const long long written = eval_int(index);
+    long long idx = written < 0 ? written + slice.shape[0] : written;  // Python: -1 is the last
     if (idx < 0 || idx >= slice.shape[0]) {
-      fail(s.span, "index " + std::to_string(idx) + " is out of range for '" + slice.name +
+      fail(s.span, "index " + std::to_string(written) + " is out of range for '" + slice.name +
                        "' whose leading dim is " + std::to_string(slice.shape[0]) +
-                       "; the host tensor needs one slice per rank (" + std::to_string(world().ranks()) +
-                       " ranks)");
+                       (written < 0 ? std::string(" (a negative index counts from the end)")
+                                    : "; the host tensor needs one slice per rank (" +
+                                          std::to_string(world().ranks()) + " ranks)"));
     }
     slice.data += idx * slice.strides[0] * ir::dtype_bytes(slice.dtype);
     slice.shape.pop_front();
