@@ -61,7 +61,7 @@ class Contracts:
         u = pl.const(1.5, pl.INT32)
         # expected-error@+1 {{'pl.tile.sel' is a PyPTO op that ptodist does not support yet}}
         v = pl.tile.sel(t, t, t, t)
-        # expected-error@+1 {{'pl.neg' is a PyPTO op that ptodist does not support yet}}
-        pl.neg(t)
+        # expected-error@+1 {{'pl.cos' is a PyPTO op that ptodist does not support yet}}
+        pl.cos(t)
         # expected-error@+1 {{unknown op 'pl.tile.bogus'}}
         w = pl.tile.bogus(t)
