@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -25,6 +26,8 @@
 #include "ptodist/runtime/world.h"
 
 namespace ptodist::runtime {
+
+struct DmaTransfer;
 
 // Pooled, aligned storage for tiles whose address the memory planner did not fix: a freed buffer is
 // reused by the next tile of the same size, so an inner loop does not hit malloc.
@@ -206,6 +209,9 @@ struct Frame {
   std::vector<DeferredCondition>* deferred = nullptr;
   bool returned = false;
   std::vector<Value> results;
+  // Observed runs: accesses and transfers the frame's ops reported (observed_op checks that an op
+  // with a memory effect reported one).
+  uint32_t accesses_reported = 0;
 };
 
 // Where an op keeps an operand it had to evaluate (one that is not a variable read in place). Empty
@@ -387,9 +393,29 @@ class TileDataScope {
 // mode: switch points and happens-before facts derived from the op's effects.
 void check_before_op(Interp& in, const ir::OpCall& c, uint32_t effects);
 void check_after_op(Interp& in, const ir::OpCall& c, uint32_t effects, const Value& result);
+// ... and of its tile result written at its planned address (check/access_hooks.cpp).
+void check_tile_result(Interp& in, const ir::OpCall& c, const Value& result);
+// ... and of task boundaries (check/access_hooks.cpp): a block's start acquires its deps' blocks, a
+// join the joined tasks' blocks, a launch is a switch point, a spawned actor starts from its parent.
+void check_block_started(Interp& in, const TaskState& task);
+void check_joined(Interp& in, const std::vector<std::shared_ptr<TaskState>>& tasks);
+void check_actor_spawned(World& world, int actor, int parent, int rank, const std::string& name);
+void check_deferred_satisfied(World& world, const CoreState& core, const DeferredCondition& d);
+void check_round_start(World& world, int round, bool zeroed);
+
+// Task and round boundaries on the op-event stream (events/op_events.cpp), consumed by check mode and
+// by the stream's observers. `report_boundary`: an orchestration or a block starts or ends.
 void report_boundary(Interp& in, events::Kind kind, const TaskState* task = nullptr);
 void report_submit(Interp& in, TaskState& task);
+// The submitter spawned the task's blocks: they may run before it goes on.
+void report_launched(Interp& in);
 void report_join(Interp& in, const std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span);
+// Check mode's actors (a rank's orchestrator, a kernel block) as the scheduler spawns them.
+void report_actor_spawned(World& world, int actor, int parent, int rank, const std::string& name);
+// A block's pld.system.defer_wait condition held (an acquire, as a wait's).
+void report_deferred_satisfied(World& world, const CoreState& core, const DeferredCondition& d);
+// A round starts: every earlier access is ordered before it (`zeroed`: from zeroed windows).
+void report_round_start(World& world, int round, bool zeroed);
 
 // Calls of program functions: kernels, orchestrators and `device=` calls (orchestration.cpp).
 Value call_function(Interp& in, const ir::FuncCall& call);
@@ -426,10 +452,34 @@ std::string dims_str(std::span<const long long> dims);  // "[2, 3]"
 std::string describe_cell(const TensorView& t, const Dims& offsets);
 long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
                               const Dims& shape);
-// Check mode: a core's load or store of a window region (the rank's own window) is a switch point and an
-// access the happens-before tracker checks; nothing in fast mode.
-void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
-                         const Dims& shape, bool write);
+// A GM or window access of the running op: [offsets, offsets + shape) of `t` in `rank`'s copy of the
+// window (the running rank's local GM when `t` is no window), read, written, or atomically added to.
+struct MemoryAccess {
+  const TensorView& t;
+  const Dims& offsets;
+  const Dims& shape;
+  int rank = -1;
+  bool write = false;
+  bool atomic_add = false;
+};
+// The op reports its GM and window accesses on the op-event stream where it makes them (only the op
+// knows its region: a load's valid_shape, a put's offsets); nothing in fast mode. Observed ops with a
+// memory effect in ops.def must report (observed_op checks it), so a new op cannot skip check mode.
+void observed_accesses(Interp& in, const ir::OpCall& c, std::span<const MemoryAccess> accesses);
+inline void report_accesses(Interp& in, const ir::OpCall& c, std::initializer_list<MemoryAccess> accesses) {
+  if (in.world().observed()) [[unlikely]]
+    observed_accesses(in, c, std::span<const MemoryAccess>(accesses.begin(), accesses.size()));
+}
+// A core's load or store of its rank's GM (a window or local GM).
+inline void report_access(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
+                          const Dims& shape, bool write) {
+  report_accesses(in, c, {MemoryAccess{t, offsets, shape, t.rank, write, false}});
+}
+// An async transfer issued by the running op, reported on the stream: check mode's observer takes it
+// (its scheduler lands it where the seed says) and returns its event; otherwise nullopt, and the op
+// hands it to the rank's DMA engine.
+std::optional<EventValue> report_transfer(Interp& in, const ir::OpCall& c, DmaTransfer& t,
+                                          const TensorView& local, const std::string& remote_name);
 // Writes the valid region of `tile` into `t` at `offsets` (added atomically with atomic=Add).
 void store_tile(Interp& in, const ir::OpCall& c, const TileValue& tile, const TensorView& t,
                 const Dims& offsets);

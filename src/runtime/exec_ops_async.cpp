@@ -2,9 +2,8 @@
 // handed to the rank's DMA engine, and wait/test on their events.
 #include <atomic>
 #include <cstring>
+#include <optional>
 
-#include "check/happens_before.h"
-#include "check/scheduler.h"
 #include "ptodist/runtime/dma.h"
 #include "remote_io.h"
 
@@ -50,24 +49,6 @@ long long contiguous_bytes(Interp& in, const ir::OpCall& c, const TensorView& t,
   return n * ir::dtype_bytes(t.dtype);
 }
 
-// Check mode: the transfer is a switch point, known to happens-before, and landed by the scheduler
-// where the seed says instead of by the DMA engine.
-Value issue_checked(Interp& in, const ir::OpCall& c, DmaTransfer& t, const TensorView& local,
-                    const std::string& remote_name) {
-  check_switch_point(in);
-  if (local.is_window() && local.rank == in.f.rank) {
-    t.local_window = WindowAddr{local.window.segment, local.window.offset + (t.local - local.data)};
-  }
-  check::Access acc{c.span, c.op->spelling, remote_name};
-  check::Access local_acc{c.span, c.op->spelling, local.name,
-                          t.local_window.segment >= 0 ? 0 : reinterpret_cast<long long>(local.data)};
-  t.check_id = in.world().hb()->transfer_issued(actor_of(in), t, acc, local_acc);
-  EventValue e{t.session, t.seq, &c, std::make_shared<bool>(false)};
-  e.check_id = t.check_id;
-  in.world().scheduler()->submit_transfer(actor_of(in), std::move(t));
-  return e;
-}
-
 Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   OperandHolder hd, hs, hss;
   const TensorView& dst = is_put ? window_arg(in, c, "dst", hd) : in.tensor_arg(c, "dst", hd);
@@ -97,7 +78,9 @@ Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   t.bytes = bytes;
   t.session = session;
   t.seq = ++session->issued;
-  if (in.world().hb()) return issue_checked(in, c, t, local, remote.name);
+  if (in.world().observed()) [[unlikely]] {
+    if (std::optional<EventValue> checked = report_transfer(in, c, t, local, remote.name)) return *checked;
+  }
   in.world().dma(in.f.rank).submit(t);
   return EventValue{session, t.seq, &c, std::make_shared<bool>(false)};
 }

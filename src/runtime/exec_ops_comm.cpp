@@ -223,10 +223,7 @@ Value op_RemoteLoad(Interp& in, const ir::OpCall& c) {
   region_offset_bytes(in, c, t, offsets, shape);
   TileValue tile = in.new_tile(c, shape, t.dtype, ir::Memory::Vec);
   Region r{&t, offsets, shape};
-  if (check::HappensBefore* hb = in.world().hb()) {
-    check_switch_point(in);
-    check_region(in, *hb, r, peer, false, false, c);
-  }
+  report_accesses(in, c, {MemoryAccess{t, offsets, shape, peer, false, false}});
   for (long long row = 0; row < r.rows(); ++row)
     in.world().transport().get(peer, r.row_addr(row, 0), tile.data + row * r.row_bytes(), r.row_bytes());
   return tile;
@@ -239,10 +236,7 @@ static void store_tile_remote(Interp& in, const ir::OpCall& c, const std::byte* 
   const ir::EnumImm* atomic = enum_arg(c, "atomic");
   bool add = atomic && atomic->value == "Add";
   Region r{&t, offsets, shape};
-  if (check::HappensBefore* hb = in.world().hb()) {
-    check_switch_point(in);
-    check_region(in, *hb, r, peer, true, add, c);
-  }
+  report_accesses(in, c, {MemoryAccess{t, offsets, shape, peer, true, add}});
   for (long long row = 0; row < r.rows(); ++row)
     write_row(in, r, peer, row, 0, r.cols(), src + row * r.row_bytes(), add);
   if (t.dtype == ir::DType::INT32) in.world().wake(peer);
@@ -267,10 +261,7 @@ Value op_TensorRemoteStore(Interp& in, const ir::OpCall& c) {
   int peer = global_peer(in, c, t);
   Dims offsets = in.ints_arg(c, "offsets");
   std::vector<std::byte> dense(src.numel() * ir::dtype_bytes(src.dtype));
-  if (check::HappensBefore* hb = in.world().hb()) {
-    if (src.is_window()) check_switch_point(in);
-    check_region(in, *hb, Region{&src, Dims(src.shape.size(), 0), src.shape}, src.rank, false, false, c);
-  }
+  report_access(in, c, src, Dims(src.shape.size(), 0), src.shape, false);
   copy_dense(src, dense.data());
   Dims shape = src.shape;
   while (shape.size() < t.shape.size()) shape.push_front(1);

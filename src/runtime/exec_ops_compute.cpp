@@ -166,7 +166,7 @@ Value op_Load(Interp& in, const ir::OpCall& c) {
   Dims shape = in.ints_arg(c, "shapes");
   Dims region = load_region(in, c, t, offsets, shape);
   long long at = checked_region(in, c, t, offsets, region);
-  check_window_access(in, c, t, offsets, region, false);
+  report_access(in, c, t, offsets, region, false);
   // The result type's static shape may differ from the region's in leading 1s ([1, N] from [N]).
   Dims tile_shape = shape;
   static_dims(in, c, tile_shape);
@@ -208,7 +208,7 @@ void store_tile(Interp& in, const ir::OpCall& c, const TileValue& tile, const Te
   Dims tile_strides = dense_strides(fit_rank(tile.shape, t.shape.size()));
   if (tile_strides.size() != shape.size()) tile_strides = dense_strides(shape);
   long long at = checked_region(in, c, t, offsets, shape);
-  check_window_access(in, c, t, offsets, shape, true);
+  report_access(in, c, t, offsets, shape, true);
   const ir::EnumImm* atomic = enum_arg(c, "atomic");
   if (atomic && atomic->value == "Add")
     atomic_add_region(tile.data, tile_strides, t.data + at, t.strides, shape, t.dtype);
@@ -398,7 +398,7 @@ Value op_Read(Interp& in, const ir::OpCall& c) {
   const TensorView& t = in.tensor_arg(c, "src", h);
   Dims offsets = in.ints_arg(c, "offset");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
-  check_window_access(in, c, t, offsets, Dims(offsets.size(), 1), false);
+  report_access(in, c, t, offsets, Dims(offsets.size(), 1), false);
   if (t.dtype == ir::DType::INT64) {  // exactly: a double holds only 53 bits
     long long v = 0;
     std::memcpy(&v, t.data + at, sizeof v);
@@ -414,7 +414,7 @@ Value op_Write(Interp& in, const ir::OpCall& c) {
   const TensorView& t = in.tensor_arg(c, "dst", h);
   Dims offsets = in.ints_arg(c, "offset");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
-  check_window_access(in, c, t, offsets, Dims(offsets.size(), 1), true);
+  report_access(in, c, t, offsets, Dims(offsets.size(), 1), true);
   Value value = in.eval(c.arg("value"));
   const auto* v = std::get_if<Scalar>(&value);
   if (!v) in.fail(c.arg("value")->span, "pl.write: 'value' is not a scalar");

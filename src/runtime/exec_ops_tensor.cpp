@@ -14,17 +14,6 @@
 
 namespace ptodist::runtime {
 
-// Check mode: a core's load or store of GM is an access the happens-before tracker checks; of a
-// window region (the rank's own window) also a switch point. Local GM needs none: the tracker orders
-// accesses by happens-before, not by when they ran, and only windows are shared between ranks.
-void check_window_access(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
-                         const Dims& shape, bool write) {
-  check::HappensBefore* hb = in.world().hb();
-  if (!hb) return;
-  if (t.is_window()) check_switch_point(in);
-  check_region(in, *hb, Region{&t, offsets, shape}, t.rank, write, false, c);
-}
-
 namespace {
 
 // A new dense tensor made by `c`, zero-filled, owned by its storage; its size is checked (a shape
@@ -46,7 +35,7 @@ TensorView new_tensor(Interp& in, const ir::OpCall& c, const Dims& shape, ir::DT
 
 // `t`'s elements densely packed (a strided view such as a slice is gathered), as a new tensor.
 TensorView dense_copy(Interp& in, const ir::OpCall& c, const TensorView& t) {
-  check_window_access(in, c, t, Dims(t.shape.size(), 0), t.shape, false);
+  report_access(in, c, t, Dims(t.shape.size(), 0), t.shape, false);
   TensorView out = new_tensor(in, c, t.shape, t.dtype, t.name);
   copy_region(t.data, t.dtype, t.strides, out.data, out.dtype, out.strides, t.shape);
   return out;
@@ -144,7 +133,7 @@ Value op_Assemble(Interp& in, const ir::OpCall& c) {
     const TensorView& s = in.tensor_arg(c, "source", hs);
     TensorView dense = dense_copy(in, c, s);
     long long at = region_offset_bytes(in, c, target, offset, s.shape);
-    check_window_access(in, c, target, offset, s.shape, true);
+    report_access(in, c, target, offset, s.shape, true);
     copy_region(dense.data, dense.dtype, dense.strides, target.data + at, target.dtype, target.strides,
                 s.shape);
   }

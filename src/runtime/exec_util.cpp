@@ -4,7 +4,6 @@
 #include <cstring>
 #include <new>
 
-#include "check/happens_before.h"
 #include "checked_size.h"
 #include "exec.h"
 #include "ptodist/runtime/host_io.h"
@@ -96,16 +95,6 @@ static long long memory_capacity(const ChipProfile& p, ir::Memory m) {
   return 0;
 }
 
-// Check mode: the op's result is written at its planned address, which must not be a buffer an
-// in-flight transfer still uses. A created tile is not written; a session's scratch is checked when
-// the session is built (a re-initialised channel group is the more specific report).
-static void note_tile_written(Interp& in, const ir::OpCall& c, const TileValue& t) {
-  check::HappensBefore* hb = in.world().hb();
-  if (!hb || c.op->id == ir::OpId::CreateTile || c.op->id == ir::OpId::AsyncSession) return;
-  hb->tile_written(in.f.core ? in.f.core->actor : -1, t.data, t.bytes(),
-                   check::Access{c.span, c.op->spelling, ""});
-}
-
 [[noreturn]] static void tile_overflow(const Interp& in, const ir::OpCall& c, long long bytes, long long addr,
                                        ir::Memory memory, long long cap) {
   in.fail(c.span, c.op->spelling + ": tile of " + std::to_string(bytes) + " bytes at address " +
@@ -157,7 +146,6 @@ TileValue Interp::new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dty
     const size_t index = static_cast<size_t>(memory);
     PTODIST_INTERNAL_ASSERT(index < std::size(f.buffers->memory), "new_tile: memory out of range");
     t.data = f.buffers->memory[index].reserve(cap) + addr;
-    note_tile_written(*this, c, t);
     return t;
   }
   if (!f.tiles) f.tiles = std::make_shared<TilePool>();

@@ -3,7 +3,6 @@
 // manual scope and in order outside it, within the chip's core budget.
 #include <chrono>
 
-#include "check/happens_before.h"
 #include "check/scheduler.h"
 #include "exec.h"
 
@@ -150,10 +149,6 @@ std::string block_name(const TaskState& task, int core, int block) {
 void start_checked_block(const BlockJob& j, CoreState& core) {
   World& world = *j.env->world;
   world.scheduler()->attach(j.actor, &core);
-  if (auto* hb = world.hb()) {
-    for (const auto& dep : j.task->deps)
-      for (int b : dep->block_actors) hb->actor_joined(j.actor, b);
-  }
 }
 
 int take_core(const BlockJob& j, CoreState& core) {
@@ -205,11 +200,7 @@ void resolve_deferred(const BlockJob& j, CoreState& core, const std::vector<Defe
       auto v = static_cast<uint32_t>(std::atomic_ref<const int32_t>(*d.cell).load(std::memory_order_acquire));
       return v >= d.expected;
     });
-    if (check::HappensBefore* hb = world.hb()) {
-      int32_t seen = std::atomic_ref<const int32_t>(*d.cell).load(std::memory_order_acquire);
-      hb->wait_satisfied(core.actor, d.rank, d.addr, seen, d.expected, true,
-                         {d.span, "pld.system.defer_wait", d.cell_name});
-    }
+    report_deferred_satisfied(world, core, d);
   }
 }
 
@@ -288,7 +279,7 @@ void spawn_blocks(Interp& in, const ir::FunctionNode& fn, TaskState& task) {
     std::string name = rank + block_name(task, s.core_of(id), b);
     s.set_name(id, name);
     s.set_origin(id, &fn, task.span);
-    if (auto* hb = in.world().hb()) hb->actor_started(id, parent, in.f.rank, name);
+    report_actor_spawned(in.world(), id, parent, in.f.rank, name);
     task.block_actors.push_back(id);
   }
 }
@@ -327,7 +318,7 @@ std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::v
         [job = BlockJob{env, in.f.rank, &fn, task, args, b, actor}]() mutable { run_block(std::move(job)); });
   }
   if (run_last_here) run_block(BlockJob{env, in.f.rank, &fn, task, std::move(args), task->cores - 1, -1});
-  check_switch_point(in);  // a task boundary: the new blocks may run before the submitter goes on
+  report_launched(in);
   return task;
 }
 
@@ -448,9 +439,6 @@ void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, cons
     if (!t->done.load() || in.world().scheduler()) {
       BlockInfo info{what, span, "kernel '" + t->kernel->name + "'", nullptr, nullptr, 0, ""};
       in.world().block_until(in.f.rank, in.f.core, info, [&t] { return t->done.load(); });
-    }
-    if (auto* hb = in.world().hb(); hb && in.f.core) {
-      for (int b : t->block_actors) hb->actor_joined(in.f.core->actor, b);
     }
   }
   report_join(in, tasks, span);

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "check/scheduler.h"
 #include "ptodist/runtime/shape_only.h"
 #include "tile_math.h"
 
@@ -44,44 +43,6 @@ void write_row(Interp& in, const Region& r, int peer, long long row, long long c
     tr.accumulate(peer, r.row_addr(row, col), src, ncols, r.t->dtype);
   else
     tr.put(peer, r.row_addr(row, col), src, ncols * ir::dtype_bytes(r.t->dtype));
-}
-
-void check_region(Interp& in, check::HappensBefore& hb, const Region& r, int rank, bool write, bool atomic,
-                  const ir::OpCall& c) {
-  // A window region is addressed in its segment of `rank`'s window; local GM by host address, in the
-  // running core's rank.
-  bool window = r.t->is_window();
-  if (!window) rank = in.f.rank;
-  check::Access acc{c.span, c.op->spelling, r.t->name, window ? 0 : reinterpret_cast<long long>(r.t->data)};
-  int kind = atomic ? check::atomic_add_kind(r.t->dtype) : 0;
-  long long rows = r.rows(), row_bytes = r.row_bytes();
-  if (rows <= 0 || row_bytes <= 0) return;
-  // A last dim with a stride is covered whole (from its first to its last element).
-  if (!r.t->strides.empty() && r.t->strides.back() != 1)
-    row_bytes = ((r.cols() - 1) * r.t->strides.back() + 1) * ir::dtype_bytes(r.t->dtype);
-  auto addr = [&](long long row) {
-    if (window) return r.row_addr(row, 0);
-    return WindowAddr{check::kLocalGm, reinterpret_cast<long long>(r.local_ptr(row, 0))};
-  };
-  auto flush = [&](WindowAddr at, long long bytes) {
-    if (write)
-      hb.window_write(actor_of(in), rank, at, bytes, kind, acc);
-    else
-      hb.window_read(actor_of(in), rank, at, bytes, acc);
-  };
-  WindowAddr run = addr(0);
-  long long run_bytes = row_bytes;
-  for (long long row = 1; row < rows; ++row) {
-    WindowAddr next = addr(row);
-    if (next.offset == run.offset + run_bytes) {
-      run_bytes += row_bytes;
-      continue;
-    }
-    flush(run, run_bytes);
-    run = next;
-    run_bytes = row_bytes;
-  }
-  flush(run, run_bytes);
 }
 
 void copy_dense(const TensorView& v, std::byte* dst) {
@@ -147,12 +108,10 @@ void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileVal
   }
   const ir::EnumImm* atomic = enum_arg(c, "atomic");
   bool add = is_put && atomic && atomic->value == "Add";
-  if (check::HappensBefore* hb = in.world().hb()) {
-    check_switch_point(in);
-    // The source is read and the destination written as a whole, under the scheduler's baton.
-    check_region(in, *hb, rs, is_put ? in.f.rank : peer, false, false, c);
-    check_region(in, *hb, rd, is_put ? peer : in.f.rank, true, add, c);
-  }
+  // The source is read and the destination written as a whole (one switch point in check mode).
+  report_accesses(in, c,
+                  {MemoryAccess{*rs.t, rs.offsets, rs.shape, is_put ? in.f.rank : peer, false, false},
+                   MemoryAccess{*rd.t, rd.offsets, rd.shape, is_put ? peer : in.f.rank, true, add}});
   Transport& tr = in.world().transport();
   if (skips_copy_of(x.dst->dtype)) rows = 0;  // `ptodist predict` (shape_only.h)
   int turn = 0;

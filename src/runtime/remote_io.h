@@ -2,8 +2,11 @@
 // staged transfer loop shared by put/get at tensor and tile level.
 #pragma once
 
-#include "check/happens_before.h"
+#include <span>
+#include <string>
+
 #include "exec.h"
+#include "ptodist/runtime/dma.h"
 
 namespace ptodist::runtime {
 
@@ -31,10 +34,13 @@ void write_row(Interp& in, const Region& r, int peer, long long row, long long c
                const std::byte* src, bool atomic_add);
 // Copies a (possibly strided) view into dense row-major bytes.
 void copy_dense(const TensorView& v, std::byte* dst);
-// Check mode: the bytes of region `r` reported to the happens-before tracker as read or written (one
-// call per run of contiguous rows): in `rank`'s copy of a window, or the running rank's local GM.
-void check_region(Interp& in, check::HappensBefore& hb, const Region& r, int rank, bool write, bool atomic,
-                  const ir::OpCall& c);
+// Check mode's side of report_accesses (check/op_hooks.cpp): a switch point when one of them touches
+// a window, then each region to the happens-before tracker.
+void check_accesses(Interp& in, const ir::OpCall& c, std::span<const MemoryAccess> accesses);
+// Check mode's side of report_transfer (check/op_hooks.cpp): the scheduler, check mode's DMA engine,
+// takes the transfer and happens-before learns it.
+EventValue check_transfer_issued(Interp& in, const ir::OpCall& c, DmaTransfer& t, const TensorView& local,
+                                 const std::string& remote_name);
 
 // put (local GM -> peer window) or get (peer window -> local GM) through one staging tile, or two
 // alternating ones with pipeline=True; the tensor-level ops pass null stages and get pooled ones.

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <set>
 
-#include "check/happens_before.h"
 #include "check/scheduler.h"
 #include "decoded.h"
 #include "exec.h"
@@ -174,8 +173,7 @@ RoundResult Runtime::run(std::map<std::string, HostTensor>& args) {
   if (!options_.persistent && !first_round_) world.zero_windows();
   first_round_ = false;
   if (auto* s = world.scheduler()) s->begin_round();
-  if (auto* hb = world.hb()) hb->begin_round(round_, zeroed);
-  if (auto* ev = world.events()) ev->begin_round();
+  report_round_start(world, round_, zeroed);
   ++round_;
   RunEnv& env = *env_;
   env.begin_round();
@@ -281,7 +279,7 @@ void Runtime::run_ranks_checked(RunEnv& env) {
     std::string name = "rank " + std::to_string(r) + ", orchestrator (" + fn->name + ")";
     int id = sched.spawn(check::kDriver, r, name, false, false);
     sched.set_origin(id, fn, fn->span);
-    if (auto* hb = world_->hb()) hb->actor_started(id, check::kDriver, r, name);
+    report_actor_spawned(*world_, id, check::kDriver, r, name);
     env.rank_actor[r] = id;
   }
   std::vector<std::thread> threads;

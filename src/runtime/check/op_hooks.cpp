@@ -4,10 +4,9 @@
 // the op's effects in ops.def and its named operands. An op added to the table with one of those effects
 // is checked without code of its own.
 //
-// What stays with the ops: the GM and window regions they access (check_window_access, check_region:
-// only the op knows its region, e.g. a load's valid_shape), and the issue of an async transfer (check
-// mode's DMA engine is the scheduler, which lands it where the seed says: a transport choice, not an
-// observation).
+// The GM and window regions an op accesses and the transfers it issues come as their own events
+// (report_accesses, report_transfer: only the op knows its region, e.g. a load's valid_shape);
+// check/access_hooks.cpp consumes them.
 #include "../exec.h"
 #include "../remote_io.h"
 #include "happens_before.h"
@@ -93,6 +92,7 @@ void check_after_op(Interp& in, const ir::OpCall& c, uint32_t effects, const Val
     if (const auto* s = std::get_if<SessionValue>(&result))
       hb.session_initialised(actor, in.f.rank, *s->state, check::Access{c.span, c.op->spelling, "scratch"});
   }
+  check_tile_result(in, c, result);
   if ((effects & ir::kAsyncWait) && has_param(c, "event")) {
     OperandHolder h;
     if (const auto* e = std::get_if<EventValue>(&in.operand_arg(c, "event", h)))

@@ -6,7 +6,9 @@
 #include <optional>
 
 #include "../exec.h"
+#include "../remote_io.h"
 #include "ptodist/runtime/events.h"
+#include "ptodist/support/diagnostics.h"
 
 namespace ptodist::runtime {
 
@@ -225,17 +227,40 @@ static Value streamed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t 
   return v;
 }
 
+// An op whose ops.def effects say it touches GM or a window (prefetch only warms a cache) must have
+// reported what it touched: an internal error otherwise, so a new op cannot slip past check mode.
+static void expect_accesses(const ir::OpCall& c, uint32_t effects, uint32_t reported) {
+  constexpr uint32_t kTouchesMemory = ir::kReadsGM | ir::kWritesGM | ir::kReadsRemote | ir::kWritesRemote;
+  if ((effects & kTouchesMemory) == 0 || (effects & ir::kPrefetch) != 0 || reported != 0) return;
+  PTODIST_INTERNAL_ASSERT(false, c.op->spelling + " has a memory effect in ops.def but reported no access");
+}
+
 Value observed_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects) {
   World& world = in.world();
   const bool checked = world.hb() != nullptr;
   if (checked) check_before_op(in, c, effects);
+  const uint32_t reported = in.f.accesses_reported;
   Value v = world.events() ? streamed_op(in, c, id, effects, *world.events())
                            : dispatch_unobserved(in, c, id, effects);
+  expect_accesses(c, effects, in.f.accesses_reported - reported);
   if (checked) check_after_op(in, c, effects, v);
   return v;
 }
 
+void observed_accesses(Interp& in, const ir::OpCall& c, std::span<const MemoryAccess> accesses) {
+  ++in.f.accesses_reported;
+  if (in.world().hb()) check_accesses(in, c, accesses);
+}
+
+std::optional<EventValue> report_transfer(Interp& in, const ir::OpCall& c, DmaTransfer& t,
+                                          const TensorView& local, const std::string& remote_name) {
+  ++in.f.accesses_reported;
+  if (!in.world().hb()) return std::nullopt;
+  return check_transfer_issued(in, c, t, local, remote_name);
+}
+
 void report_boundary(Interp& in, events::Kind kind, const TaskState* task) {
+  if (kind == Kind::BlockStart && task && in.world().hb()) check_block_started(in, *task);
   events::EventStream* ev = in.world().events();
   if (!ev || !in.f.core) return;
   if (kind == Kind::ActorStart || kind == Kind::BlockStart) in.f.core->event_actor = ev->new_actor_id();
@@ -264,7 +289,12 @@ void report_submit(Interp& in, TaskState& task) {
   ev->emit(e);
 }
 
+void report_launched(Interp& in) {
+  if (in.world().hb()) check_switch_point(in);
+}
+
 void report_join(Interp& in, const std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span) {
+  if (in.world().hb() && in.f.core) check_joined(in, tasks);
   events::EventStream* ev = in.world().events();
   if (!ev || tasks.empty()) return;
   Event e;
@@ -273,6 +303,19 @@ void report_join(Interp& in, const std::vector<std::shared_ptr<TaskState>>& task
   e.span = &span;
   for (const auto& t : tasks) e.deps.push_back(t->event_id);
   ev->emit(e);
+}
+
+void report_actor_spawned(World& world, int actor, int parent, int rank, const std::string& name) {
+  if (world.hb()) check_actor_spawned(world, actor, parent, rank, name);
+}
+
+void report_deferred_satisfied(World& world, const CoreState& core, const DeferredCondition& d) {
+  if (world.hb()) check_deferred_satisfied(world, core, d);
+}
+
+void report_round_start(World& world, int round, bool zeroed) {
+  if (world.hb()) check_round_start(world, round, zeroed);
+  if (auto* ev = world.events()) ev->begin_round();
 }
 
 }  // namespace ptodist::runtime
