@@ -24,6 +24,14 @@ class Capture:
     imports: dict = field(default_factory=dict)  # local name -> module of the language
     names: dict = field(default_factory=dict)  # free name -> value (int, float, str, dtype, tuple ...)
     name: str = ""  # the program's name
+    module: str = ""  # the Python module that defines it: other files import its jit functions by it
+    jit_imports: list = field(default_factory=list)  # (module, name, local) of jit functions of other files
+    used: set = field(default_factory=set)  # every name the source reads
+    scope: tuple = ({}, {})  # (locals, globals) of the defining frame: jit callees are looked up late
+
+    def source(self):
+        """The tuple the core's compile() takes for this file."""
+        return (self.module, self.path, self.text, self.ranges, self.imports, self.names, self.jit_imports)
 
 
 def _bindable(value, depth=0):
@@ -80,6 +88,9 @@ def capture(obj, frame, name=None):
     """The Capture of `obj` (a @pl.program class or a @pl.jit function) decorated in `frame`."""
     path, text, first, last, source = source_of(obj)
     tree = ast.parse(textwrap.dedent(source))
-    cap = Capture(path=path, text=text, ranges=[(first, last)], name=name or obj.__name__)
-    bind_names(_used_names(tree), frame.f_locals, frame.f_globals, cap)
+    cap = Capture(path=path, text=text, ranges=[(first, last)], name=name or obj.__name__,
+                  module=getattr(obj, "__module__", "") or "")
+    cap.used = _used_names(tree)
+    cap.scope = (frame.f_locals, frame.f_globals)
+    bind_names(cap.used, frame.f_locals, frame.f_globals, cap)
     return cap

@@ -18,8 +18,9 @@ class RunResult:
 class Program:
     """A @pl.program class (or a set of @pl.jit functions) as captured when its decorator ran."""
 
-    def __init__(self, capture, sub_workers=None):
+    def __init__(self, capture, modules=(), sub_workers=None):
         self.capture = capture
+        self.modules = list(modules)  # Captures of the other files its jit functions reach
         self.name = capture.name
         self._compiled = {}
         # SubWorker methods (host Python), called back by the runtime (sub_workers.py).
@@ -36,8 +37,9 @@ class Program:
         if key not in self._compiled:
             c = self.capture
             backend = "mpi" if mode == "mpi" else "inproc"
+            sources = [c.source()] + [m.source() for m in self.modules]
             native = core.compile(
-                c.path, c.text, c.ranges, c.imports, c.names, c.name, ranks, "fast" if mode == "mpi" else mode,
+                sources, c.name, ranks, "fast" if mode == "mpi" else mode,
                 seed, watchdog, profile, entry, persistent,
                 self.sub_workers if self.sub_workers.sub_workers else None, backend,
             )

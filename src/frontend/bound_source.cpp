@@ -87,6 +87,8 @@ std::string kept_text(const BoundSource& src) {
 // `import ...` lines for the module aliases and `NAME = value` lines for the bound values.
 std::string prelude_text(const BoundSource& src, std::vector<std::string>& unspellable) {
   std::string out;
+  for (const BoundSource::JitImport& j : src.jit_imports)
+    out += "from " + j.module + " import " + j.name + (j.local == j.name ? "" : " as " + j.local) + "\n";
   for (const auto& [local, module] : src.imports) {
     std::string root = module.substr(0, module.find('.'));
     out += local == module || (local == root && module == root) ? "import " + module + "\n"
@@ -135,31 +137,52 @@ std::string bound_value_spelling(const BoundValue& v) {
   return "";
 }
 
-ir::Module parse_bound_source(const BoundSource& src, SourceManager& sources, DiagnosticEngine& diags) {
-  int before = diags.error_count();
+namespace {
+
+// The prelude and the kept lines of `src` as two files of `sources`; reports (at the top of the first
+// range) the bound names that have no spelling and returns false then.
+bool add_files(const BoundSource& src, SourceManager& sources, DiagnosticEngine& diags, BoundFiles& out) {
   std::vector<std::string> unspellable;
-  const SourceFile* prelude =
-      sources.add("<names bound by Python for " + src.path + ">", prelude_text(src, unspellable));
-  const SourceFile* file = sources.add(src.path, kept_text(src));
-  if (!unspellable.empty()) {
-    int first_line = src.ranges.empty() ? 1 : src.ranges.front().first;
-    std::string names;
-    for (const std::string& n : unspellable) names += (names.empty() ? "'" : ", '") + n + "'";
-    diags.error(SourceSpan{file, first_line, 1, 2},
-                "the value Python bound to " + names +
-                    " has no spelling in the kernel language (a float that is nan or infinite)");
-    return nullptr;
-  }
-  std::vector<Token> tokens = lex(*prelude, diags);
+  out.prelude = sources.add("<names bound by Python for " + src.path + ">", prelude_text(src, unspellable));
+  out.file = sources.add(src.path, kept_text(src));
+  if (unspellable.empty()) return true;
+  int first_line = src.ranges.empty() ? 1 : src.ranges.front().first;
+  std::string names;
+  for (const std::string& n : unspellable) names += (names.empty() ? "'" : ", '") + n + "'";
+  diags.error(SourceSpan{out.file, first_line, 1, 2},
+              "the value Python bound to " + names +
+                  " has no spelling in the kernel language (a float that is nan or infinite)");
+  return false;
+}
+
+}  // namespace
+
+std::vector<Token> lex_bound_files(const BoundFiles& files, DiagnosticEngine& diags,
+                                   std::set<int>* error_lines) {
+  std::vector<Token> tokens = lex(*files.prelude, diags);
   if (!tokens.empty() && tokens.back().kind == TokenKind::End) tokens.pop_back();
   size_t first_new = diags.diagnostics().size();
-  std::vector<Token> body = lex(*file, diags);
-  std::set<int> lexer_error_lines;
-  for (size_t i = first_new; i < diags.diagnostics().size(); ++i)
-    lexer_error_lines.insert(diags.diagnostics()[i].span.line);
+  std::vector<Token> body = lex(*files.file, diags);
+  if (error_lines)
+    for (size_t i = first_new; i < diags.diagnostics().size(); ++i)
+      error_lines->insert(diags.diagnostics()[i].span.line);
   tokens.insert(tokens.end(), body.begin(), body.end());
-  Parser parser(*file, std::move(tokens), diags, std::move(lexer_error_lines), &sources);
+  return tokens;
+}
+
+ir::Module parse_bound_source(const BoundSource& src, SourceManager& sources, DiagnosticEngine& diags,
+                              const std::vector<BoundSource>& modules) {
+  int before = diags.error_count();
+  BoundFiles root;
+  bool ok = add_files(src, sources, diags, root);
+  std::map<std::string, BoundFiles> others;
+  for (const BoundSource& m : modules) ok = add_files(m, sources, diags, others[m.module]) && ok;
+  if (!ok) return nullptr;
+  std::set<int> lexer_error_lines;
+  std::vector<Token> tokens = lex_bound_files(root, diags, &lexer_error_lines);
+  Parser parser(*root.file, std::move(tokens), diags, std::move(lexer_error_lines), &sources);
   parser.accept_host_callbacks();
+  parser.bind_modules(std::move(others));
   ir::Module m = parser.run();
   if (diags.error_count() > before) return nullptr;
   return m;

@@ -46,6 +46,12 @@ void Parser::import_sibling(Container& c, const std::string& module, int level,
                             const std::vector<ImportedName>& names, const SourceSpan& span) {
   // Relative to the file that holds the import (an imported module may import further).
   const std::string& importer = span.file ? span.file->path() : file_.path();
+  if (auto bound = bound_modules_.find(module); level == 0 && bound != bound_modules_.end()) {
+    Container* from = load_bound_module(module, bound->second, span);
+    if (!from) return;
+    for (const ImportedName& n : names) import_name(c, *from, n, module);
+    return;
+  }
   fs::path dir = fs::path(importer).parent_path();
   std::string path = sources_ ? module_file(dir, level, module) : "";
   if (path.empty()) {
@@ -83,8 +89,23 @@ Container* Parser::load_module(const std::string& path, const SourceSpan& span) 
     error(span, "cannot read module '" + path + "': " + why);
     return nullptr;
   }
+  return scan_module_tokens(lex(*file, *diags_), key);
+}
+
+// A file the Python entry point handed over (bound_source.h), imported by its module name.
+Container* Parser::load_bound_module(const std::string& module, const BoundFiles& files,
+                                     const SourceSpan& span) {
+  std::string key = "<bound module>:" + module;
+  if (auto it = modules_.find(key); it != modules_.end()) {
+    if (!it->second) error(span, "module '" + module + "' imports itself through this import");
+    return it->second;
+  }
+  return scan_module_tokens(lex_bound_files(files, *diags_, nullptr), key);
+}
+
+// Scans the tokens of an imported module into a container of its own, registered under `key`.
+Container* Parser::scan_module_tokens(std::vector<Token> more, const std::string& key) {
   modules_[key] = nullptr;  // in progress: an import cycle finds it so
-  std::vector<Token> more = lex(*file, *diags_);
   size_t begin = tokens_.size();
   tokens_.insert(tokens_.end(), more.begin(), more.end());
   size_t saved = pos_;

@@ -56,6 +56,16 @@ struct FuncDecl {
 };
 
 // `from module import name [as local]`.
+// A source the Python entry point handed over, as two files (bound_source.cpp): the bound names as a
+// prelude of constants and imports, and the user's file with only the kernels' lines kept.
+struct BoundFiles {
+  const SourceFile* prelude = nullptr;
+  const SourceFile* file = nullptr;
+};
+// The tokens of the prelude then the file; `error_lines` gets the lines of the file's lexer errors.
+std::vector<Token> lex_bound_files(const BoundFiles& files, DiagnosticEngine& diags,
+                                   std::set<int>* error_lines);
+
 struct ImportedName {
   std::string name, local;
   SourceSpan span;
@@ -92,8 +102,8 @@ struct Container {
 
 // A function whose header is parsed: the signature other functions are checked against.
 struct Signature {
-  ir::Function fn;                  // no body yet
-  const Container* home = nullptr;  // the scope of a function imported from another file
+  std::shared_ptr<ir::FunctionNode> fn;  // no body yet; a derived return type is filled in later
+  const Container* home = nullptr;       // the scope of a function imported from another file
   size_t body_pos = 0;
   size_t body_end = 0;
 };
@@ -125,6 +135,8 @@ class Parser {
   // The Python entry point runs SubWorker methods itself: they become host callbacks (FunctionNode::
   // host_callback) instead of the command line's "use the Python entry point" error.
   void accept_host_callbacks() { host_callbacks_ = true; }
+  // The Python entry point's other files, by module name: a `from module import f` finds them here.
+  void bind_modules(std::map<std::string, BoundFiles> modules) { bound_modules_ = std::move(modules); }
 
   // ---- token cursor (parser.cpp) ----
   const Token& peek(size_t k = 0) const;
@@ -272,6 +284,12 @@ class Parser {
                     const std::vector<std::pair<std::string, ir::Var>>& results, const AtArgs& a,
                     const Token* as_name, const SourceSpan& span, LowerCtx& cx);
 
+  // ---- param.bind_dynamic(dim, var) (bind_dynamic.cpp) ----
+  ir::Expr dynamic_dim_named(const std::string& name, const SourceSpan& span, const Container& c);
+  void apply_bind_dynamic(ir::FunctionNode& fn, size_t body_pos, size_t body_end, const Container& c);
+  bool is_bind_dynamic(const SynExpr& e) const;
+  void lower_bind_dynamic(ir::Block& out, const SynExpr& call, LowerCtx& cx);
+
   // ---- calls of inline functions, spliced at the call site (inline_calls.cpp) ----
   bool is_inline_decl(const FuncDecl& d) const;
   bool bind_inline_args(const SynExpr& call, const Signature& sig, ScopeMap& locals, LowerCtx& cx);
@@ -310,6 +328,8 @@ class Parser {
   void import_sibling(Container& c, const std::string& module, int level,
                       const std::vector<ImportedName>& names, const SourceSpan& span);
   Container* load_module(const std::string& path, const SourceSpan& span);
+  Container* load_bound_module(const std::string& module, const BoundFiles& files, const SourceSpan& span);
+  Container* scan_module_tokens(std::vector<Token> tokens, const std::string& key);
   void import_name(Container& c, Container& from, const ImportedName& n, const std::string& module);
   Container* new_container();
 
@@ -318,12 +338,13 @@ class Parser {
   std::optional<Signature> parse_signature(const FuncDecl& d, const Container& c, bool class_style);
   bool parse_params(const Container& c, bool class_style, const std::string& fn_name,
                     std::vector<ir::Param>& params);
-  ir::Function parse_body(const Signature& sig, const Container& c, const std::vector<ir::Function>& sigs,
-                          bool class_style);
+  std::shared_ptr<ir::FunctionNode> parse_body(const Signature& sig, const Container& c,
+                                               const std::vector<ir::Function>& sigs, bool class_style);
   // Declares every function's signature before parsing any body, so a call may name a function
   // defined later in the class or file; false when a signature failed or a name repeats.
   bool parse_functions(const std::vector<FuncDecl>& decls, const Container& c, bool class_style,
                        std::vector<Signature>& sigs, std::vector<ir::Function>& bodies);
+  std::vector<size_t> callee_first_order(const std::vector<Signature>& sigs) const;
   ir::Program build_class_program(const ClassDecl& cls, const Container& c);
   std::vector<ir::Program> build_jit_programs(const Container& c);
 
@@ -346,6 +367,7 @@ class Parser {
   bool host_callbacks_ = false;                 // accept_host_callbacks()
   std::set<std::string> unbound_dtype_params_;  // reported once each
   std::map<std::string, Container*> modules_;   // imported files by canonical path (null while loading)
+  std::map<std::string, BoundFiles> bound_modules_;
   int poisoned_uses_ = 0;
   std::vector<LoopCarry*> carries_;  // the enclosing loops' carried values, innermost last
   int if_depth_ = 0;                 // if/elif/else branches around the statement being parsed

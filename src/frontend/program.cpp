@@ -1,11 +1,15 @@
 // Program assembly: every function's signature is parsed before any body, so calls can be checked
 // against callees defined later; then bodies are parsed and grouped into programs (class style: one
 // per @pl.program class; jit style: one per @pl.jit.host function and the functions it reaches).
+#include <functional>
 #include <set>
 
 #include "parser_impl.h"
+#include "ptodist/ir/functor.h"
 
 namespace ptodist::frontend {
+
+std::vector<ir::Type> first_return_types(const ir::Function& fn);
 
 void Parser::build_programs(const Container& c) {
   for (const ClassDecl& cls : c.classes)
@@ -92,14 +96,16 @@ std::optional<Signature> Parser::parse_signature(const FuncDecl& d, const Contai
     sig.fn = fn;
     sig.body_pos = pos_;
     sig.body_end = skip_suite_from(pos_);
+    apply_bind_dynamic(*fn, sig.body_pos, sig.body_end, c);
     return sig;
   } catch (const SyntaxAbort&) {
     return std::nullopt;
   }
 }
 
-ir::Function Parser::parse_body(const Signature& sig, const Container& c,
-                                const std::vector<ir::Function>& sigs, bool class_style) {
+std::shared_ptr<ir::FunctionNode> Parser::parse_body(const Signature& sig, const Container& c,
+                                                     const std::vector<ir::Function>& sigs,
+                                                     bool class_style) {
   pos_ = sig.body_pos;
   fn_body_end_ = sig.body_end;
   ScopeMap locals;
@@ -173,17 +179,77 @@ bool Parser::parse_functions(const std::vector<FuncDecl>& decls, const Container
   // pl.at scopes add the functions they outline to `declared` (so calls of them are checked) and to
   // the program, after the function they came from.
   declared_ = &declared;
-  for (const Signature& s : sigs) {
+  // A function without a return annotation returns what its first `return` returns (PyPTO derives a
+  // call's type so): such a callee's body is parsed before its callers' (callee_first_order).
+  std::vector<std::vector<ir::Function>> parsed(sigs.size());
+  for (size_t i : callee_first_order(sigs)) {
+    const Signature& s = sigs[i];
     if (s.fn->host_callback) {  // host Python: the embedding interpreter runs it
-      bodies.push_back(s.fn);
+      parsed[i].push_back(s.fn);
       continue;
     }
-    bodies.push_back(parse_body(s, s.home ? *s.home : c, declared, class_style));
-    bodies.insert(bodies.end(), outlined_.begin(), outlined_.end());
+    std::shared_ptr<ir::FunctionNode> body = parse_body(s, s.home ? *s.home : c, declared, class_style);
+    if (s.fn->return_types.empty()) {
+      body->return_types = first_return_types(body);
+      s.fn->return_types = body->return_types;
+    }
+    parsed[i].push_back(body);
+    parsed[i].insert(parsed[i].end(), outlined_.begin(), outlined_.end());
     outlined_.clear();
   }
+  for (std::vector<ir::Function>& fns : parsed) bodies.insert(bodies.end(), fns.begin(), fns.end());
   declared_ = nullptr;
   return ok;
+}
+
+// The types of the values the first `return` of `fn` returns that has any; empty when there is none
+// or a value is untyped.
+std::vector<ir::Type> first_return_types(const ir::Function& fn) {
+  struct FirstReturn : ir::Walker {
+    const ir::Return* found = nullptr;
+    void visit_stmt(const ir::Stmt& s) override {
+      if (found) return;
+      if (const auto* r = s->as<ir::Return>(); r && !r->values.empty()) {
+        found = r;
+        return;
+      }
+      ir::Walker::visit_stmt(s);
+    }
+  } walk;
+  walk.visit_function(fn);
+  std::vector<ir::Type> types;
+  if (!walk.found) return types;
+  for (const ir::Expr& v : walk.found->values) {
+    if (!v || !v->type) return {};
+    types.push_back(v->type);
+  }
+  // `return (a, b)` written as one tuple value
+  if (types.size() == 1 && types[0]->kind == ir::TypeKind::Tuple) return types[0]->elements;
+  return types;
+}
+
+// The order to parse bodies in: the file's, except that a function without a return annotation
+// comes before the functions that name it (depth first; a cycle keeps the file's order).
+std::vector<size_t> Parser::callee_first_order(const std::vector<Signature>& sigs) const {
+  size_t n = sigs.size();
+  std::vector<int> state(n, 0);  // 0 new, 1 on the stack, 2 placed
+  std::vector<size_t> order;
+  std::function<void(size_t)> place = [&](size_t i) {
+    state[i] = 1;
+    for (size_t t = sigs[i].body_pos; t < sigs[i].body_end; ++t) {
+      const Token& tok = tokens_[t];
+      if (tok.kind != TokenKind::Name) continue;
+      bool attr = t > 0 && tokens_[t - 1].kind == TokenKind::Op && tokens_[t - 1].text == ".";
+      if (attr && !(t > 1 && tokens_[t - 2].text == "self")) continue;
+      for (size_t j = 0; j < n; ++j)
+        if (state[j] == 0 && sigs[j].fn->return_types.empty() && sigs[j].fn->name == tok.text) place(j);
+    }
+    state[i] = 2;
+    order.push_back(i);
+  };
+  for (size_t i = 0; i < n; ++i)
+    if (state[i] == 0) place(i);
+  return order;
 }
 
 ir::Program Parser::build_class_program(const ClassDecl& cls, const Container& c) {

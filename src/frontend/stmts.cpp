@@ -158,6 +158,8 @@ void Parser::parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* d
         comment = true;
       } else if (is_yield_call(*first)) {
         parse_yield(out, {}, *first, cx);
+      } else if (is_bind_dynamic(*first)) {
+        lower_bind_dynamic(out, *first, cx);
       } else if (ir::Expr v = lower(*first, cx)) {
         auto s = make_stmt<ir::ExprStmt>(first->span);
         s->value = v;

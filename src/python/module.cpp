@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "ptodist/codegen/pto.h"
 #include "ptodist/frontend/bound_source.h"
@@ -181,11 +183,15 @@ class Compiled {
     return out;
   }
 
-  // Runs one round over `buffers`: (address, dtype name, shape) per host parameter, in order, each
-  // dense row-major memory the caller keeps alive. Returns (seconds, per-rank seconds, digest).
-  py::tuple run(const std::vector<std::tuple<uintptr_t, std::string, std::vector<long long>>>& buffers) {
+  // (address, dtype name, shape) per host parameter, in order, each dense row-major memory the caller
+  // keeps alive.
+  using Buffers = std::vector<std::tuple<uintptr_t, std::string, std::vector<long long>>>;
+
+  // The runtime's host arguments over the caller's memory, by address (no copy).
+  std::map<std::string, runtime::HostTensor> host_args(const ir::FunctionNode*& host,
+                                                       const Buffers& buffers) {
     if (!rt) throw RunError(entry_error);
-    const ir::FunctionNode* host = rt->host_function();
+    host = rt->host_function();
     if (!host)
       throw RunError("program '" + name() + "' has no host orchestrator (level=pl.Level.HOST) to run");
     if (buffers.size() != host->params.size())
@@ -202,6 +208,38 @@ class Compiled {
       t.external = reinterpret_cast<std::byte*>(addr);
       args.emplace(host->params[i].var->name, std::move(t));
     }
+    return args;
+  }
+
+  // Runs `rounds` rounds over `buffers` back to back from C++, with no Python between them (as the
+  // command line's `ptodist bench` does): the wall time of each round around Runtime::run, and the
+  // runtime's own figure, in seconds. For bench/python_overhead.py: the same run, from C++, in the
+  // same process and at the same moment as the Python calls it is compared with. Fast mode, no
+  // SubWorker methods, in-process ranks.
+  py::tuple run_rounds(const Buffers& buffers, int rounds) {
+    const ir::FunctionNode* host = nullptr;
+    std::map<std::string, runtime::HostTensor> args = host_args(host, buffers);
+    if (mpi || callback) throw py::value_error("run_rounds times in-process runs without SubWorker methods");
+    std::vector<double> wall, inner;
+    std::string error;
+    {
+      py::gil_scoped_release release;
+      for (int i = 0; i < rounds && error.empty(); ++i) {
+        auto t0 = std::chrono::steady_clock::now();
+        runtime::RoundResult r = rt->run(args);
+        wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        inner.push_back(r.seconds);
+        if (r.status != runtime::RoundResult::Status::Ok) error = r.message;
+      }
+    }
+    if (!error.empty()) throw RunError(error);
+    return py::make_tuple(wall, inner);
+  }
+
+  // Runs one round over `buffers`. Returns (seconds, per-rank seconds, digest).
+  py::tuple run(const Buffers& buffers) {
+    const ir::FunctionNode* host = nullptr;
+    std::map<std::string, runtime::HostTensor> args = host_args(host, buffers);
     runtime::RoundResult r;
     callback_error.reset();
     // MPI: an output not sliced by rank is merged from what each process changed in the round.
@@ -289,15 +327,21 @@ class Compiled {
   }
 };
 
-frontend::BoundSource bound_source(const std::string& path, const std::string& text,
-                                   const std::vector<std::pair<int, int>>& ranges, const py::dict& imports,
-                                   const py::dict& names) {
-  frontend::BoundSource src{path, text, ranges, {}, {}};
+// One source Python hands over: (module, path, text, ranges, imports, names, jit imports), where a jit
+// import is (module, name, local) of a jit function that another of the sources defines.
+using SourceTuple =
+    std::tuple<std::string, std::string, std::string, std::vector<std::pair<int, int>>, py::dict, py::dict,
+               std::vector<std::tuple<std::string, std::string, std::string>>>;
+
+frontend::BoundSource bound_source(const SourceTuple& t) {
+  const auto& [module, path, text, ranges, imports, names, jit_imports] = t;
+  frontend::BoundSource src{path, text, ranges, {}, {}, module, {}};
   for (auto [k, v] : imports) src.imports.emplace_back(k.cast<std::string>(), v.cast<std::string>());
   for (auto [k, v] : names) {
     std::string n = k.cast<std::string>();
     src.names.emplace_back(n, bound_value(v, n));
   }
+  for (const auto& [m, name, local] : jit_imports) src.jit_imports.push_back({m, name, local});
   return src;
 }
 
@@ -325,10 +369,9 @@ ir::Program choose(const ir::Module& m, const std::string& program) {
   throw CompileError("no program named '" + program + "' in the source handed over (found: " + names + ")");
 }
 
-std::unique_ptr<Compiled> compile(const std::string& path, const std::string& text,
-                                  const std::vector<std::pair<int, int>>& ranges, const py::dict& imports,
-                                  const py::dict& names, const std::string& program, int ranks,
-                                  const std::string& mode, uint64_t seed, double watchdog,
+// Compiles `program` from `sources` (the first holds it; the others are files its jit functions reach).
+std::unique_ptr<Compiled> compile(const std::vector<SourceTuple>& sources, const std::string& program,
+                                  int ranks, const std::string& mode, uint64_t seed, double watchdog,
                                   const std::string& profile_name, const std::string& entry, bool persistent,
                                   const py::object& callback, const std::string& backend) {
   if (ranks < 1 || ranks > 4096) throw py::value_error("the rank count must be from 1 to 4096");
@@ -339,7 +382,10 @@ std::unique_ptr<Compiled> compile(const std::string& path, const std::string& te
   if (mpi && !callback.is_none())
     throw py::value_error("SubWorker methods run only on the in-process backend, not on the MPI backend");
   auto c = std::make_unique<Compiled>();
-  frontend::BoundSource src = bound_source(path, text, ranges, imports, names);
+  if (sources.empty()) throw py::value_error("no source to compile");
+  frontend::BoundSource src = bound_source(sources.front());
+  std::vector<frontend::BoundSource> modules;
+  for (size_t i = 1; i < sources.size(); ++i) modules.push_back(bound_source(sources[i]));
   std::string error;
   const char* env = std::getenv("PTODIST_PROFILE_DIR");
   auto profile = load_profile(profile_name, &error, env ? env : PTODIST_PROFILE_DIR);
@@ -347,7 +393,7 @@ std::unique_ptr<Compiled> compile(const std::string& path, const std::string& te
   c->profile = *profile;
   {
     py::gil_scoped_release release;
-    c->module = frontend::parse_bound_source(src, c->sources, c->diags);
+    c->module = frontend::parse_bound_source(src, c->sources, c->diags, modules);
   }
   if (!c->module) throw CompileError(diagnostics_text(c->diags));
   ir::Program p = choose(c->module, program);
@@ -406,12 +452,13 @@ PYBIND11_MODULE(_ptodist_core, m) {
       .def("params", &Compiled::params)
       .def("orchestrations", &Compiled::orchestrations)
       .def("run", &Compiled::run)
+      .def("run_rounds", &Compiled::run_rounds, py::arg("buffers"), py::arg("rounds"))
       .def("kernels_reached", &Compiled::kernels_reached)
       .def("write_pto", &Compiled::write_pto, py::arg("dir"), py::arg("only") = py::none());
-  m.def("compile", &compile, py::arg("path"), py::arg("text"), py::arg("ranges"), py::arg("imports"),
-        py::arg("names"), py::arg("program"), py::arg("ranks") = 2, py::arg("mode") = "fast",
-        py::arg("seed") = 1, py::arg("watchdog") = 10.0, py::arg("profile") = "a2a3", py::arg("entry") = "",
-        py::arg("persistent") = false, py::arg("callback") = py::none(), py::arg("backend") = "inproc");
+  m.def("compile", &compile, py::arg("sources"), py::arg("program"), py::arg("ranks") = 2,
+        py::arg("mode") = "fast", py::arg("seed") = 1, py::arg("watchdog") = 10.0,
+        py::arg("profile") = "a2a3", py::arg("entry") = "", py::arg("persistent") = false,
+        py::arg("callback") = py::none(), py::arg("backend") = "inproc");
   m.def("mpi_rank", [] {
     ptodist::runtime::MpiBackend* mpi = ptodist::runtime::MpiBackend::get();
     return mpi ? mpi->rank() : -1;

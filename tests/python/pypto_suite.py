@@ -4,7 +4,7 @@ prints per file: passed / failed / skipped / errors and the first failure's last
     /usr/bin/python3 tests/python/pypto_suite.py PYPTO_GIT_DIR [OUT_DIR] [FILTER]
 
 The files are exported from the bare repository (`git archive HEAD tests/st/distributed
-examples/distributed`) into OUT_DIR (default /tmp/ptodist-pypto-suite); PyPTO's own tests/st/conftest.py
+examples/__init__.py examples/distributed examples/runtime`: the example modules some tests import) into OUT_DIR (default /tmp/ptodist-pypto-suite); PyPTO's own tests/st/conftest.py
 (its device harness) is not among them, so the fixtures come from ptodist.pytest_plugin.
 """
 
@@ -20,7 +20,8 @@ REPO = Path(__file__).resolve().parents[2]
 def export(git_dir, out):
     out.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(
-        ["git", f"--git-dir={git_dir}", "archive", "HEAD", "tests/st/distributed", "examples/distributed"],
+        ["git", f"--git-dir={git_dir}", "archive", "HEAD", "tests/st/distributed", "examples/__init__.py",
+         "examples/distributed", "examples/runtime"],
         check=True, capture_output=True,
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(out)], input=archive, check=True)

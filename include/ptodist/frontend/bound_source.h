@@ -28,6 +28,13 @@ struct BoundSource {
   std::vector<std::pair<int, int>> ranges;  // the lines to compile (1-based, inclusive): decorators to end
   std::vector<std::pair<std::string, std::string>> imports;  // local name -> module ("pl", "pypto.language")
   std::vector<std::pair<std::string, BoundValue>> names;     // free names of the kernels and their values
+  // The Python module's name, by which the other sources import its jit functions.
+  std::string module;
+  // Jit functions this source calls that another source defines: `from module import name as local`.
+  struct JitImport {
+    std::string module, name, local;
+  };
+  std::vector<JitImport> jit_imports;
 };
 
 // Parses the programs the ranges of `src` declare, with `names` as module-level constants. Every
@@ -35,8 +42,12 @@ struct BoundSource {
 // user's file at its own lines and columns. A range indented inside a function (a program built by a
 // factory) is compiled as the body of a factory without parameters: the interpreter has bound them.
 // A value that has no spelling in the language is a located error at the top of the first range.
+// `modules` are the other files whose jit functions the kernels reach (PyPTO follows a jit function's
+// callees through the globals of the module that defines it, into sibling modules): each is compiled
+// the same way, with its own bound names, when a jit import names it.
 // Returns null when any error was reported; the files live in `sources`.
-ir::Module parse_bound_source(const BoundSource& src, SourceManager& sources, DiagnosticEngine& diags);
+ir::Module parse_bound_source(const BoundSource& src, SourceManager& sources, DiagnosticEngine& diags,
+                              const std::vector<BoundSource>& modules = {});
 
 // The Python spelling of a bound value ("(1, 2)", "pl.FP16", "'abc'"); "" when it has none (nan, inf).
 std::string bound_value_spelling(const BoundValue& v);
