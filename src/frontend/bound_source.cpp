@@ -15,9 +15,6 @@ namespace ptodist::frontend {
 
 namespace {
 
-// The name of the factory that stands for the Python function a program was built in.
-constexpr const char* kWrapperFactory = "__pypto_factory__";
-
 std::string quoted(const std::string& s) {
   std::string out = "'";
   for (unsigned char c : s) {

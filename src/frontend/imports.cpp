@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "parser_impl.h"
+#include "ptodist/frontend/bound_source.h"
 #include "ptodist/frontend/parser.h"
 
 namespace ptodist::frontend {
@@ -100,7 +101,19 @@ Container* Parser::load_bound_module(const std::string& module, const BoundFiles
     if (!it->second) error(span, "module '" + module + "' imports itself through this import");
     return it->second;
   }
-  return scan_module_tokens(lex_bound_files(files, *diags_, nullptr), key);
+  Container* m = scan_module_tokens(lex_bound_files(files, *diags_, nullptr), key);
+  // A jit function Python defined inside a function of that module (hc_pre.py's `_bind_hc_pre()`
+  // defines the `hc_pre` the module then binds) sits in a wrapper factory: the module exports it,
+  // with the factory as its scope, and the factory builds no program of its own.
+  for (const std::unique_ptr<Container>& f : containers_) {
+    if (f->parent != m || f->factory_name != kWrapperFactory) continue;
+    for (FuncDecl d : f->jit_funcs) {
+      d.home = f.get();
+      m->jit_funcs.push_back(d);
+    }
+    f->imported = true;
+  }
+  return m;
 }
 
 // Scans the tokens of an imported module into a container of its own, registered under `key`.

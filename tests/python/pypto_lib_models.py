@@ -1,15 +1,16 @@
-"""Checks and compiles pypto-lib's distributed models to PTO through ptodist's Python entry point, with
-their own drivers, unchanged, and prints per model file what happened (docs/python.md).
+"""Checks and compiles pypto-lib's distributed models to PTO through ptodist's Python entry point,
+unchanged, and prints per model file what happened (docs/python.md).
 
     /usr/bin/python3 tests/python/pypto_lib_models.py PYPTO_LIB_GIT_DIR [OUT_DIR] [FILTER]
 
 The models and pypto-lib's `golden` harness are exported from the bare repository into OUT_DIR (default
-/tmp/ptodist-pypto-lib). Each model file runs as its authors run it, `python3 FILE --compile-only -p
-a2a3sim`, with PTODIST_PLATFORM=ptodist (PyPTO's platform names stand for ptodist) and
-PYPTO_PROG_BUILD_DIR set to a folder of its own: Python evaluates the model (argv flags, dataclass
-configs, sibling imports), `golden.run_jit` calls `fn.compile(...)`, and ptodist checks the program
-(front end, verifier, passes) and writes its PTO. A model
-  - checks when its driver ends with "[RUN] PASS";
+/tmp/ptodist-pypto-lib). Each model file is imported as its own `__main__` block would run it (argv
+flags at their defaults, the folder on sys.path, PYPTO_PROG_BUILD_DIR a folder of its own), and its
+@pl.jit.host function compiled as `golden.run_jit(..., compile_only=True)` compiles it:
+`fn.compile(config=RunConfig(platform="a2a3sim", distributed_config=DistributedConfig(device_ids=...)))`
+with PTODIST_PLATFORM=ptodist, one device per rank of the model's default group. The drivers' input
+generation is skipped (moe.py's random INT8 expert weights take minutes of host torch). A model
+  - checks when that compile returned: ptodist's front end, verifier and passes accepted it;
   - compiles to PTO when it also wrote .pto files and no codegen_errors.txt.
 """
 
@@ -44,12 +45,29 @@ def first_error(text):
     return lines[-1].strip() if lines else ""
 
 
+# Run in the model's folder, as the model's own driver: import it, compile its @pl.jit.host function.
+COMPILE = """
+import importlib, sys
+from ptodist.jit import JitFunction
+from pypto.ir.distributed_compiled_program import DistributedConfig
+from pypto.runtime import RunConfig
+sys.argv = [sys.argv[1]]
+mod = importlib.import_module(sys.argv[0])
+host = [v for v in vars(mod).values() if isinstance(v, JitFunction) and v.kind == "jit.host"][-1]
+ranks = getattr(mod, "N_RANKS", None) or getattr(mod, "TP_SIZE")
+host.compile(config=RunConfig(platform="a2a3sim", distributed_config=DistributedConfig(device_ids=list(range(ranks)))))
+print("[RUN] PASS", host.__name__, ranks, "ranks")
+"""
+
+
 def run_model(src, model, build):
     env = dict(os.environ, PYTHONPATH=f"{REPO / 'python'}:{src}", PTODIST_PLATFORM="ptodist",
                PYPTO_PROG_BUILD_DIR=str(build))
+    folder = src / Path(model).parent
     p = subprocess.run(
-        [sys.executable, str(src / model), "--compile-only", "-p", "a2a3sim"],
-        cwd=src / Path(model).parent, env=env, capture_output=True, text=True, timeout=900,
+        [sys.executable, "-c", COMPILE, Path(model).stem],
+        cwd=folder, env=dict(env, PYTHONPATH=f"{folder}:{env['PYTHONPATH']}"),
+        capture_output=True, text=True, timeout=900,
     )
     out = p.stdout + p.stderr
     checks = p.returncode == 0 and "[RUN] PASS" in out

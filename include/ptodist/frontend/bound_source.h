@@ -37,6 +37,9 @@ struct BoundSource {
   std::vector<JitImport> jit_imports;
 };
 
+// The name of the parameterless factory a range indented inside a Python function is compiled in.
+inline constexpr const char* kWrapperFactory = "__pypto_factory__";
+
 // Parses the programs the ranges of `src` declare, with `names` as module-level constants. Every
 // other line of the file is left out, so only the kernels are compiled and diagnostics point into the
 // user's file at its own lines and columns. A range indented inside a function (a program built by a
