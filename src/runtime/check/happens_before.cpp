@@ -37,15 +37,18 @@ ActorState& HappensBeforeImpl::actor(ActorId a) {
   return s;
 }
 
-// One record per (component, source location): a loop's accesses share it, so they merge in the
+// One record per (component, source location, op, tensor): a loop's accesses share it, so they merge in the
 // shadow memory.
 int HappensBeforeImpl::record(int comp, const ActorState& a, const Access& acc) {
   auto key = std::make_tuple(comp, static_cast<const void*>(acc.span.file), acc.span.line, acc.span.col);
-  auto it = record_index_.find(key);
-  if (it != record_index_.end()) return it->second;
+  std::vector<int>& same_place = record_index_[key];
+  for (int r : same_place) {
+    const Access& known = records_[static_cast<size_t>(r)].acc;
+    if (known.op == acc.op && known.what == acc.what) return r;
+  }
   records_.push_back(Record{a.rank, a.name, acc});
-  record_index_.emplace(key, static_cast<int>(records_.size()) - 1);
-  return static_cast<int>(records_.size()) - 1;
+  same_place.push_back(static_cast<int>(records_.size()) - 1);
+  return same_place.back();
 }
 
 void HappensBeforeImpl::report(std::string text) {

@@ -107,7 +107,9 @@ class HappensBeforeImpl {
   std::deque<ActorState> actors_;  // by actor id + 1 (the driver first); references stay valid
   std::vector<TransferState> transfers_;
   std::vector<Record> records_;
-  std::map<std::tuple<int, const void*, int, int>, int> record_index_;
+  // Records by component and source position; one position may hold several accesses (the ops a
+  // collective lowers to share the collective's span), told apart by op and tensor.
+  std::map<std::tuple<int, const void*, int, int>, std::vector<int>> record_index_;
   ShadowMemory shadow_;
   SignalHistory signals_;
   std::vector<InFlight> in_flight_;
