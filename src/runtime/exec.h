@@ -416,6 +416,10 @@ void report_actor_spawned(World& world, int actor, int parent, int rank, const s
 void report_deferred_satisfied(World& world, const CoreState& core, const DeferredCondition& d);
 // A round starts: every earlier access is ordered before it (`zeroed`: from zeroed windows).
 void report_round_start(World& world, int round, bool zeroed);
+// A deferred waiter's block ended and its conditions held: the notifies that met them gate its
+// task's completion on the event stream (events/op_events.cpp).
+void report_deferred(World& world, const CoreState& core, int rank, const TaskState& task,
+                     const std::vector<DeferredCondition>& conds);
 
 // Calls of program functions: kernels, orchestrators and `device=` calls (orchestration.cpp).
 Value call_function(Interp& in, const ir::FuncCall& call);

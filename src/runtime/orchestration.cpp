@@ -202,6 +202,7 @@ void resolve_deferred(const BlockJob& j, CoreState& core, const std::vector<Defe
     });
     report_deferred_satisfied(world, core, d);
   }
+  report_deferred(world, core, j.rank, *j.task, conds);
 }
 
 void run_block_on_core(BlockJob& j, CoreState& core) {

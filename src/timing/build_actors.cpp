@@ -90,6 +90,9 @@ void ActorBuilder::add(const Event& e) {
     case Kind::TaskJoin:
       add_step(b, Step::of(Step::Type::Join, e));
       break;
+    case Kind::TaskDeferred:
+      b.actor.completes_after = e.deps;
+      break;
     default:
       break;
   }

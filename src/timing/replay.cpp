@@ -27,7 +27,7 @@ struct Task {
   int submitter = -1, submit_rec = -1;
   int blocks = 0, ended = 0;
   double end = 0;
-  int last_actor = -1;  // the block that ended last
+  int last_actor = -1, last_rec = -1;  // what ended last: a block's last step, or a deferred notify
   std::vector<uint64_t> deps;
   std::vector<int> actors;
   std::vector<int> joiners;  // actors parked on this task
@@ -89,6 +89,7 @@ class Replay {
   std::unordered_map<uint64_t, Producer> produced_;
   std::set<uint64_t> will_produce_;
   std::unordered_map<uint64_t, std::vector<int>> parked_;  // notify/transfer id -> actors waiting on it
+  std::unordered_map<uint64_t, std::vector<int>> deferred_parked_;  // notify id -> ended deferred waiters
 
   void index() {
     for (size_t i = 0; i < a_.size(); ++i) {
@@ -179,7 +180,7 @@ class Replay {
       if (it->second.end > at) {
         at = it->second.end;
         ba = it->second.last_actor;
-        br = static_cast<int>(a_[static_cast<size_t>(ba)].recs.size()) - 1;
+        br = it->second.last_rec;
       }
     }
     x.started = true;
@@ -212,9 +213,28 @@ class Replay {
       c.waiting.pop_front();
       place(w.actor, c, core, w.at, w.bound_actor, w.bound_rec);
     }
+    complete_block(i);
+  }
+
+  // The block's share of its task's completion: its end or, for a deferred waiter, the arrival of the
+  // notifies that made its conditions hold, noticed `wait_wake_us` later, as a wait notices its cell.
+  void complete_block(int i) {
+    SimActor& x = a_[static_cast<size_t>(i)];
+    double at = x.end;
+    int ba = i, br = static_cast<int>(x.recs.size()) - 1;
+    for (uint64_t d : x.completes_after) {
+      if (!will_produce_.count(d)) continue;
+      auto it = produced_.find(d);
+      if (it == produced_.end()) {
+        deferred_parked_[d].push_back(i);
+        return;
+      }
+      if (it->second.at + p_.wait_wake_us > at)
+        at = it->second.at + p_.wait_wake_us, ba = it->second.actor, br = it->second.rec;
+    }
     Task& t = tasks_[x.task];
     ++t.ended;
-    if (x.end >= t.end) t.end = x.end, t.last_actor = i;
+    if (at >= t.end) t.end = at, t.last_actor = ba, t.last_rec = br;
     if (t.ended < t.blocks) return;
     for (int j : t.joiners) push(j);
     t.joiners.clear();
@@ -334,10 +354,19 @@ class Replay {
 
   void produce(uint64_t id, double at, int i) {
     produced_[id] = Producer{at, i, static_cast<int>(a_[static_cast<size_t>(i)].recs.size()) - 1};
+    produce_deferred(id);
     auto it = parked_.find(id);
     if (it == parked_.end()) return;
     for (int j : it->second) push(j);
     parked_.erase(it);
+  }
+
+  void produce_deferred(uint64_t id) {
+    auto it = deferred_parked_.find(id);
+    if (it == deferred_parked_.end()) return;
+    std::vector<int> blocks = std::move(it->second);
+    deferred_parked_.erase(it);
+    for (int b : blocks) complete_block(b);
   }
 
   void notify(int i, const Step& s) {
@@ -407,7 +436,7 @@ class Replay {
   bool join(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
     double ready = x.t;
-    int ba = -1;
+    int ba = -1, br = -1;
     for (uint64_t d : s.deps) {
       auto it = tasks_.find(d);
       if (it == tasks_.end() || !it->second.submitted) continue;
@@ -415,9 +444,9 @@ class Replay {
         it->second.joiners.push_back(i);
         return false;
       }
-      if (it->second.end > ready) ready = it->second.end, ba = it->second.last_actor;
+      if (it->second.end > ready)
+        ready = it->second.end, ba = it->second.last_actor, br = it->second.last_rec;
     }
-    int br = ba >= 0 ? static_cast<int>(a_[static_cast<size_t>(ba)].recs.size()) - 1 : -1;
     record(i, s, x.t, ready, ba, br);
     x.t = ready;
     return true;

@@ -73,6 +73,9 @@ struct SimActor {
   bool block = false;
   uint64_t task = 0;
   std::vector<Step> steps;
+  // A deferred waiter's block (pld.system.defer_wait): the notifies that made its conditions hold; its
+  // task completes once they have arrived, though its core is free at its end.
+  std::vector<uint64_t> completes_after;
   size_t pc = 0;
   // t: where the core issues its next op (the end of the last step that drained the pipes); key: its
   // place in the replay's queue (the latest start so far); pipe_free: when each pipe is free.

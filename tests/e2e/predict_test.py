@@ -6,6 +6,7 @@
   from profiles/a2a3.json's figures (computed here, independently of the C++);
 - with enough compute the transfer is fully hidden;
 - a core's MTE2 and vector pipes overlap where the data allow (tests/e2e/programs/pipes_overlap.py);
+- a deferred waiter's consumer starts once every condition holds (tests/e2e/programs/deferred_predict.py);
 - a profile without timing parameters is a one-line error.
 Usage: predict_test.py PTODIST SOURCE_DIR WORKDIR
 """
@@ -85,6 +86,19 @@ def main():
         load = mte(tile, t["gm_to_ub_bytes_per_cycle"])
         want = max(load, (adds + 1) * vec) + vec + mte(tile, t["ub_to_gm_bytes_per_cycle"])
         close(f"load beside {adds + 1} vector ops (pipes overlap)", span, want, tol=1e-6)
+
+    # Deferred completion: the waiter's task completes, and its consumer (deps=[wait_tid]) starts, only
+    # once both of its conditions hold: after the publisher's later notify has arrived and been noticed,
+    # whichever cell the waiter registered first (tests/e2e/programs/deferred_predict.py).
+    deferred = os.path.join(src, "tests", "e2e", "programs", "deferred_predict.py")
+    for late in (0, 1):
+        trace = os.path.join(work, f"deferred_late{late}.json")
+        predict(ptodist, deferred, "--ranks", "1", "-D", f"late={late}", "--trace", trace)
+        spans = {e["name"]: e for e in json.load(open(trace))["traceEvents"] if e.get("cat") == "kernel"}
+        pub, cons = spans["publisher (block 0)"], spans["consumer (block 0)"]
+        close(f"publisher: notify, full + 64 adds, notify (late cell {late})", pub["dur"], 2 * scalar + 65 * vec, tol=2e-3)
+        close(f"consumer starts after the later notify (late cell {late})", cons["ts"] - pub["ts"],
+              pub["dur"] + t["notify_latency_us"] + t["wait_wake_us"], tol=2e-3)  # ts in ns
 
     bad = os.path.join(work, "no_timing.json")
     with open(bad, "w") as f:

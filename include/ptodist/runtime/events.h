@@ -49,6 +49,9 @@ enum class Kind : uint8_t {
   TaskJoin,    // the actor waited for tasks `deps`
   ActorStart,  // a chip orchestration starts on rank `rank` (the actor)
   ActorEnd,
+  // A deferred waiter's block (pld.system.defer_wait), after its BlockEnd: its conditions held; its
+  // task completed only then. `deps`: the notifies that made them hold.
+  TaskDeferred,
 };
 const char* kind_name(Kind k);
 
@@ -110,6 +113,10 @@ class EventStream {
   // notifies satisfied a wait does not depend on how late the waiting core noticed.
   std::vector<uint64_t> notifies_seen(int rank, int segment, long long offset, uint64_t waiter,
                                       long long expected, bool ge);
+  // The notifies that made `rank`'s cell at least `expected` (a deferred condition, on a monotonic
+  // counter): those recorded since the round began, up to the first whose write met it (none when
+  // zero already met it; all of them when none did).
+  std::vector<uint64_t> notifies_until(int rank, int segment, long long offset, long long expected);
   // Async transfers by (session, sequence number): issue returns the transfer's id; a wait for
   // sequence `seq` is satisfied by the session's transfers up to `seq` not yet waited for.
   uint64_t record_transfer(const void* session, uint32_t seq);

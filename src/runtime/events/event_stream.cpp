@@ -31,7 +31,8 @@ const char* space_name(Space s) {
 const char* kind_name(Kind k) {
   static const char* names[] = {"op_begin",       "op_end",        "notify",      "wait_satisfied",
                                 "transfer_issue", "transfer_done", "task_submit", "block_start",
-                                "block_end",      "task_join",     "actor_start", "actor_end"};
+                                "block_end",      "task_join",     "actor_start", "actor_end",
+                                "task_deferred"};
   return names[static_cast<int>(k)];
 }
 
@@ -90,6 +91,18 @@ std::vector<uint64_t> EventStream::notifies_seen(int rank, int segment, long lon
   const size_t last = k < writes.size() ? k + 1 : writes.size();
   for (size_t i = seen; i < last; ++i) out.push_back(writes[i].id);
   seen = last;
+  return out;
+}
+
+std::vector<uint64_t> EventStream::notifies_until(int rank, int segment, long long offset,
+                                                  long long expected) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<uint64_t> out;
+  if (expected <= 0) return out;
+  for (const CellWrite& w : cell_notifies_[Cell{rank, segment, offset}]) {
+    out.push_back(w.id);
+    if (w.value_after >= expected) break;
+  }
   return out;
 }
 

@@ -318,4 +318,25 @@ void report_round_start(World& world, int round, bool zeroed) {
   if (auto* ev = world.events()) ev->begin_round();
 }
 
+// After the block of a deferred waiter ended and its conditions held: the notifies that made them
+// hold gate its task's completion (the timing model completes the task when they arrive).
+void report_deferred(World& world, const CoreState& core, int rank, const TaskState& task,
+                     const std::vector<DeferredCondition>& conds) {
+  events::EventStream* ev = world.events();
+  if (!ev) return;
+  Event e;
+  e.kind = Kind::TaskDeferred;
+  e.actor.id = core.event_actor;
+  e.actor.rank = rank;
+  e.actor.cube = core.cube;
+  e.actor.function = core.function;
+  e.id = task.event_id;
+  e.span = &task.span;
+  for (const DeferredCondition& d : conds) {
+    std::vector<uint64_t> ids = ev->notifies_until(rank, d.addr.segment, d.addr.offset, d.expected);
+    e.deps.insert(e.deps.end(), ids.begin(), ids.end());
+  }
+  ev->emit(e);
+}
+
 }  // namespace ptodist::runtime
