@@ -17,6 +17,11 @@ sizes=${COLL_SIZES:-4096 65536 1048576 16777216}
 nps=${COLL_NP:-2 4}
 rounds=${COLL_ROUNDS:-5}
 # COLL_PROGRAMS: a subset of bench/collectives.py's programs (default all seven).
+# COLL_MSG=1 adds a column: the MPI backend with PTODIST_MPI_SHM=0 (windows reached through MPI's
+# one-sided messages, as across machines), run right after the default shared-memory one.
+# COLL_INPROC=0 leaves out the in-process column.
+msg=${COLL_MSG:-0}
+inproc_on=${COLL_INPROC:-1}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Idle MPI processes yield the CPU (both sides alike): on a machine shared with other jobs, Open MPI's
 # default busy polling starves whichever process the scheduler does not run.
@@ -42,14 +47,15 @@ EOF
 
 # "MEDIAN MIN" seconds per call of ptodist's collective: round times divided by ITERS (under MPI every
 # process prints its own figures: the slowest one counts, as the slowest rank does for MPI).
-ptodist_call() {  # NP BACKEND PROGRAM BLOCK ITERS
+ptodist_call() {  # NP BACKEND PROGRAM BLOCK ITERS [MPIRUN_FLAGS...]
   local np=$1 backend=$2 prog=$3 block=$4 iters=$5 out
+  shift 5
   local args=(bench "$file" --program "$prog" -D "block=$((block / 4))" -D "iters=$iters" --warmup 1
     --rounds "$rounds" --persistent --watchdog 120)
   [ "$prog" = AllToAllV ] && args+=(--in "counts=$tmp/counts$np.npy")
   if [ "$backend" = mpi ]; then
     # Bounded: a run stuck before the watchdog starts (MPI start-up) is an error cell, not a stalled table.
-    out=$(timeout 600 $mpirun -np "$np" "$build/ptodist" "${args[@]}" --backend mpi 2>&1) || { echo "ERROR ERROR"; return; }
+    out=$(timeout 600 $mpirun "$@" -np "$np" "$build/ptodist" "${args[@]}" --backend mpi 2>&1) || { echo "ERROR ERROR"; return; }
   else
     out=$("$build/ptodist" "${args[@]}" --ranks "$np" 2>&1) || { echo "ERROR ERROR"; return; }
   fi
@@ -63,8 +69,11 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "ERROR" || a == "" || b <= 0
 echo "machine: $(nproc) CPUs, $(mpirun --version | head -1); $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "time per call, median of $rounds rounds (min); ratio = ptodist / MPI time of the medians (of the minima);"
 echo "< 1 is faster than MPI. Goals: ratio <= 1.25 from 1 MiB (0.8x MPI's bandwidth), <= 2 at 4 KiB."
-printf "%-3s %-14s %8s %5s %21s %21s %15s %21s %15s\n" np collective bytes iters "MPI" "ptodist-mpi" ratio \
-  "in-process" ratio
+header=(np collective bytes iters "MPI" "ptodist-mpi" ratio)
+((msg)) && header+=("mpi, PTODIST_MPI_SHM=0" ratio)
+((inproc_on)) && header+=("in-process" ratio)
+row() { printf "%-3s %-14s %8s %5s %21s %21s %15s" "${@:1:7}"; shift 7; while (($#)); do printf " %23s %15s" "$1" "$2"; shift 2; done; echo; }
+row "${header[@]}"
 declare -A mpi_name=([AllReduce]=allreduce [AllGather]=allgather [ReduceScatter]=reduce_scatter
   [AllToAll]=all_to_all [AllToAllV]=all_to_all_v [Broadcast]=broadcast [Barrier]=barrier)
 for np in $nps; do
@@ -79,13 +88,20 @@ for np in $nps; do
       read -r ref ref_min < <($mpirun -np "$np" "$build/bench/mpi_collectives" "${mpi_name[$prog]}" "$block" "$iters" \
         "$rounds" 2>/dev/null || echo 0 0)
       read -r mpi mpi_min < <(ptodist_call "$np" mpi "$prog" "$block" "$iters")
-      read -r inproc inproc_min < <(ptodist_call "$np" inproc "$prog" "$block" "$iters")
+      cells=()
+      if ((msg)); then
+        read -r m m_min < <(ptodist_call "$np" mpi "$prog" "$block" "$iters" -x PTODIST_MPI_SHM=0)
+        cells+=("$(fmt_time "$m") ($(fmt_time "$m_min"))" "$(ratio "$m" "$ref") ($(ratio "$m_min" "$ref_min"))")
+      fi
+      if ((inproc_on)); then
+        read -r m m_min < <(ptodist_call "$np" inproc "$prog" "$block" "$iters")
+        cells+=("$(fmt_time "$m") ($(fmt_time "$m_min"))" "$(ratio "$m" "$ref") ($(ratio "$m_min" "$ref_min"))")
+      fi
       label=$block
       [ "$prog" = Barrier ] && label=-
-      printf "%-3s %-14s %8s %5s %21s %21s %15s %21s %15s\n" "$np" "${mpi_name[$prog]}" "$label" "$iters" \
+      row "$np" "${mpi_name[$prog]}" "$label" "$iters" \
         "$(fmt_time "$ref") ($(fmt_time "$ref_min"))" "$(fmt_time "$mpi") ($(fmt_time "$mpi_min"))" \
-        "$(ratio "$mpi" "$ref") ($(ratio "$mpi_min" "$ref_min"))" \
-        "$(fmt_time "$inproc") ($(fmt_time "$inproc_min"))" "$(ratio "$inproc" "$ref") ($(ratio "$inproc_min" "$ref_min"))"
+        "$(ratio "$mpi" "$ref") ($(ratio "$mpi_min" "$ref_min"))" "${cells[@]}"
     done
   done
 done

@@ -85,7 +85,7 @@ void start_mpi_backend(RunFlags& f, bool ranks_given) {
   if (!runtime::launched_by_mpi())
     usage_error("--backend mpi runs one rank per MPI process: launch it as 'mpirun -np N ptodist ...'");
   std::string error;
-  runtime::MpiBackend* mpi = runtime::MpiBackend::start(&error);
+  runtime::MpiBackend* mpi = runtime::MpiBackend::start(&error, f.watchdog);
   if (!mpi) usage_error("--backend mpi: " + error);
   if (ranks_given && f.program.ranks != mpi->size()) {
     usage_error("--ranks " + std::to_string(f.program.ranks) + " contradicts the " +

@@ -19,8 +19,11 @@ class CommThread;
 // communication thread), finalized when the process exits.
 class MpiBackend {
  public:
-  // Starts MPI on first use; returns null (with `error`) when MPI cannot start.
-  static MpiBackend* start(std::string* error);
+  // Starts MPI on first use; returns null (with `error`) when MPI cannot start. With
+  // `startup_timeout` > 0 (the watchdog time), a start-up that does not complete within it (a peer
+  // process that never arrives) is reported, naming the missing ranks, and the process exits with
+  // status 3, the watchdog's (docs/mpi.md, "Failures").
+  static MpiBackend* start(std::string* error, double startup_timeout = 0);
   // The running backend, or null before start().
   static MpiBackend* get();
 

@@ -3,6 +3,7 @@
 #include "async_transfers.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ptodist::runtime {
 namespace {
@@ -40,6 +41,16 @@ void AsyncTransfers::submit(const DmaTransfer& t) {
 
 void AsyncTransfers::start_locked(const DmaTransfer& t) {
   Window& w = windows_.at(t.remote.segment);
+  if (!w.peers.empty()) {  // shared memory: the copy is the transfer, complete when it returns
+    std::byte* remote = w.peers.at(t.peer) + t.remote.offset;
+    if (t.is_put)
+      std::memcpy(remote, t.local, t.bytes);
+    else
+      std::memcpy(t.local, remote, t.bytes);
+    gets_started_ = gets_started_ || !t.is_put;
+    started_.push_back(Started{t.session, t.seq});
+    return;
+  }
   if (!t.is_put) {
     flush_if_dirty(w);  // our earlier puts must land before we read the window
     gets_started_ = true;
@@ -63,7 +74,9 @@ void AsyncTransfers::start_locked(const DmaTransfer& t) {
 
 void AsyncTransfers::complete_locked() {
   if (started_.empty()) return;
-  if (requests_.size() == 1)
+  if (requests_.empty()) {
+    // shared memory only: nothing to wait for
+  } else if (requests_.size() == 1)
     MPI_Wait(requests_.data(), MPI_STATUS_IGNORE);  // cheaper than a Waitall of one
   else
     MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -31,6 +32,10 @@ constexpr int kLockSpins = 128;
 constexpr int kLockYields = 64;
 constexpr auto kMaxLockSleep = std::chrono::microseconds(20);
 
+constexpr int kStartupHangExit = 3;  // the watchdog's exit status (docs/runtime.md)
+constexpr double kMinStartupSeconds = 10;
+constexpr int kStartupPatience = 5;
+
 }  // namespace
 
 void MpiLock::lock() {
@@ -53,9 +58,28 @@ struct CommThread::Request {
   std::exception_ptr error;
 };
 
-CommThread::CommThread() : thread_([this] { loop(); }) {
+CommThread::CommThread(double startup_timeout) : thread_([this] { loop(); }) {
   std::unique_lock<std::mutex> lock(init_mu_);
-  init_cv_.wait(lock, [&] { return started_; });
+  if (startup_timeout <= 0) {
+    init_cv_.wait(lock, [&] { return started_; });
+    return;
+  }
+  // A missing rank is named after the watchdog time, at least kMinStartupSeconds (processes are not
+  // launched at the same moment, and MPI's start-up alone takes seconds on a loaded machine). When
+  // every rank has arrived and MPI is merely slow, it gets kStartupPatience times as long.
+  double limit = std::max(startup_timeout, kMinStartupSeconds), waited = 0;
+  for (int step = 0; step <= kStartupPatience; ++step) {
+    if (init_cv_.wait_for(lock, std::chrono::duration<double>(limit), [&] { return started_; })) return;
+    waited += limit;
+    if (!marks_.missing().empty() || !marks_.can_tell()) break;
+  }
+  // The thread is inside MPI_Init_thread or MPI_Comm_dup, which only the missing rank can end: no
+  // MPI call can report it (MPI_Abort needs MPI started), so this process leaves and mpirun ends
+  // the others.
+  std::fprintf(stderr, "%s\n", startup_report(marks_, waited).c_str());
+  std::fflush(stderr);
+  marks_.leave();
+  std::_Exit(kStartupHangExit);
 }
 
 CommThread::~CommThread() {
@@ -175,11 +199,15 @@ void CommThread::start_mpi() {
   auto getenv = [](const char* name) { return std::getenv(name); };
   ThreadModeChoice choice = choose_thread_mode(getenv);
   inline_limit_ = choose_inline_limit(getenv);
+  shared_windows_ = choose_shared_windows(getenv);
   int provided = MPI_THREAD_SINGLE;
+  marks_.arrive();  // before MPI_Init_thread, which waits for every process
   if (!choice.error.empty()) {
     error_ = choice.error;
   } else if (!inline_limit_.error.empty()) {
     error_ = inline_limit_.error;
+  } else if (!shared_windows_.error.empty()) {
+    error_ = shared_windows_.error;
   } else if (MPI_Init_thread(nullptr, nullptr, mpi_thread_level(choice.mode), &provided) != MPI_SUCCESS) {
     error_ = "MPI_Init_thread failed";
   } else if (provided < MPI_THREAD_FUNNELED) {
@@ -197,6 +225,8 @@ void CommThread::start_mpi() {
     direct_ = mode_ != MpiThreadMode::Funneled;
     multiple_ = mode_ == MpiThreadMode::Multiple;
     liveness_.start(rank_, size_);
+    // Every rank has arrived once the collective MPI_Comm_dup above has completed here.
+    marks_.leave();
   }
   std::lock_guard<std::mutex> lock(init_mu_);
   started_ = true;

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "liveness.h"
+#include "startup.h"
 #include "thread_level.h"
 
 namespace ptodist::runtime {
@@ -38,7 +39,9 @@ class MpiLock {
 class CommThread {
  public:
   // Starts the thread; it calls MPI_Init_thread before serving requests.
-  CommThread();
+  // Starts MPI on the thread and waits for it: at most `startup_timeout` seconds when > 0, after
+  // which the process reports the ranks that have not arrived and exits (startup.h).
+  explicit CommThread(double startup_timeout = 0);
   // Runs `at_exit` (window frees) and MPI_Finalize on the thread, then joins it.
   ~CommThread();
 
@@ -73,6 +76,8 @@ class CommThread {
   // Which put_async/get_async a core starts itself in direct mode (thread_level.h), decided with the
   // mode, once OMPI_MCA_osc is set.
   const InlineLimitChoice& inline_limit() const { return inline_limit_; }
+  // Whether windows may be mapped into shared memory (thread_level.h), decided with the mode.
+  const SharedWindowsChoice& shared_windows() const { return shared_windows_; }
   // Makes the thread run its idle step (the idle hook) soon, waking it if it sleeps.
   void kick();
   // Called with MPI held whenever the thread is idle, and by polling cores (window sync, async
@@ -108,6 +113,7 @@ class CommThread {
   MpiThreadMode mode_ = MpiThreadMode::Serialized;
   std::string mode_reason_;
   InlineLimitChoice inline_limit_;
+  SharedWindowsChoice shared_windows_;
   MpiLock mpi_mu_;                  // held by whoever is inside MPI
   std::atomic<int> contenders_{0};  // callers blocked on mpi_mu_ (direct mode)
   std::mutex mu_;
@@ -125,6 +131,7 @@ class CommThread {
   bool started_ = false;
   std::string error_;
   int rank_ = 0, size_ = 1;
+  StartupMarks marks_;  // before thread_: the thread marks its arrival
   std::thread thread_;
 };
 

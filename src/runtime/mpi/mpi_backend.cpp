@@ -32,13 +32,13 @@ bool launched_by_mpi() {
   return false;
 }
 
-MpiBackend* MpiBackend::start(std::string* error) {
+MpiBackend* MpiBackend::start(std::string* error, double startup_timeout) {
   auto& b = instance();
   if (b) return b.get();
   // osc ucx hangs on this machine kind (docs/mpi.md); the user's own choice of osc still wins.
   setenv("OMPI_MCA_osc", "^ucx", 0);
   std::unique_ptr<MpiBackend> fresh(new MpiBackend());
-  fresh->comm_ = std::make_unique<CommThread>();
+  fresh->comm_ = std::make_unique<CommThread>(startup_timeout);
   if (!fresh->comm_->ok()) {
     if (error) *error = fresh->comm_->error();
     return nullptr;

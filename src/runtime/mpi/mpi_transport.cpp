@@ -1,8 +1,10 @@
 // The MPI transport: each symmetric segment is one MPI window (MPI_Win_allocate, passive target,
-// lock_all for its lifetime). Every MPI call runs with MPI held (CommThread::call): on the caller
-// under the MPI lock in direct mode, else on the communication thread; under MPI_THREAD_MULTIPLE a
-// notify with nothing to flush skips the lock (signal_unlocked). It also runs the DMA engine's
-// transfers (DmaOffload, async_transfers.h).
+// lock_all for its lifetime). When every rank runs on this machine the windows are shared memory
+// (MPI_Win_allocate_shared): every rank's segment is mapped here, a put or get is a memcpy, an
+// atomic add and a notify atomic operations on the peer's memory, and none of them enters MPI. Every MPI call
+// runs with MPI held (CommThread::call): on the caller under the MPI lock in direct mode, else on the
+// communication thread; under MPI_THREAD_MULTIPLE a notify with nothing to flush skips the lock
+// (signal_unlocked). It also runs the DMA engine's transfers (DmaOffload, async_transfers.h).
 #include <mpi.h>
 
 #include <algorithm>
@@ -88,6 +90,8 @@ class MpiTransport final : public Transport, public DmaOffload {
   // tens of nanoseconds), and one in kFullPollEvery also enters the progress engine (MPI_Iprobe,
   // which osc pt2pt needs and which costs several syncs): a signal that lands meanwhile is seen late.
   void poll() override {
+    if (shared_.load(std::memory_order_relaxed) && !async_.busy())
+      return;                                  // a shared-memory signal lands without MPI
     if (!comm_.direct()) return comm_.poll();  // queue-only: keeps the communication thread polling
     // Only if MPI is free: whoever holds it (the communication thread running a large transfer) is
     // completing transfers already, and this core keeps checking its completion word meanwhile.
@@ -108,6 +112,7 @@ class MpiTransport final : public Transport, public DmaOffload {
     int index = 0;
     std::string failed;
     comm_.call([&] {
+      if (windows_.empty()) shared_.store(comm_.shared_windows().wanted && all_ranks_share_memory());
       Window w;
       w.bytes = bytes;
       if (!allocate_window(std::max<long long>(bytes, 8), w, &failed)) return;
@@ -120,6 +125,7 @@ class MpiTransport final : public Transport, public DmaOffload {
       index = static_cast<int>(windows_.size()) - 1;
       if (index < kUnlockedWindows) {
         unlocked_wins_[index] = w.win;
+        shared_peers_[index] = w.peers;
         unlocked_count_.store(index + 1, std::memory_order_release);
       }
     });
@@ -149,6 +155,7 @@ class MpiTransport final : public Transport, public DmaOffload {
   // 16 MiB all_to_all_v at np 4 take seconds per call on a loaded machine. Only an incomplete request
   // (osc pt2pt) is waited for.
   void put(int peer, WindowAddr dst, const std::byte* src, long long bytes) override {
+    if (std::byte* to = shared_ptr(peer, dst)) return (void)std::memcpy(to, src, bytes);
     comm_.call([&] {
       Window& w = windows_.at(dst.segment);
       for_pieces(bytes, [&](long long at, int n) {
@@ -161,6 +168,7 @@ class MpiTransport final : public Transport, public DmaOffload {
   }
 
   void get(int peer, WindowAddr src, std::byte* dst, long long bytes) override {
+    if (const std::byte* from = shared_ptr(peer, src)) return (void)std::memcpy(dst, from, bytes);
     comm_.call([&] {
       Window& w = windows_.at(src.segment);
       flush_if_dirty(w);  // MPI orders a put before a later get only through a flush
@@ -173,6 +181,7 @@ class MpiTransport final : public Transport, public DmaOffload {
   }
 
   void accumulate(int peer, WindowAddr dst, const std::byte* src, long long count, ir::DType dtype) override {
+    if (std::byte* to = shared_ptr(peer, dst)) return atomic_add_elements(to, src, count, dtype);
     comm_.call([&] {
       Window& w = windows_.at(dst.segment);
       MPI_Datatype t = mpi_type(dtype);
@@ -199,7 +208,18 @@ class MpiTransport final : public Transport, public DmaOffload {
 
   // Publishes first: every earlier write of this rank (to any peer, in any window) is complete at its
   // target, and local stores into our own windows are synced, before the signal can be seen.
+  // On shared memory a sequentially consistent atomic on the peer's cell does all of it: every
+  // earlier write of this rank (a memcpy, a store through a pointer, a transfer whose completion this
+  // thread has seen) happens-before it, and the waiter's acquire load sees them with the signal.
   void signal(int peer, WindowAddr cell, int32_t value, bool add) override {
+    if (std::byte* at = shared_ptr(peer, cell)) {
+      std::atomic_ref<int32_t> ref(*reinterpret_cast<int32_t*>(at));
+      if (add)
+        ref.fetch_add(value, std::memory_order_seq_cst);
+      else
+        ref.store(value, std::memory_order_seq_cst);
+      return;
+    }
     if (comm_.multiple() && signal_unlocked(peer, cell, value, add)) return;
     comm_.call([&] {
       flush_dirty_windows();
@@ -238,17 +258,59 @@ class MpiTransport final : public Transport, public DmaOffload {
   // Every process fails alike (the component is the same everywhere), so all of them report it.
   bool allocate_window(long long bytes, Window& w, std::string* failed) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    int rc = MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w.base, &w.win);
+    int rc = shared_.load() ? allocate_shared(bytes, w)
+                            : MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w.base, &w.win);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     if (rc == MPI_SUCCESS) return true;
     char text[MPI_MAX_ERROR_STRING];
     int len = 0;
     MPI_Error_string(rc, text, &len);
-    *failed = "pld.alloc_window_buffer: MPI_Win_allocate failed (" + std::string(text, len) + ")";
-    if (comm_.multiple())
+    *failed = std::string("pld.alloc_window_buffer: ") +
+              (shared_.load() ? "MPI_Win_allocate_shared" : "MPI_Win_allocate") + " failed (" +
+              std::string(text, len) + ")";
+    if (shared_.load())
+      *failed += ": set PTODIST_MPI_SHM=0 for windows reached through messages";
+    else if (comm_.multiple())
       *failed += " under MPI_THREAD_MULTIPLE (" + comm_.mode_reason() +
                  "), which osc pt2pt refuses: set PTODIST_MPI_THREADS=serialized";
     return false;
+  }
+
+  // Every rank in one shared-memory domain (collective; once, at the first window).
+  static bool all_ranks_share_memory() {
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int node_size = 0, world = 0;
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
+    MPI_Comm_free(&node);
+    return node_size == world;
+  }
+
+  // Each rank's segment on pages of its own (noncontiguous), every rank's base mapped here.
+  int allocate_shared(long long bytes, Window& w) {
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    int rc = MPI_Win_allocate_shared(bytes, 1, info, MPI_COMM_WORLD, &w.base, &w.win);
+    MPI_Info_free(&info);
+    if (rc != MPI_SUCCESS) return rc;
+    w.peers.resize(comm_.size());
+    for (int r = 0; r < comm_.size(); ++r) {
+      MPI_Aint size = 0;
+      int unit = 0;
+      MPI_Win_shared_query(w.win, r, &size, &unit, &w.peers[r]);
+    }
+    return MPI_SUCCESS;
+  }
+
+  // `addr` in `peer`'s segment when the window is shared memory, else null. Read without the MPI
+  // lock: the fixed table is filled before unlocked_count_ publishes it and never changes; a
+  // window beyond it takes the message path's code, whose MPI calls work on shared windows too.
+  std::byte* shared_ptr(int peer, WindowAddr addr) const {
+    if (addr.segment < 0 || addr.segment >= unlocked_count_.load(std::memory_order_acquire)) return nullptr;
+    const std::vector<std::byte*>& peers = shared_peers_[addr.segment];
+    return peers.empty() ? nullptr : peers[peer] + addr.offset;
   }
 
   // Local completion of one request: tested first (no progress call when already complete).
@@ -352,6 +414,8 @@ class MpiTransport final : public Transport, public DmaOffload {
   // The first kUnlockedWindows handles, for signal_unlocked: written with MPI held, then published by
   // unlocked_count_ (release); never changed after.
   MPI_Win unlocked_wins_[kUnlockedWindows] = {};
+  std::vector<std::byte*> shared_peers_[kUnlockedWindows];  // Window::peers of the same windows
+  std::atomic<bool> shared_{false};                         // decided at the first window, with MPI held
   std::atomic<int> unlocked_count_{0};
   std::atomic<bool> any_separate_{false};  // a separate-model window needs its own MPI_Win_sync
   // Some Window::dirty may be set (flush_if_dirty elsewhere may clear it). Set and cleared with MPI

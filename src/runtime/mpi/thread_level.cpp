@@ -106,6 +106,24 @@ InlineLimitChoice choose_inline_limit(const std::function<const char*(const char
   return {kCopyingRputLimit, "windows in osc rdma or osc sm, whose MPI_Rput copies", ""};
 }
 
+// osc sm (the component that serves MPI_Win_allocate_shared) is selectable: an include list names
+// it, an exclude list does not.
+static bool osc_may_be_sm(const std::string& osc) {
+  if (osc.empty()) return true;
+  if (osc[0] != '^') return contains(split_list(osc), "sm");
+  return !contains(split_list(osc.substr(1)), "sm");
+}
+
+SharedWindowsChoice choose_shared_windows(const std::function<const char*(const char*)>& getenv) {
+  std::string set = value_of(getenv, "PTODIST_MPI_SHM");
+  if (set == "0") return {false, "PTODIST_MPI_SHM=0", ""};
+  if (!set.empty() && set != "1" && set != "auto")
+    return {false, "", "PTODIST_MPI_SHM must be auto, 1 or 0, not '" + set + "'"};
+  std::string osc = value_of(getenv, "OMPI_MCA_osc");
+  if (!osc_may_be_sm(osc)) return {false, "OMPI_MCA_osc=" + osc + " rules out osc sm", ""};
+  return {true, "shared-memory windows when every rank shares this machine", ""};
+}
+
 int mpi_thread_level(MpiThreadMode mode) {
   switch (mode) {
     case MpiThreadMode::Funneled:

@@ -44,4 +44,17 @@ struct InlineLimitChoice {
 // inside MPI_Rput, and handing a large copy to the communication thread lets it overlap the core.
 InlineLimitChoice choose_inline_limit(const std::function<const char*(const char*)>& getenv);
 
+// Whether windows are mapped into shared memory (MPI_Win_allocate_shared) when every rank runs on
+// this machine, so that a put is a memcpy and a notify an atomic store (docs/mpi.md). From
+// PTODIST_MPI_SHM (auto, 1 or 0) and OMPI_MCA_osc: osc sm serves shared windows, so a setting that
+// rules it out (`--mca osc pt2pt`) keeps the message path. Whether the ranks share a machine is
+// decided later, by MPI_Comm_split_type.
+struct SharedWindowsChoice {
+  bool wanted = false;
+  std::string why;    // one line for benchmark output
+  std::string error;  // non-empty: a bad PTODIST_MPI_SHM; MPI must not start
+};
+
+SharedWindowsChoice choose_shared_windows(const std::function<const char*(const char*)>& getenv);
+
 }  // namespace ptodist::runtime

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <vector>
 
 namespace ptodist::runtime {
 
@@ -14,6 +15,9 @@ struct Window {
   long long bytes = 0;
   bool dirty = false;   // puts or accumulates not yet flushed to their targets
   bool unified = true;  // MPI_WIN_UNIFIED: public and private copies are the same memory
+  // A shared-memory window (MPI_Win_allocate_shared): every rank's segment mapped here, by rank;
+  // empty for a window reached through messages.
+  std::vector<std::byte*> peers;
 };
 
 // Completes this process's writes into `w` at every target (MPI orders a put before a later get, or

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Exit statuses of the MPI backend's failure paths: outside mpirun (2), a --ranks that contradicts -np
 # (2), a hang, which every process's watchdog reports (3) instead of hanging mpirun, a bad
-# PTODIST_MPI_THREADS or PTODIST_MPI_INLINE_BYTES (2), and MPI_THREAD_MULTIPLE forced onto osc pt2pt (1, with the fix named).
+# PTODIST_MPI_THREADS, PTODIST_MPI_INLINE_BYTES or PTODIST_MPI_SHM (2), and MPI_THREAD_MULTIPLE forced onto osc pt2pt (1, with the fix named).
 #   mpi_cli_test.sh PTODIST SOURCE_DIR        (exit 77 when mpirun is absent)
 set -uo pipefail
 
@@ -24,6 +24,8 @@ expect 3 "a hang ends with the watchdog report" mpirun -np 2 --oversubscribe "$p
 expect 2 "a bad PTODIST_MPI_THREADS" mpirun -np 2 --oversubscribe -x PTODIST_MPI_THREADS=many "$ptodist" run "$ring" \
   --backend mpi
 expect 2 "a bad PTODIST_MPI_INLINE_BYTES" mpirun -np 2 --oversubscribe -x PTODIST_MPI_INLINE_BYTES=lots "$ptodist" \
+  run "$ring" --backend mpi
+expect 2 "a bad PTODIST_MPI_SHM" mpirun -np 2 --oversubscribe -x PTODIST_MPI_SHM=yes "$ptodist" \
   run "$ring" --backend mpi
 # MPI_THREAD_MULTIPLE forced where osc pt2pt serves the windows: exit 1 and a message naming the fix.
 out=$(timeout 60 mpirun -np 2 --oversubscribe --mca btl self,tcp --mca osc pt2pt -x PTODIST_MPI_THREADS=multiple \

@@ -5,6 +5,8 @@
 #  - both ranks compute a long scalar loop (rank 0 notices while computing);
 #  - rank 0 has finished its kernel and waits for rank 1 at the end of the round: it must also not
 #    spin meanwhile (its CPU time while it waits is measured).
+# And a rank that never arrives at MPI start-up (rank 1 sleeps before it starts ptodist): rank 0,
+# held in MPI_Init_thread, names it within the watchdog time and exits 3.
 #   mpi_liveness_test.sh PTODIST SOURCE_DIR        (exit 77 when mpirun is absent)
 set -uo pipefail
 ptodist=$1 root=$2
@@ -73,5 +75,21 @@ x = np.zeros((2, 1, 4), dtype=np.int64); x[0, 0, 0] = 5; x[1, 0, 0] = 2_000_000_
 np.save(sys.argv[1], x)
 PY
 stop_rank1 waiting 5 yes -- "$root/tests/e2e/programs/uneven_loop.py" --in "x=$tmp/x.npy"
+
+# Rank 1 starts ptodist only after 60 s; rank 0 must name it after its watchdog time, which start-up
+# raises to 10 s (MPI's start-up alone takes seconds on a loaded machine).
+start=$(date +%s.%N)
+timeout 60 mpirun -np 2 --oversubscribe bash -c \
+  '[ "$OMPI_COMM_WORLD_RANK" = 1 ] && sleep 60; exec "$0" "$@"' \
+  "$ptodist" run "$root/tests/e2e/programs/scalar_loop.py" -D n=10 --backend mpi --watchdog 2 >"$tmp/out" 2>"$tmp/err"
+got=$?
+took=$(echo "$(date +%s.%N) - $start" | bc)
+if [ "$got" -ne 3 ]; then echo "FAIL(start-up): exit $got, want 3"; cat "$tmp/err"; status=1; fi
+if ! grep -q "watchdog: rank 0: MPI start-up has not completed after 10.0 s: rank 1 has not arrived" "$tmp/err"; then
+  echo "FAIL(start-up): no report naming rank 1:"; cat "$tmp/err"; status=1
+fi
+if (( $(echo "$took > 10 + 15" | bc) )); then echo "FAIL(start-up): took $took s"; status=1; fi
+echo "start-up: rank 1 named by rank 0 after $took s (watchdog 2 s, start-up at least 10 s, exit $got)"
+
 [ $status -eq 0 ] && echo "ok: a stopped rank is named within the watchdog time, without spinning"
 exit $status
