@@ -288,14 +288,11 @@ void Parser::parse_at_scope(ir::Block& out, const SynExpr& call, const Token* as
   inner.locals = &inner_locals;
   inner.build.function_kind = *kind;
   inner.build.function_name = fn->name;
-  std::vector<LoopCarry*> saved_carries = std::move(carries_);
-  carries_.clear();
-  int saved_if_depth = if_depth_, saved_manual = manual_depth_;
-  if_depth_ = manual_depth_ = 0;
-  fn->body = parse_suite("'with' header", inner);
-  carries_ = std::move(saved_carries);
-  if_depth_ = saved_if_depth;
-  manual_depth_ = saved_manual;
+  {
+    ScopedValue<std::vector<LoopCarry*>> no_carries(carries_, {});
+    ScopedValue<int> no_if(if_depth_, 0), no_manual(manual_depth_, 0);
+    fn->body = parse_suite("'with' header", inner);
+  }
 
   // Results: what the body assigns and the enclosing function reads afterwards.
   AssignedVars assigned;

@@ -116,10 +116,8 @@ ir::Expr Parser::lower_inline_call(const SynExpr& call, const std::string& name,
   inner.locals = &locals;
   if (sig.home) inner.container = sig.home;
   size_t saved_pos = pos_, saved_end = fn_body_end_;
-  std::vector<LoopCarry*> saved_carries = std::move(carries_);
-  carries_.clear();
-  int saved_if_depth = if_depth_;
-  if_depth_ = 0;
+  ScopedValue<std::vector<LoopCarry*>> no_carries(carries_, {});
+  ScopedValue<int> no_if(if_depth_, 0);
   std::vector<ir::Stmt> saved_prelude = std::move(prelude_);
   prelude_.clear();
   inline_stack_.push_back(name);
@@ -134,8 +132,6 @@ ir::Expr Parser::lower_inline_call(const SynExpr& call, const std::string& name,
   inline_var_suffix_ = saved_suffix;
   pos_ = saved_pos;
   fn_body_end_ = saved_end;
-  carries_ = std::move(saved_carries);
-  if_depth_ = saved_if_depth;
   prelude_ = std::move(saved_prelude);
 
   std::shared_ptr<const ir::Return> ret;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ptodist/frontend/lexer.h"
@@ -391,6 +392,22 @@ class Parser {
 
   friend struct DepthGuard;
   friend struct SyntaxDepth;
+};
+
+// Gives `slot` a new value for a scope and puts the old one back when the scope ends, by return or by
+// a SyntaxAbort unwinding through it: a nested body's parser state (the loops it may yield to, its
+// branch depth) must never leak into the statements around it.
+template <typename T>
+class ScopedValue {
+ public:
+  ScopedValue(T& slot, T value) : slot_(slot), saved_(std::exchange(slot, std::move(value))) {}
+  ~ScopedValue() { slot_ = std::move(saved_); }
+  ScopedValue(const ScopedValue&) = delete;
+  ScopedValue& operator=(const ScopedValue&) = delete;
+
+ private:
+  T& slot_;
+  T saved_;
 };
 
 // Counts one level of if/else nesting while a branch is parsed.
