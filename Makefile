@@ -36,7 +36,7 @@ bench: build
 # Fuzzing at length (docs/testing.md): the differential scalar tester, FUZZ_COUNT random expressions
 # from FUZZ_SEED, each folded and at run time, against python3 (tests/fuzz/scalar_diff.py); then the
 # libFuzzer target of the front end and compile pipeline (tests/fuzz/frontend_fuzzer.cpp, clang-14,
-# ASan + UBSan) for FUZZ_SECONDS, its corpus kept in $(FUZZ_BUILD)/corpus. Both run under nice.
+# ASan + UBSan) for FUZZ_SECONDS of CPU, its corpus kept in $(FUZZ_BUILD)/corpus. Both run under nice.
 FUZZ_SEED ?= 1
 FUZZ_COUNT ?= 20000
 FUZZ_SECONDS ?= 600
@@ -50,7 +50,7 @@ fuzz-frontend: deps
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang-14 \
 	  -DCMAKE_CXX_COMPILER=clang++-14 -DPTODIST_FUZZ=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target frontend_fuzzer
-	nice -n 19 bash tests/fuzz/run_frontend_fuzzer.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+	nice -n 19 bash tests/fuzz/run_frontend_fuzzer_cpu.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD) build-asan $(FUZZ_BUILD)
