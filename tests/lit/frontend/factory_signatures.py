@@ -27,8 +27,14 @@ def _build(n_ranks: int, /, cols: int = 16, *, dtype=pl.FP32, tag: str = "x", ex
     # IR: WIDTH = (cols if cols <= 24 else 24) if cols > 20 else EIGHT if cols == 7 else cols
     @pl.program
     class Scaled:
-        # CHECK: def kernel(self, x: pl.Tensor{{\[\[}}4, 16], pl.FP32], y: pl.Out[pl.Tensor{{\[\[}}4, 16], pl.FP32]])
-        # COLS: def kernel(self, x: pl.Tensor{{\[\[}}4, 24], pl.FP32], y: pl.Out[pl.Tensor{{\[\[}}4, 24], pl.FP32]])
+        # CHECK: def kernel(
+        # CHECK-NEXT: self,
+        # CHECK-NEXT: x: pl.Tensor{{\[\[}}4, 16], pl.FP32],
+        # CHECK-NEXT: y: pl.Out[pl.Tensor{{\[\[}}4, 16], pl.FP32]],
+        # COLS: def kernel(
+        # COLS-NEXT: self,
+        # COLS-NEXT: x: pl.Tensor{{\[\[}}4, 24], pl.FP32],
+        # COLS-NEXT: y: pl.Out[pl.Tensor{{\[\[}}4, 24], pl.FP32]],
         @pl.function(type=pl.FunctionType.InCore)
         def kernel(self, x: pl.Tensor[[n_ranks, COLS], DTYPE], y: pl.Out[pl.Tensor[[n_ranks, COLS], DTYPE]]):
             t = pl.load(x, [0, 0], [n_ranks, COLS])

@@ -12,7 +12,7 @@ class Forms:
     # CHECK-LABEL: def kernel(
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]], n: pl.Scalar[pl.INT32]):
-        # CHECK: ):
+        # CHECK: ) -> pl.Tensor{{.*}}:
         # CHECK-NEXT: a = n
         a = n
         # CHECK-NEXT: a, b = (n, n + 1)
@@ -118,7 +118,7 @@ class Forms:
     # CHECK-LABEL: def host(
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[pl.dynamic("NR"), 1, N], pl.FP32], y: pl.Out[pl.Tensor[[pl.dynamic("NR"), 1, N], pl.FP32]]):
-        # CHECK: ):
+        # CHECK: ) -> pl.Tensor{{.*}}:
         # CHECK-NEXT: for r in pl.range(pld.world_size()):
         # CHECK-NEXT: for _ in pl.parallel(2):
         # CHECK-NEXT: self.orch(x[r], y[r], device=r)

@@ -12,7 +12,10 @@ def make_program(world_size, comm_cores, tile=64):
     HALF = tile // 2
 
     # CHECK: def make_program():
-    # CHECK: def kernel(x: pl.Tensor{{\[\[}}256, 128], pl.FP32], y: pl.Out[pl.Tensor{{\[\[}}256, 128], pl.FP32]]):
+    # CHECK: def kernel(
+    # CHECK-NEXT: x: pl.Tensor{{\[\[}}256, 128], pl.FP32],
+    # CHECK-NEXT: y: pl.Out[pl.Tensor{{\[\[}}256, 128], pl.FP32]],
+    # CHECK-NEXT: ) -> pl.Tensor{{\[\[}}256, 128], pl.FP32]:
     @pl.jit.incore
     def kernel(x: pl.Tensor[[ROWS, 128], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, 128], pl.FP32]]):
         # CHECK-NEXT: t = pl.load(x, [0, 0], [64, 128])

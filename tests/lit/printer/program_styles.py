@@ -19,13 +19,21 @@ COLS = 64
 # CHECK-NEXT:     @pl.program
 # CHECK-NEXT:     class ClassStyle:
 # CHECK-NEXT:         @pl.function(type=pl.FunctionType.AIV)
-# CHECK-NEXT:         def kernel(self, x: pl.Tensor{{\[\[}}ROWS, COLS], pl.FP32], y: pl.Out[pl.Tensor{{\[\[}}ROWS, COLS], pl.FP32]]):
+# CHECK-NEXT:         def kernel(
+# CHECK-NEXT:             self,
+# CHECK-NEXT:             x: pl.Tensor{{\[\[}}ROWS, COLS], pl.FP32],
+# CHECK-NEXT:             y: pl.Out[pl.Tensor{{\[\[}}ROWS, COLS], pl.FP32]],
+# CHECK-NEXT:         ) -> pl.Tensor{{\[\[}}ROWS, COLS], pl.FP32]:
 # CHECK-NEXT:             t = pl.load(x, [0, 0], [ROWS, COLS])
 # CHECK-NEXT:             y = pl.store(t, [0, 0], y)
 # CHECK-NEXT:             return y
 # CHECK-EMPTY:
 # CHECK-NEXT:         @pl.function(type=pl.FunctionType.Orchestration)
-# CHECK-NEXT:         def chip(self, x: pl.Tensor{{\[\[}}ROWS, COLS], pl.FP32], y: pl.Out[pl.Tensor{{\[\[}}ROWS, COLS], pl.FP32]]):
+# CHECK-NEXT:         def chip(
+# CHECK-NEXT:             self,
+# CHECK-NEXT:             x: pl.Tensor{{\[\[}}ROWS, COLS], pl.FP32],
+# CHECK-NEXT:             y: pl.Out[pl.Tensor{{\[\[}}ROWS, COLS], pl.FP32]],
+# CHECK-NEXT:         ) -> pl.Tensor{{\[\[}}ROWS, COLS], pl.FP32]:
 # CHECK-NEXT:             with pl.manual_scope():
 # CHECK-NEXT:                 y, _ = pl.spmd_submit(self.kernel, x, y, core_num=cores)
 # CHECK-NEXT:             return y
@@ -43,14 +51,20 @@ COLS = 64
 # CHECK-EMPTY:
 # CHECK-EMPTY:
 # CHECK-NEXT: @pl.jit.incore
-# CHECK-NEXT: def jit_kernel(x: pl.Tensor{{\[\[}}1, COLS], pl.FP32], y: pl.Out[pl.Tensor{{\[\[}}1, COLS], pl.FP32]]):
+# CHECK-NEXT: def jit_kernel(
+# CHECK-NEXT:     x: pl.Tensor{{\[\[}}1, COLS], pl.FP32],
+# CHECK-NEXT:     y: pl.Out[pl.Tensor{{\[\[}}1, COLS], pl.FP32]],
+# CHECK-NEXT: ) -> pl.Tensor{{\[\[}}1, COLS], pl.FP32]:
 # CHECK-NEXT:     t = pl.exp(pl.load(x, [0, 0], [1, COLS]))
 # CHECK-NEXT:     y = pl.store(t, [0, 0], y)
 # CHECK-NEXT:     return y
 # CHECK-EMPTY:
 # CHECK-EMPTY:
 # CHECK-NEXT: @pl.jit
-# CHECK-NEXT: def jit_chip(x: pl.Tensor{{\[\[}}1, COLS], pl.FP32], y: pl.Out[pl.Tensor{{\[\[}}1, COLS], pl.FP32]]):
+# CHECK-NEXT: def jit_chip(
+# CHECK-NEXT:     x: pl.Tensor{{\[\[}}1, COLS], pl.FP32],
+# CHECK-NEXT:     y: pl.Out[pl.Tensor{{\[\[}}1, COLS], pl.FP32]],
+# CHECK-NEXT: ) -> pl.Tensor{{\[\[}}1, COLS], pl.FP32]:
 # CHECK-NEXT:     return jit_kernel(x, y)
 # CHECK-EMPTY:
 # CHECK-EMPTY:
