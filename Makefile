@@ -23,10 +23,15 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The same unit and golden tests under AddressSanitizer + UndefinedBehaviorSanitizer (Debug).
+# Under ctest, LeakSanitizer's own tracer crashes (signal 11, "LeakSanitizer has encountered a fatal
+# error") at the exit of the BLAS baseline test, whose BLAS threads are still alive; run by hand the
+# same binary exits clean. That test runs with leak checking off; ASan and UBSan still check it.
+ASAN_NO_LEAK_CHECK ?= ^BenchBlasBaseline\.ChosenBlasIsCorrectAndNamed$$
 test-asan: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPTODIST_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
-	cd build-asan && ctest --output-on-failure -j $(JOBS) -L 'unit|golden'
+	cd build-asan && ctest --output-on-failure -j $(JOBS) -L 'unit|golden' -E '$(ASAN_NO_LEAK_CHECK)'
+	cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -R '$(ASAN_NO_LEAK_CHECK)'
 
 # Every benchmark with its ratio to a baseline timed in the same run (docs/benchmarks.md); Release.
 # BENCH_REPS / BENCH_ROUNDS set the repetitions (see bench/run.sh).
