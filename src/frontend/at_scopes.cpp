@@ -167,6 +167,8 @@ AtArgs Parser::parse_at_args(const SynExpr& call) {
       a.name_hint = arg.text;
     } else if (key == "deps") {
       a.deps = &arg;
+    } else if (key == "allow_early_resolve") {
+      if (arg.kind == SynKind::True) a.early_resolve = &arg;
     } else if (key == "optimizations") {
       if (arg.kind == SynKind::List && arg.items.empty()) continue;
       error(arg.span, "pl.at(optimizations=[...]) is not supported yet (pl.split / pl.cross_core_slot)");
@@ -319,6 +321,7 @@ void Parser::parse_at_scope(ir::Block& out, const SynExpr& call, const Token* as
     if (use.written.count(p.var.get()) || is_window)
       p.direction = use.read.count(p.var.get()) || is_window ? ir::Direction::InOut : ir::Direction::Out;
   }
+  check_outlined_waiter(a, *fn);
   declared_->push_back(fn);
   outlined_.push_back(fn);
   outlined_parent_[fn->name] = cx.build.function_name;

@@ -122,6 +122,7 @@ struct LowerCtx {
 struct AtArgs {
   std::string level, role, name_hint;
   const SynExpr* deps = nullptr;
+  const SynExpr* early_resolve = nullptr;  // `allow_early_resolve=True`, when given
   bool ok = true;
 };
 
@@ -290,6 +291,10 @@ class Parser {
   void apply_bind_dynamic(ir::FunctionNode& fn, size_t body_pos, size_t body_end, const Container& c);
   bool is_bind_dynamic(const SynExpr& e) const;
   void lower_bind_dynamic(ir::Block& out, const SynExpr& call, LowerCtx& cx);
+
+  // ---- where a deferred waiter may come from (deferred_waiters.cpp) ----
+  void check_outlined_waiter(const AtArgs& a, const ir::FunctionNode& fn);
+  void check_declared_waiter(const ir::FunctionNode& fn);
 
   // ---- calls of inline functions, spliced at the call site (inline_calls.cpp) ----
   bool is_inline_decl(const FuncDecl& d) const;

@@ -193,6 +193,7 @@ bool Parser::parse_functions(const std::vector<FuncDecl>& decls, const Container
       body->return_types = first_return_types(body);
       s.fn->return_types = body->return_types;
     }
+    check_declared_waiter(*body);
     parsed[i].push_back(body);
     parsed[i].insert(parsed[i].end(), outlined_.begin(), outlined_.end());
     outlined_.clear();
