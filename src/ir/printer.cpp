@@ -10,6 +10,7 @@ namespace ptodist::ir {
 
 namespace {
 
+using detail::AtScopeSites;
 using detail::ExprPrinter;
 using detail::kPrecIfExp;
 using detail::kPrecTop;
@@ -42,7 +43,7 @@ bool is_int(const Expr& e, long long v) {
 
 class StmtPrinter {
  public:
-  explicit StmtPrinter(const ExprPrinter& ep) : ep_(ep) {}
+  explicit StmtPrinter(const ExprPrinter& ep, const AtScopeSites* sites = nullptr) : ep_(ep), sites_(sites) {}
 
   void block(const Block& b, int indent, std::string& out) const {
     if (b.empty()) out += pad(indent) + "pass\n";
@@ -51,6 +52,11 @@ class StmtPrinter {
 
   void stmt(const Stmt& s, int indent, std::string& out) const {
     if (!s) return;
+    if (auto it = sites_ ? sites_->find(s.get()) : AtScopeSites::const_iterator();
+        sites_ && it != sites_->end()) {
+      at_scope(it->second, indent, out);
+      return;
+    }
     switch (s->kind) {
       case StmtKind::Assign: {
         auto a = s->as<Assign>();
@@ -150,7 +156,20 @@ class StmtPrinter {
     block(s.else_body, indent + 1, out);
   }
 
+  // The scope the parser outlined: its body without the `return` that hands results to the caller
+  // (the names it binds are the caller's after the scope, as in the source).
+  void at_scope(const detail::AtScopeSite& site, int indent, std::string& out) const {
+    out += pad(indent) +
+           "with pl.at(level=pl.Level.CORE_GROUP, name_hint=" + detail::string_literal(site.fn->name);
+    if (site.deps) out += ", deps=" + ep_.expr(site.deps, kPrecIfExp);
+    out += std::string(")") + (site.tid ? " as " + site.tid->name : "") + ":\n";
+    Block body = site.fn->body;
+    if (!body.empty() && body.back() && body.back()->isa<Return>()) body.pop_back();
+    block(body, indent + 1, out);
+  }
+
   const ExprPrinter& ep_;
+  const AtScopeSites* sites_;
 };
 
 std::string docstring_literal(const std::string& doc) {
@@ -189,7 +208,7 @@ std::string decorator(FunctionKind kind, ProgramStyle style) {
 }
 
 void function_text(const ExprPrinter& ep, const FunctionNode& f, ProgramStyle style, int indent,
-                   std::string& out) {
+                   std::string& out, const AtScopeSites* sites = nullptr) {
   out += pad(indent) + decorator(f.kind, style) + "\n";
   std::vector<std::string> params;
   if (style == ProgramStyle::Class) params.push_back("self");
@@ -209,7 +228,7 @@ void function_text(const ExprPrinter& ep, const FunctionNode& f, ProgramStyle st
     out += pad(indent) + ")" + ret + ":\n";
   }
   if (!f.docstring.empty()) out += pad(indent + 1) + docstring_literal(f.docstring) + "\n";
-  StmtPrinter sp(ep);
+  StmtPrinter sp(ep, sites);
   if (f.docstring.empty() || !f.body.empty()) sp.block(f.body, indent + 1, out);
 }
 
@@ -228,22 +247,22 @@ using PrintedNames = std::set<std::string>;
 // The program's class or jit functions, at `indent` (1 inside a factory).
 void program_body(const ExprPrinter& ep, const ProgramNode& p, int indent, PrintedNames* top_level,
                   std::string& out) {
-  if (p.style == ProgramStyle::Class) {
+  const AtScopeSites sites = detail::waiter_scope_sites(p);
+  std::set<const FunctionNode*> inlined;  // printed at their call site as the pl.at scope
+  for (const auto& [stmt, site] : sites) inlined.insert(site.fn);
+  const bool class_style = p.style == ProgramStyle::Class;
+  if (class_style) {
     out += pad(indent) + "@pl.program\n" + pad(indent) + "class " + p.name + ":\n";
     if (p.functions.empty()) out += pad(indent + 1) + "pass\n";
-    for (size_t i = 0; i < p.functions.size(); ++i) {
-      if (i) out += "\n";
-      if (p.functions[i]) function_text(ep, *p.functions[i], p.style, indent + 1, out);
-    }
-    return;
   }
-  const std::string gap = indent == 0 ? "\n\n" : "\n";
+  const std::string gap = class_style || indent != 0 ? "\n" : "\n\n";
   bool first = true;
   for (const Function& f : p.functions) {
-    if (!f || (top_level && !top_level->insert(f->name).second)) continue;
+    if (!f || inlined.count(f.get())) continue;
+    if (!class_style && top_level && !top_level->insert(f->name).second) continue;
     if (!first) out += gap;
     first = false;
-    function_text(ep, *f, p.style, indent, out);
+    function_text(ep, *f, p.style, class_style ? indent + 1 : indent, out, &sites);
   }
 }
 

@@ -2,6 +2,7 @@
 // function and program printer (printer.cpp).
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,6 +51,16 @@ class ExprPrinter {
 
   std::set<std::string> dynamic_names_;
 };
+
+// An outlined deferred waiter's call site, printed back as its `with pl.at(level=pl.Level.CORE_GROUP,
+// name_hint=..., deps=...) as tid:` scope (printer_waiters.cpp); the waiter's definition is not printed.
+struct AtScopeSite {
+  const FunctionNode* fn = nullptr;
+  Expr deps;  // null when the scope had no deps=
+  Var tid;    // null when the scope had no `as`
+};
+using AtScopeSites = std::map<const StmtNode*, AtScopeSite>;
+AtScopeSites waiter_scope_sites(const ProgramNode& p);
 
 std::string float_literal(double v);
 std::string string_literal(const std::string& s);
