@@ -196,6 +196,30 @@ ir::Expr Parser::lower_name(const SynExpr& e, LowerCtx& cx) {
   return nullptr;
 }
 
+std::string Parser::takes(const ir::Expr& value) const {
+  if (value->isa<ir::DTypeImm>()) return "a dtype such as pl.FP16";
+  if (const auto* e = value->as<ir::EnumImm>()) {
+    for (const EnumSpec& s : enum_specs())
+      if (s.kind == e->enum_kind)
+        return "a " + std::string(s.prefix) + " member" +
+               (s.members.empty() ? "" : " (" + join(s.members) + ")");
+    return "";
+  }
+  if (const auto* i = value->as<ir::IntImm>())
+    return "an integer (its default is " + std::to_string(i->value) + ")";
+  return "";
+}
+
+void Parser::note_bad_define(const SynExpr& e, const std::string& use) {
+  if (!constant_defines_ || e.kind != SynKind::Name || !constant_defines_->used.count(e.text)) return;
+  const std::string& value = constant_defines_->values.at(e.text);
+  if (constant_defines_->error.empty())
+    constant_defines_->error =
+        "-D " + e.text + "=" + value + ": parameter '" + e.text + "' " + use + ", got " +
+        (value.rfind("pl.", 0) == 0 && value.find('.', 3) == std::string::npos ? "a dtype such as pl.FP16"
+                                                                               : "an enum member");
+}
+
 ir::Expr Parser::lower_enum_or_dtype(const std::string& path, const SourceSpan& span, bool* matched) {
   *matched = true;
   if (path.rfind("pl.", 0) == 0 && path.find('.', 3) == std::string::npos) {

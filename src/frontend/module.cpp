@@ -359,13 +359,18 @@ void Parser::scan_factory_params(Container& f) {
       default_value = try_constant(*d, f);
       opaque_default = !default_value;
     }
-    if (ir::Expr bound = constant_define(pname, pspan)) {
+    if (ir::Expr bound = constant_define(pname, pspan, default_value, f.factory_name)) {
       default_value = bound;
       opaque_default = false;
     }
     if (f.scope.count(pname) || f.host_names.count(pname))
       error(pspan, "duplicate parameter '" + pname + "' of factory '" + f.factory_name + "'");
     bool numeric = default_value && default_value->type && default_value->type->kind == ir::TypeKind::Scalar;
+    if (constant_defines_ && default_value && !numeric && !takes(default_value).empty())
+      constant_defines_->non_integer[pname] =
+          "parameter '" + pname + "' of factory '" + f.factory_name + "' takes " + takes(default_value);
+    else if (constant_defines_)
+      constant_defines_->integer.insert(pname);
     if (opaque_default) {
       f.host_names[pname] = HostName{
           pspan, "is a parameter of factory '" + f.factory_name + "' whose default value is not a constant"};
@@ -387,7 +392,8 @@ void Parser::scan_factory_params(Container& f) {
 }
 
 // The value a `-D name=pld.ReduceOp.Max` / `-D name=pl.FP16` gives a factory parameter, or null.
-ir::Expr Parser::constant_define(const std::string& name, const SourceSpan& span) {
+ir::Expr Parser::constant_define(const std::string& name, const SourceSpan& span,
+                                 const ir::Expr& default_value, const std::string& factory) {
   if (!constant_defines_) return nullptr;
   auto it = constant_defines_->values.find(name);
   if (it == constant_defines_->values.end()) return nullptr;
@@ -398,6 +404,15 @@ ir::Expr Parser::constant_define(const std::string& name, const SourceSpan& span
     error(span,
           "-D " + name + "=" + it->second +
               ": expected an integer, a dtype such as pl.FP16 or an enum member such as pld.ReduceOp.Max");
+  // The value must be of the default's kind: a dtype where the default is an integer would make
+  // every shape that uses the parameter fail far from the cause.
+  std::string want = default_value ? takes(default_value) : "";
+  if (v && !want.empty() && want != takes(v)) {
+    if (constant_defines_->error.empty())
+      constant_defines_->error = "-D " + name + "=" + it->second + ": parameter '" + name + "' of factory '" +
+                                 factory + "' takes " + want + ", got " + takes(v);
+    return nullptr;
+  }
   return v;
 }
 

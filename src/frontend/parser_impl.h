@@ -217,7 +217,14 @@ class Parser {
                             const SourceSpan& span, LowerCtx& cx);
   bool lower_array_store(ir::Block& out, const SynExpr& target, const SynExpr& value, LowerCtx& cx);
   ir::Expr lower_enum_or_dtype(const std::string& path, const SourceSpan& span, bool* matched);
-  ir::Expr constant_define(const std::string& name, const SourceSpan& span);
+  ir::Expr constant_define(const std::string& name, const SourceSpan& span, const ir::Expr& default_value,
+                           const std::string& factory);
+  // What a factory parameter with this default takes, in words ("an integer", "a dtype such as
+  // pl.FP16", "a pld.WaitCmp member (Eq, Ne, ...)"); empty when the default says nothing.
+  std::string takes(const ir::Expr& default_value) const;
+  // When `e` names a factory parameter that a -D bound to a dtype or enum member, records the CLI's
+  // one-line error ("-D size=pl.FP16: parameter 'size' <use>, got a dtype such as pl.FP16").
+  void note_bad_define(const SynExpr& e, const std::string& use);
   // The factory parameter (without a value) that `e` names, directly or through constants, or "".
   std::string unbound_factory_param(const SynExpr& e, LowerCtx& cx);
   ir::Expr attribute_constant(const SynExpr& e, LowerCtx& cx);

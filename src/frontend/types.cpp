@@ -56,6 +56,7 @@ std::optional<std::vector<ir::Expr>> Parser::lower_shape(const SynExpr& e, Lower
     ir::Expr dim = lower(*d, cx);
     if (dim &&
         (!dim->type || dim->type->kind != ir::TypeKind::Scalar || !ir::dtype_is_int(dim->type->dtype))) {
+      note_bad_define(*d, "is used as a shape dimension (an integer)");
       error(d->span,
             "shape dimension must be an integer constant, a factory parameter or pl.dynamic(\"NAME\"), got " +
                 ir::type_str(dim->type));

@@ -105,6 +105,13 @@ std::unique_ptr<LoadedFile> load_file(const std::string& path, const std::vector
     if (size_t eq = d.find('='); eq != std::string::npos && is_symbolic_define(d.substr(eq + 1)))
       symbolic.values[d.substr(0, eq)] = d.substr(eq + 1);
   lf->module = frontend::parse_module(*lf->file, lf->diags, &lf->sources, &symbolic);
+  if (!symbolic.error.empty()) usage_error(symbolic.error);
+  for (const std::string& d : defines) {  // an integer for a dtype or enum parameter
+    std::string name = d.substr(0, d.find('='));
+    auto it = symbolic.non_integer.find(name);
+    if (it != symbolic.non_integer.end() && !symbolic.integer.count(name) && !symbolic.values.count(name))
+      usage_error("-D " + d + ": " + it->second);
+  }
   for (const auto& [name, value] : symbolic.values)
     if (lf->module && !symbolic.used.count(name))
       usage_error("-D " + name + "=" + value + ": no program factory of the file has a parameter '" + name +

@@ -23,6 +23,12 @@ namespace ptodist::frontend {
 struct ConstantDefines {
   std::map<std::string, std::string> values;  // parameter name -> spelled value
   std::set<std::string> used;
+  // Filled by the parser for the CLI's one-line errors: a -D whose value does not fit its parameter
+  // (`-D size=pl.FP16` on an integer parameter), and what each dtype- or enum-valued parameter takes
+  // ("parameter 'cmp' of factory 'make' takes a pld.WaitCmp member (Eq, ...)"), for an integer -D.
+  std::string error;
+  std::map<std::string, std::string> non_integer;
+  std::set<std::string> integer;  // parameters that take an integer (in some factory of the file)
 };
 ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags, SourceManager* sources = nullptr,
                         ConstantDefines* defines = nullptr);
