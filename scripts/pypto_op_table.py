@@ -121,6 +121,12 @@ def ptodist_signatures():
         out["pl.tile." + name] = tile_sig
         if not tile_only:
             out["pl.tensor." + name] = sig
+    expand = open(os.path.join(ROOT, "include/ptodist/ir/expand_ops.def")).read()
+    for name, sig, tile_sig, tensor_sig in re.findall(
+            r'^PTODIST_EXPAND\(\w+, "(\w+)", "([^"]*)", "([^"]*)", "([^"]*)"', expand, re.M):
+        out["pl." + name] = sig
+        out["pl.tile." + name] = tile_sig
+        out["pl.tensor." + name] = tensor_sig
     return out
 
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "decoded.h"
+#include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
 #include "ptodist/kernels/elementwise.h"
@@ -493,6 +494,13 @@ void store_tile(Interp& in, const ir::OpCall& c, const TileValue& tile, const Te
 Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op);
 Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op);
 Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast);
+// The broadcast family (ir/expand_ops.def): a runtime check that the vector fits lhs (a failure when
+// not), `row` computed into `out` from lhs and the vector, and its tensor-level form.
+void check_expand_vector(Interp& in, const ir::OpCall& c, const ir::ExpandOpInfo& row, const Dims& lhs,
+                         const Dims& vec);
+void expand_into(const ir::ExpandOpInfo& row, const kernels::TileView& out, const kernels::TileView& lhs,
+                 const kernels::TileView& vec);
+Value tensor_expand_op(Interp& in, const ir::OpCall& c, const ir::ExpandOpInfo& row);
 // A unary op of ir/unary_ops.def on the GM tensor in operand `slot`.
 Value tensor_unary_op(Interp& in, const ir::OpCall& c, kernels::UnaryOp op, OperandName slot);
 

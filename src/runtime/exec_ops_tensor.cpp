@@ -107,6 +107,17 @@ Value tensor_unary_op(Interp& in, const ir::OpCall& c, kernels::UnaryOp op, Oper
   return out;
 }
 
+// A broadcast op of the table on GM tensors: a new tensor of lhs's shape.
+Value tensor_expand_op(Interp& in, const ir::OpCall& c, const ir::ExpandOpInfo& row) {
+  OperandHolder hl, hr;
+  TensorView a = dense_copy(in, c, tensor_operand(in, c, "lhs", hl));
+  TensorView v = dense_copy(in, c, tensor_operand(in, c, "rhs", hr));
+  check_expand_vector(in, c, row, a.shape, v.shape);
+  TensorView out = new_tensor(in, c, a.shape, a.dtype, c.op->spelling);
+  expand_into(row, flat(out), flat(a), flat(v));
+  return out;
+}
+
 // A view: the same memory at an offset, with the source's strides.
 Value op_Slice(Interp& in, const ir::OpCall& c) {
   OperandHolder h;

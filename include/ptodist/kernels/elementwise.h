@@ -35,6 +35,9 @@ void exp(const TileView& dst, const TileView& src);
 // compute in fp32 and convert back with the cast rule.
 void unary(UnaryOp op, const TileView& dst, const TileView& src);
 
+// dst[i][j] = vec[i][0] (per_row: vec is [rows, 1]) or vec[0][j] (vec is [1, cols]).
+void broadcast(const TileView& dst, const TileView& vec, bool per_row);
+
 // Every element of dst = value, converted to dst's type with the cast rule (cast.h).
 void fill(const TileView& dst, double value);
 

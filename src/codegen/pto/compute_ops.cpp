@@ -1,6 +1,7 @@
 // Tile compute in PTO text (DPS form: `ins(...) outs(...)` on the tiles' planned buffers): loads and
 // stores through partition views, cube matmuls, vector elementwise ops, casts, moves and fills.
 #include "emitter.h"
+#include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/unary_ops.h"
 
 namespace ptodist::codegen::pto {
@@ -164,6 +165,21 @@ void FunctionEmitter::emit_unary(const CallSite& site, const UnaryOpInfo& u) {
   line(std::string(u.pto) + " " + ins_outs({a}, "", "", *out) + attr);
 }
 
+// A broadcast op of the table: ins(lhs, vector[, tmp]) as PyPTO's backend emits it; row_expand and
+// col_expand read only the vector (lhs gives the shape), as PyPTO's MakeSingleOperandCodegenPTO does.
+void FunctionEmitter::emit_expand(const CallSite& site, const ExpandOpInfo& x) {
+  const OpCall& c = site.call;
+  std::vector<const TileRef*> ins;
+  if (x.combine != ExpandCombine::kCopy) ins.push_back(tile_of(c.arg("lhs"), c, "lhs"));
+  ins.push_back(tile_of(c.arg("rhs"), c, "rhs"));
+  const Expr& tmp = c.arg("tmp");
+  if (tmp && !tmp->isa<NoneImm>()) ins.push_back(tile_of(tmp, c, "tmp"));
+  const TileRef* out = result_tile(site);
+  for (const TileRef* t : ins)
+    if (!t) return;
+  if (out) line(std::string(x.pto) + " " + ins_outs(ins, "", "", *out));
+}
+
 // The tensor-level forms of the elementwise ops (pl.tensor.add, pl.add on tensors): ptodist runs them
 // on GM tensors, and PyPTO lowers them to tiles with a pass ptodist does not have yet.
 static bool is_tensor_form(const OpCall& c) {
@@ -182,7 +198,7 @@ static bool is_tensor_form(const OpCall& c) {
     case OpId::Cast:
       return c.type && c.type->is_tensor_like();
     default:
-      return unary_op_info(c.op->id) && c.type && c.type->is_tensor_like();
+      return (unary_op_info(c.op->id) || expand_op_info(c.op->id)) && c.type && c.type->is_tensor_like();
   }
 }
 
@@ -202,6 +218,10 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     const TileRef* b = tile_of(c.arg("rhs"), c, "rhs");
     const TileRef* out = result_tile(site);
     if (a && b && out) line(std::string(op) + " " + ins_outs({a, b}, "", "", *out));
+    return true;
+  }
+  if (const ExpandOpInfo* x = expand_op_info(id)) {
+    emit_expand(site, *x);
     return true;
   }
   if (const UnaryOpInfo* u = unary_op_info(id)) {

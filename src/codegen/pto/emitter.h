@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
 #include "ptodist/ir/unary_ops.h"
@@ -192,6 +193,7 @@ class FunctionEmitter {
   void emit_load(const CallSite& site);
   void emit_store(const CallSite& site);
   void emit_unary(const CallSite& site, const ir::UnaryOpInfo& u);
+  void emit_expand(const CallSite& site, const ir::ExpandOpInfo& x);
   void emit_tile_scalar(const CallSite& site, const char* op, const ir::Expr& tile, const ir::Expr& scalar);
   void emit_write(const CallSite& site);
   Value emit_read(const ir::OpCall& call);
