@@ -236,6 +236,12 @@ void Emitter::store(Block& out, const Var& tile, Expr off, const Expr& t) {
   emit(out, call(OpId::Store, {{"tile", ref(tile)}, {"offsets", std::move(off)}, {"output_tensor", t}}));
 }
 
+void Emitter::remote_store(Block& out, const Var& tile, const Expr& t, Expr peer, Expr off) {
+  emit(out,
+       call(OpId::RemoteStore,
+            {{"tile", ref(tile)}, {"target", t}, {"peer", std::move(peer)}, {"offsets", std::move(off)}}));
+}
+
 void Emitter::reduce_into(Block& out, const Var& acc, const Var& x, const std::string& reduce_op) {
   OpId id = reduce_op == "Max"    ? OpId::Maximum
             : reduce_op == "Min"  ? OpId::Minimum

@@ -97,6 +97,8 @@ class Emitter {
   ir::Var remote_load(ir::Block& out, const std::string& name, const ir::Expr& t, ir::Expr peer, ir::Expr off,
                       ir::Expr shape);
   void store(ir::Block& out, const ir::Var& tile, ir::Expr off, const ir::Expr& t);
+  // `pld.tile.remote_store(tile, target, peer, off)`: the tile into peer's window.
+  void remote_store(ir::Block& out, const ir::Var& tile, const ir::Expr& t, ir::Expr peer, ir::Expr off);
   // `acc = <op>(acc, x)` for a pld.ReduceOp member.
   void reduce_into(ir::Block& out, const ir::Var& acc, const ir::Var& x, const std::string& reduce_op);
 

@@ -192,8 +192,54 @@ Expr lower_reduce_scatter(Emitter& e, const OpCall& c, Block& out) {
   return target;
 }
 
-// Pull, in place: every chunk is reduced from all ranks' copies, then a barrier per chunk (generation
-// 2 + chunk) makes sure every peer has read my chunk before I overwrite it. mode="ring" is ring.cpp.
+namespace {
+
+// One chunk, in place: every rank reduces the whole target from every copy, then a barrier (generation
+// 2: every peer has read my copy) before it stores the result.
+void allreduce_one_chunk(Emitter& e, Block& out, const Expr& target, const Expr& signal,
+                         const ChunkPlan& plan, const std::string& op) {
+  e.for_chunks(out, plan, e.i(0), [&](Block& b, const Chunk& k) {
+    Expr shape = e.ints({k.rows, k.cols});
+    Var acc = e.load(b, "acc", target, e.list({k.row, k.col}), shape);
+    e.for_other_peers(b, [&](Block& pb, Expr peer) {
+      Var x = e.remote_load(pb, "recv", target, peer, e.list({k.row, k.col}), shape);
+      if (acc && x) e.reduce_into(pb, acc, x, op);
+    });
+    e.barrier(b, signal, e.i(2));
+    if (acc) e.store(b, acc, e.list({k.row, k.col}), target);
+  });
+}
+
+// Several chunks, in place: chunk k belongs to rank k % nranks, which reduces it from every copy and
+// stores the result into its own copy and every peer's. Only the owner touches chunk k anywhere, and it
+// reads a peer's copy before it overwrites it, so the chunks need no barrier of their own: the closing
+// one (generation 2) says every result has landed here and no peer still reads my copy. Each rank moves
+// 2 (nranks-1)/nranks of the target, where every rank reducing everything moves nranks-1 copies.
+void allreduce_by_owner(Emitter& e, Block& out, const Expr& target, const Expr& signal, const ChunkPlan& plan,
+                        const std::string& op) {
+  e.for_chunks(out, plan, e.i(0), [&](Block& b, const Chunk& k) {
+    Expr shape = e.ints({k.rows, k.cols});
+    Block mine;
+    Var acc = e.load(mine, "acc", target, e.list({k.row, k.col}), shape);
+    e.for_other_peers(mine, [&](Block& pb, Expr peer) {
+      Var x = e.remote_load(pb, "recv", target, peer, e.list({k.row, k.col}), shape);
+      if (acc && x) e.reduce_into(pb, acc, x, op);
+    });
+    if (!acc) return;
+    e.store(mine, acc, e.list({k.row, k.col}), target);
+    e.for_other_peers(mine, [&](Block& pb, Expr peer) {
+      e.remote_store(pb, acc, target, peer, e.list({k.row, k.col}));
+    });
+    Expr owner = e.bin(BinaryOpKind::Mod, k.index, e.nranks());
+    e.when(b, e.b().compare(CompareOpKind::Eq, owner, e.me(), target->span), std::move(mine));
+  });
+  e.barrier(out, signal, e.i(2));
+}
+
+}  // namespace
+
+// In place, after the ready barrier (generation 1): allreduce_one_chunk or allreduce_by_owner, two
+// generations in all. mode="ring" is ring.cpp.
 Expr lower_allreduce(Emitter& e, const OpCall& c, Block& out) {
   Expr target = c.arg("target"), signal = c.arg("signal");
   if (!signal || signal->isa<NoneImm>()) {
@@ -213,17 +259,11 @@ Expr lower_allreduce(Emitter& e, const OpCall& c, Block& out) {
   e.barrier(out, signal, e.i(1));
   ChunkPlan plan =
       plan_chunks(dims->first, dims->second, dtype_bytes(target->type->dtype), kReduceChunkBytes);
-  e.for_chunks(out, plan, e.i(0), [&](Block& b, const Chunk& k) {
-    Expr shape = e.ints({k.rows, k.cols});
-    Var acc = e.load(b, "acc", target, e.list({k.row, k.col}), shape);
-    e.for_other_peers(b, [&](Block& pb, Expr peer) {
-      Var x = e.remote_load(pb, "recv", target, peer, e.list({k.row, k.col}), shape);
-      if (acc && x) e.reduce_into(pb, acc, x, op);
-    });
-    e.barrier(b, signal, e.bin(BinaryOpKind::Add, k.index, e.i(2)));
-    if (acc) e.store(b, acc, e.list({k.row, k.col}), target);
-  });
-  e.epilogue(out, signal, e.i(1 + plan.count()));
+  if (plan.count() == 1)
+    allreduce_one_chunk(e, out, target, signal, plan, op);
+  else
+    allreduce_by_owner(e, out, target, signal, plan, op);
+  e.epilogue(out, signal, e.i(2));
   return target;
 }
 
