@@ -82,8 +82,11 @@ for np in $nps; do
     prog_sizes=$sizes
     [ "$prog" = Barrier ] && prog_sizes=4096  # no payload
     for block in $prog_sizes; do
-      iters=$((8388608 / block))  # 20 calls up to 256 KiB, 8 at 1 MiB, 4 at 16 MiB
-      ((iters > 20)) && iters=20
+      # 200 calls up to 128 KiB, 32 at 1 MiB, 4 at 16 MiB. A ptodist round also starts a kernel and
+      # runs the round's own MPI_Barrier and MPI_Allreduce (about 1 ms at 4 ranks on 2 CPUs), which
+      # MPI's loop does not: enough calls spread that thin (at 20 calls it was most of a barrier).
+      iters=$((33554432 / block))
+      ((iters > 200)) && iters=200
       ((iters < 4)) && iters=4
       read -r ref ref_min < <($mpirun -np "$np" "$build/bench/mpi_collectives" "${mpi_name[$prog]}" "$block" "$iters" \
         "$rounds" 2>/dev/null || echo 0 0)
