@@ -20,6 +20,7 @@
 #include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
+#include "ptodist/kernels/cast.h"
 #include "ptodist/kernels/elementwise.h"
 #include "ptodist/runtime/events.h"
 #include "ptodist/runtime/runtime.h"
@@ -494,6 +495,8 @@ void store_tile(Interp& in, const ir::OpCall& c, const TileValue& tile, const Te
 Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op);
 Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op);
 Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast);
+// pl.cast's rounding `mode` (checked by its contract) as the kernels' RoundMode.
+kernels::RoundMode round_mode(const ir::OpCall& c);
 // The broadcast family (ir/expand_ops.def): a runtime check that the vector fits lhs (a failure when
 // not), `row` computed into `out` from lhs and the vector, and its tensor-level form.
 void check_expand_vector(Interp& in, const ir::OpCall& c, const ir::ExpandOpInfo& row, const Dims& lhs,

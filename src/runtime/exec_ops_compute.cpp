@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "exec.h"
+#include "ptodist/ir/cast_mode.h"
 #include "ptodist/kernels/cast.h"
 #include "ptodist/kernels/elementwise.h"
 #include "ptodist/kernels/matmul.h"
@@ -313,6 +314,10 @@ static Scalar cast_scalar(const Scalar& s, ir::DType to) {
   return Scalar::of_int(v, to);
 }
 
+kernels::RoundMode round_mode(const ir::OpCall& c) {
+  return static_cast<kernels::RoundMode>(ir::cast_mode_code(c.arg("mode")).value_or(ir::kCastModeRound));
+}
+
 Value op_Cast(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   const Value& v = in.operand_arg(c, "input", h);
@@ -320,7 +325,7 @@ Value op_Cast(Interp& in, const ir::OpCall& c) {
   if (std::holds_alternative<TensorView>(v)) return tensor_unary(in, c, true);
   const TileValue& a = in.tile_arg(c, "input", h);
   TileValue out = in.new_tile(c, a.shape, dtype_arg(in, c, "target_type"), a.memory);
-  kernels::cast(view_of(out), view_of(a));
+  kernels::cast(view_of(out), view_of(a), round_mode(c));
   out.valid = a.valid;
   return out;
 }

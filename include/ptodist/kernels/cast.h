@@ -17,6 +17,16 @@ namespace ptodist::kernels {
 // - anything -> Bool: value != 0 (NaN is true); Bool -> anything: 0 or 1.
 void cast(const TileView& dst, const TileView& src);
 
+// PyPTO's rounding modes of pl.cast, in its code order (PTO's TCVT round modes): None (round to
+// nearest even where the conversion loses precision), Rint (to nearest, ties to even), Round (to
+// nearest, ties away from zero), Floor, Ceil, Trunc (toward zero), Odd (toward zero, then the last bit
+// set when inexact: a float result only).
+enum class RoundMode { None, Rint, Round, Floor, Ceil, Trunc, Odd };
+
+// dst = cast(src) rounded with `mode` where the conversion is inexact (float -> narrower float,
+// float -> integer, integer -> float); otherwise the cast rule above (saturation, NaN, Bool).
+void cast(const TileView& dst, const TileView& src, RoundMode mode);
+
 // Writes `value` converted with the cast rule (from a double; integers beyond 2^53 lose their low bits)
 // into one element of type t at dst.
 void store_scalar(ElemType t, void* dst, double value);

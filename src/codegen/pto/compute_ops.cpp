@@ -1,6 +1,9 @@
 // Tile compute in PTO text (DPS form: `ins(...) outs(...)` on the tiles' planned buffers): loads and
 // stores through partition views, cube matmuls, vector elementwise ops, casts, moves and fills.
+#include <cctype>
+
 #include "emitter.h"
+#include "ptodist/ir/cast_mode.h"
 #include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/unary_ops.h"
 
@@ -257,9 +260,11 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     case OpId::Cast: {
       const TileRef* a = tile_of(c.arg("input"), c, "input");
       const TileRef* out = result_tile(site);
-      // Round to nearest, ties to even (RoundMode::CAST_RINT of pto-isa).
+      // The rounding mode by PyPTO's name for it (NONE, RINT, ROUND, ...; its backend's round_modes).
+      std::string mode = ir::kCastModeNames[ir::cast_mode_code(c.arg("mode")).value_or(ir::kCastModeRound)];
+      for (char& ch : mode) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
       if (a && out)
-        line("pto.tcvt ins(" + a->ssa + "{rmode = #pto<round_mode CAST_RINT>} : " + a->type + ") outs(" +
+        line("pto.tcvt ins(" + a->ssa + "{rmode = #pto<round_mode " + mode + ">} : " + a->type + ") outs(" +
              out->ssa + " : " + out->type + ")");
       return true;
     }

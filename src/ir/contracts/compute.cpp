@@ -1,5 +1,6 @@
 // Contracts of the compute ops (pl.): matmul, elementwise, cast, move, tile creation, reductions.
 #include "common.h"
+#include "ptodist/ir/cast_mode.h"
 
 namespace ptodist::ir {
 
@@ -223,21 +224,32 @@ Type check_Exp(const ContractContext& cx) {
   return tensor ? tensor_type(t->shape, t->dtype) : cx.arg("input")->type;
 }
 
-// pl.cast converts a scalar, a tile or (spelled pl.cast / pl.tensor.cast) a GM tensor; rounding is
-// PyPTO's default 'round' (the only mode a scalar supports; tiles and tensors round to nearest even).
+// pl.cast converts a scalar, a tile or (spelled pl.cast / pl.tensor.cast) a GM tensor, rounding with
+// PyPTO's `mode` (a name or its code, cast_mode.h); a scalar takes only the default 'round', as in
+// PyPTO, and 'odd' rounds to a float only (PTO's TCVT).
 Type check_Cast(const ContractContext& cx) {
   auto dt = need_dtype(cx, "target_type");
   if (!dt) return nullptr;
-  if (!omitted(cx, "mode")) {
-    auto m = cx.arg("mode")->as<StrImm>();
-    if (!m || m->value != "round")
-      return cx.fail("mode",
-                     "only mode='round' (the default) is supported yet, got " + describe(cx.arg("mode")));
-  }
+  std::optional<int> mode = cast_mode_code(cx.arg("mode"));
+  const auto* named = cx.arg("mode") ? cx.arg("mode")->as<StrImm>() : nullptr;
+  std::string given = named ? "'" + named->value + "'" : describe(cx.arg("mode"));
+  if (const auto* code = cx.arg("mode") ? cx.arg("mode")->as<IntImm>() : nullptr)
+    given = std::to_string(code->value);
+  if (!mode)
+    return cx.fail("mode",
+                   "'mode' must be one of 'none', 'rint', 'round', 'floor', 'ceil', 'trunc', 'odd' or their "
+                   "codes 0 to 6, got " +
+                       given);
   const TypeNode* in = type_of(cx, "input");
   if (in && in->kind == TypeKind::Scalar && spelled_in(cx) != Namespace::Tile &&
-      spelled_in(cx) != Namespace::Tensor)
+      spelled_in(cx) != Namespace::Tensor) {
+    if (*mode != kCastModeRound)
+      return cx.fail("mode",
+                     "a scalar cast takes only mode='round' (the default), as in PyPTO, got " + given);
     return scalar_type(*dt);
+  }
+  if (*mode == kCastModeOdd && !dtype_is_float(*dt))
+    return cx.fail("mode", "mode='odd' rounds to a float dtype only, got target_type " + dtype_str(*dt));
   if (!is_kernel(cx.scope.function_kind))
     return cx.fail("input",
                    "'input' must be a scalar outside a kernel (tiles and tensors are cast in kernels), got " +
