@@ -82,11 +82,12 @@ for np in $nps; do
     prog_sizes=$sizes
     [ "$prog" = Barrier ] && prog_sizes=4096  # no payload
     for block in $prog_sizes; do
-      # 200 calls up to 128 KiB, 32 at 1 MiB, 4 at 16 MiB. A ptodist round also starts a kernel and
-      # runs the round's own MPI_Barrier and MPI_Allreduce (about 1 ms at 4 ranks on 2 CPUs), which
-      # MPI's loop does not: enough calls spread that thin (at 20 calls it was most of a barrier).
+      # 2000 calls at 4 KiB, 32 at 1 MiB, 4 at 16 MiB. A ptodist round also starts a kernel and runs
+      # the round's own MPI_Barrier and MPI_Allreduce (0.4 ms at 2 ranks, about 1 ms at 4 on 2 CPUs),
+      # which MPI's timed loop does not: enough calls spread that thin (at 200 calls a 2-rank barrier
+      # read 2.6 us a call, at 2000 calls 0.6 us).
       iters=$((33554432 / block))
-      ((iters > 200)) && iters=200
+      ((iters > 2000)) && iters=2000
       ((iters < 4)) && iters=4
       read -r ref ref_min < <($mpirun -np "$np" "$build/bench/mpi_collectives" "${mpi_name[$prog]}" "$block" "$iters" \
         "$rounds" 2>/dev/null || echo 0 0)
