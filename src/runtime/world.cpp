@@ -1,5 +1,5 @@
-// The world of ranks: window heap, blocking waits that burn no CPU, abort, and the core registry the
-// watchdog reads.
+// The world of ranks: window heap, blocking waits that burn (almost) no CPU, abort, and the core
+// registry the watchdog reads.
 #include "ptodist/runtime/world.h"
 
 #include <sched.h>
