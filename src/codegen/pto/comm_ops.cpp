@@ -161,7 +161,7 @@ void FunctionEmitter::emit_staged_transfer(const CallSite& site, bool is_put) {
   if (remote.ctx.empty())
     return fail(c.arg(is_put ? "dst" : "src")->span,
                 c.op->spelling + ": " + (is_put ? "dst" : "src") + " must be a DistributedTensor");
-  std::vector<long long> sizes = region_sizes(c.arg("shape"), *dst, c);
+  RegionExtent sizes = region_extent(c.arg("shape"), *dst, c);
   std::vector<Value> dst_offs = region_offsets(c.arg("dst_offsets"), *dst, c);
   std::vector<Value> src_offs = region_offsets(c.arg("src_offsets"), *src, c);
   if (failed_) return;

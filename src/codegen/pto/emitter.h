@@ -32,6 +32,13 @@ struct Value {
 
 // A GM tensor parameter: its pointer argument, its local tensor view, and for a DistributedTensor the
 // CommContext pointer that follows it in the signature.
+// The extent of a transfer region: the static size of each dim (-1 where it is known only at run time,
+// printed `?` in the view type) and the index value holding each size.
+struct RegionExtent {
+  std::vector<long long> dims;
+  std::vector<std::string> sizes;
+};
+
 struct TensorRef {
   std::string name;
   ir::Type type;
@@ -143,6 +150,9 @@ class FunctionEmitter {
   // A partition view of `view` at `offsets` (all zero when empty) with static `sizes`.
   Value partition(const Value& view, ir::DType dtype, const std::vector<Value>& offsets,
                   const std::vector<long long>& sizes, const std::string& hint);
+  // The same with sizes that may be known only at run time.
+  Value partition(const Value& view, ir::DType dtype, const std::vector<Value>& offsets,
+                  const RegionExtent& extent, const std::string& hint);
   // The view of tensor `t` in rank `peer`'s window, computed inline from the CommContext.
   Value peer_view(const TensorRef& t, const ir::Expr& peer);
   // The (rankId, rankNum) word of a CommContext.
@@ -150,6 +160,9 @@ class FunctionEmitter {
   // Offsets (zeros when the slot is empty) and transfer sizes (the tensor's when empty) of a region.
   std::vector<Value> region_offsets(const ir::Expr& offsets, const TensorRef& t, const ir::OpCall& call);
   std::vector<long long> region_sizes(const ir::Expr& shape, const TensorRef& t, const ir::OpCall& call);
+  // The extent of a put/get region, whose sizes may be run-time values: the staging tile bounds each
+  // chunk and pto-isa reads the extent from the partition view (PyPTO's dynamic transfer extent).
+  RegionExtent region_extent(const ir::Expr& shape, const TensorRef& t, const ir::OpCall& call);
 
   // ---- ops (ops.cpp: dispatch and scalar ops) ----
   void emit_op(const CallSite& site);

@@ -36,14 +36,19 @@ const TensorRef* FunctionEmitter::tensor_of(const Expr& e, const OpCall& call, c
 
 Value FunctionEmitter::partition(const Value& view, DType dtype, const std::vector<Value>& offsets,
                                  const std::vector<long long>& sizes, const std::string& hint) {
-  std::vector<std::string> offs, szs;
-  for (size_t i = 0; i < sizes.size(); ++i) {
+  RegionExtent extent{sizes, {}};
+  for (long long d : sizes) extent.sizes.push_back(constant_int(d, "index").ssa);
+  return partition(view, dtype, offsets, extent, hint);
+}
+
+Value FunctionEmitter::partition(const Value& view, DType dtype, const std::vector<Value>& offsets,
+                                 const RegionExtent& extent, const std::string& hint) {
+  std::vector<std::string> offs;
+  for (size_t i = 0; i < extent.dims.size(); ++i)
     offs.push_back(i < offsets.size() && offsets[i].valid() ? offsets[i].ssa : constant_int(0, "index").ssa);
-    szs.push_back(constant_int(sizes[i], "index").ssa);
-  }
-  Value pv{fresh(hint), partition_type(sizes, dtype)};
+  Value pv{fresh(hint), partition_type(extent.dims, dtype)};
   line(pv.ssa + " = pto.partition_view " + view.ssa + ", offsets = [" + join_ssa(offs) + "], sizes = [" +
-       join_ssa(szs) + "] : " + view.type + " -> " + pv.type);
+       join_ssa(extent.sizes) + "] : " + view.type + " -> " + pv.type);
   return pv;
 }
 
@@ -72,6 +77,32 @@ std::vector<long long> FunctionEmitter::region_sizes(const Expr& shape, const Te
                                               "' needs a constant shape of rank " +
                                               std::to_string(t.type->shape.size()) + " (run specialize)");
   return sizes;
+}
+
+RegionExtent FunctionEmitter::region_extent(const Expr& shape, const TensorRef& t, const OpCall& call) {
+  RegionExtent extent;
+  if (!shape || shape->isa<NoneImm>()) {
+    extent.dims = dims_of(t.type);
+    extent.sizes = t.dims;
+    return extent;
+  }
+  const std::vector<Expr>* elems = as_list(shape);
+  if (!elems || elems->size() != t.type->shape.size()) {
+    fail(shape->span, call.op->spelling + ": the region of '" + t.name + "' needs a shape of rank " +
+                          std::to_string(t.type->shape.size()));
+    return extent;
+  }
+  for (const Expr& d : *elems) {
+    auto c = as_const_int(d);
+    if (c && *c <= 0) {
+      fail(d->span, call.op->spelling + ": a region size must be positive, got " + std::to_string(*c));
+      return extent;
+    }
+    Value v = emit_scalar_as(d, "index");
+    extent.dims.push_back(c.value_or(-1));
+    extent.sizes.push_back(v.ssa);
+  }
+  return extent;
 }
 
 Value FunctionEmitter::load_rank_pair(const std::string& ctx) {
