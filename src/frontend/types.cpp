@@ -136,6 +136,9 @@ ir::Type Parser::lower_type(const SynExpr& e, LowerCtx& cx) {
       error(e.span, "pl.Scalar takes one dtype: pl.Scalar[pl.INT32]");
       return nullptr;
     }
+    // PyPTO spells a task handle pl.Scalar[pl.TASK_ID] as well as pl.TaskId.
+    if (canonical(*parts[0]) == std::optional<std::string>("pl.TASK_ID"))
+      return ir::simple_type(ir::TypeKind::TaskId);
     auto d = dtype_at(0);
     return d ? ir::scalar_type(*d) : nullptr;
   }
