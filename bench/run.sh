@@ -100,6 +100,11 @@ if [ -x "$demo" ]; then
   echo "== allgather_gemm_demo (4 ranks, $rounds interleaved rounds)"
   "$demo" --ranks 4 --warmup 2 --rounds "$rounds" --file "$here/../examples/allgather_gemm.py"
 fi
+# `ptodist predict` at the published all-gather + GEMM size against `ptodist check` of the same file.
+if [ -x "$build/ptodist" ]; then
+  echo "== predict speed (bench/predict_speed.py, 3 interleaved rounds)"
+  python3 "$here/predict_speed.py" "$build" 3
+fi
 # ptodist's collectives against MPI's own at np 2 and 4 over shared memory (bench/collectives_bench.sh;
 # COLL_SKIP=1 leaves it out: it starts some 150 processes and takes minutes on a loaded machine).
 if [ "${COLL_SKIP:-0}" != 1 ] && command -v mpirun >/dev/null && [ -x "$build/bench/mpi_collectives" ]; then

@@ -82,7 +82,9 @@ class CoreBuffer {
   std::byte* reserve(long long bytes);
 
  private:
-  std::vector<std::byte> storage_;  // 63 bytes more than the aligned part
+  // 63 bytes more than the aligned part; zero pages from calloc, so the bytes a run (or `ptodist
+  // predict`, which copies no tile data) never touches are never paged in.
+  HostBytes storage_;
   std::byte* base_ = nullptr;
   long long size_ = 0;
 };

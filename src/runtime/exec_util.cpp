@@ -156,7 +156,7 @@ TileValue Interp::new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dty
 
 std::byte* CoreBuffer::reserve(long long bytes) {
   if (bytes <= size_) return base_;
-  std::vector<std::byte> grown(static_cast<size_t>(bytes) + 63);
+  HostBytes grown(static_cast<size_t>(bytes) + 63);
   auto* base =
       reinterpret_cast<std::byte*>((reinterpret_cast<uintptr_t>(grown.data()) + 63) & ~uintptr_t{63});
   if (size_ > 0) std::memcpy(base, base_, static_cast<size_t>(size_));

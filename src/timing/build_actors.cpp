@@ -24,11 +24,11 @@ static void describe_data(const Event& e, Step& op) {
   constexpr uint32_t kSync = ir::kNotify | ir::kWait | ir::kFence | ir::kInvalidate | ir::kSession |
                              ir::kAsyncIssue | ir::kAsyncWait | ir::kAsyncTest | ir::kPrefetch | ir::kSubmit |
                              ir::kReadsRemote | ir::kWritesRemote;
-  op.on_pipe = (e.effects & kSync) == 0 && op.cost.pipe != Pipe::Link;
+  op.on_pipe = (e.effects & kSync) == 0 && op.cost->pipe != Pipe::Link;
   if (!op.on_pipe) return;
   for (int k = 0; k < e.n_in && k < 3; ++k)
     if (e.in[k].extent > 0) op.reads[op.n_reads++] = Footprint{e.in[k].addr, e.in[k].extent};
-  const bool writes = on_chip(e.result.space) || (e.effects & ir::kWritesGM) || op.cost.pipe != Pipe::Scalar;
+  const bool writes = on_chip(e.result.space) || (e.effects & ir::kWritesGM) || op.cost->pipe != Pipe::Scalar;
   if (writes && e.result.extent > 0) op.write = Footprint{e.result.addr, e.result.extent};
 }
 
@@ -40,16 +40,32 @@ void ActorBuilder::add_step(Building& b, Step s) {
   (s.type == Step::Type::Wait ? b.waits : b.pending).back().push_back(std::move(s));
 }
 
+// A synchronisation step: its SyncInfo goes to the actor's list.
+Step ActorBuilder::sync_step(Building& b, Step::Type type, const Event& e) {
+  Step s;
+  s.type = type;
+  s.op = e.op;
+  s.span = e.span;
+  s.sync = static_cast<uint32_t>(b.actor.sync.size());
+  b.actor.sync.push_back(SyncInfo{e.effects, e.peer, e.cores, e.bytes, e.id, e.deps, -1, 0, 0});
+  return s;
+}
+
 void ActorBuilder::end_op(Building& b, const Event& e) {
   if (b.pending.empty()) return;
   std::vector<Step> inner = std::move(b.pending.back()), waits = std::move(b.waits.back());
   b.pending.pop_back();
   b.waits.pop_back();
   for (Step& s : waits) add_step(b, std::move(s));
-  Step op = Step::of(Step::Type::Op, e);
-  op.deps.clear();
-  op.cost = op_cost(e, e.actor.rank, p_);
+  Step op;
+  op.op = e.op;
+  op.span = e.span;
+  op.cost = &*costs_.insert(op_cost(e, e.actor.rank, p_)).first;
   describe_data(e, op);
+  if (op.cost->link_bytes > 0) {  // the replay records its time on the link there
+    op.sync = static_cast<uint32_t>(b.actor.sync.size());
+    b.actor.sync.emplace_back();
+  }
   add_step(b, std::move(op));
   for (Step& s : inner) add_step(b, std::move(s));
 }
@@ -76,19 +92,19 @@ void ActorBuilder::add(const Event& e) {
       end_op(b, e);
       break;
     case Kind::Notify:
-      add_step(b, Step::of(Step::Type::Notify, e));
+      add_step(b, sync_step(b, Step::Type::Notify, e));
       break;
     case Kind::TransferIssue:
-      add_step(b, Step::of(Step::Type::Issue, e));
+      add_step(b, sync_step(b, Step::Type::Issue, e));
       break;
     case Kind::WaitSatisfied:
-      add_step(b, Step::of(Step::Type::Wait, e));
+      add_step(b, sync_step(b, Step::Type::Wait, e));
       break;
     case Kind::TaskSubmit:
-      add_step(b, Step::of(Step::Type::Submit, e));
+      add_step(b, sync_step(b, Step::Type::Submit, e));
       break;
     case Kind::TaskJoin:
-      add_step(b, Step::of(Step::Type::Join, e));
+      add_step(b, sync_step(b, Step::Type::Join, e));
       break;
     case Kind::TaskDeferred:
       b.actor.completes_after = e.deps;

@@ -2,6 +2,9 @@
 // profile: what the core spends, and what it asks of the chip's shared engines (HBM, a link).
 #pragma once
 
+#include <bit>
+#include <cstdint>
+
 #include "ptodist/runtime/events.h"
 #include "ptodist/timing/params.h"
 
@@ -21,6 +24,23 @@ struct OpCost {
   int link_from = -1, link_to = -1;
   bool compute = false;  // counts as compute when the hidden fraction of transfers is measured
   bool remote = false;   // a synchronous remote access (put/get/remote load/store)
+
+  // Equal field by field, doubles bit for bit (so sharing one cost among equal ops changes no figure).
+  bool operator==(const OpCost& o) const {
+    return bits(core_us) == bits(o.core_us) && pipe == o.pipe && bits(hbm_bytes) == bits(o.hbm_bytes) &&
+           bits(link_bytes) == bits(o.link_bytes) && link_from == o.link_from && link_to == o.link_to &&
+           compute == o.compute && remote == o.remote;
+  }
+  static uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
+};
+
+struct OpCostHash {
+  size_t operator()(const OpCost& c) const {
+    uint64_t h = OpCost::bits(c.core_us) * 0x9E3779B97F4A7C15ULL;
+    h ^= OpCost::bits(c.hbm_bytes) + 0x7F4A7C15ULL + (h << 6) + (h >> 2);
+    h ^= OpCost::bits(c.link_bytes) + static_cast<uint64_t>(c.pipe) + (h << 6) + (h >> 2);
+    return static_cast<size_t>(h);
+  }
 };
 
 // `e` is the op's OpEnd event; `rank` the rank it runs on.

@@ -47,10 +47,14 @@ class Replay {
     index();
     for (size_t r = 0; r < orch_.size(); ++r) try_start_orchestrator(static_cast<int>(r));
     while (!queue_.empty()) {
-      auto [t, i] = queue_.top();
+      int i = queue_.top().second;
       queue_.pop();
-      a_[static_cast<size_t>(i)].queued = false;
-      advance(i);
+      // An actor still earliest after its step runs on at once: pushed, it would be popped next.
+      for (; i >= 0; i = again_) {
+        again_ = -1;
+        a_[static_cast<size_t>(i)].queued = false;
+        advance(i);
+      }
     }
     for (const SimActor& x : a_) {
       if (!x.done) {
@@ -66,6 +70,7 @@ class Replay {
   const TimingParams& p_;
   using Item = std::pair<double, int>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue_;
+  int again_ = -1;  // the actor to advance again at once (push_or_continue)
   std::vector<std::vector<double>> sdma_free_;
   std::vector<double> hbm_free_;
   std::map<std::pair<int, int>, double> link_free_;
@@ -100,11 +105,13 @@ class Replay {
         tasks_[x.task].actors.push_back(static_cast<int>(i));
       }
       for (const Step& s : x.steps) {
-        if (s.type == Step::Type::Notify || s.type == Step::Type::Issue) will_produce_.insert(s.id);
+        if (s.type == Step::Type::Op) continue;
+        const SyncInfo& y = x.sync[s.sync];
+        if (s.type == Step::Type::Notify || s.type == Step::Type::Issue) will_produce_.insert(y.id);
         if (s.type == Step::Type::Submit) {
-          Task& t = tasks_[s.id];
-          t.blocks = s.cores;
-          t.deps = s.deps;
+          Task& t = tasks_[y.id];
+          t.blocks = y.cores;
+          t.deps = y.deps;
         }
       }
     }
@@ -115,6 +122,17 @@ class Replay {
     if (x.queued || x.done) return;
     x.queued = true;
     queue_.push({x.key, i});
+  }
+
+  // After actor i's own step: it runs next if it is still the earliest, else it queues.
+  void push_or_continue(int i) {
+    SimActor& x = a_[static_cast<size_t>(i)];
+    if (x.queued || x.done) return;
+    if (queue_.empty() || Item{x.key, i} < queue_.top()) {
+      again_ = i;
+      return;
+    }
+    push(i);
   }
 
   void begin(int i, double at, int bound_actor, int bound_rec) {
@@ -139,7 +157,7 @@ class Replay {
       at = a_[static_cast<size_t>(prev)].end;
     }
     ++next;
-    begin(i, at, prev, prev >= 0 ? static_cast<int>(a_[static_cast<size_t>(prev)].recs.size()) - 1 : -1);
+    begin(i, at, prev, prev >= 0 ? a_[static_cast<size_t>(prev)].recorded - 1 : -1);
   }
 
   Cores& cores(int rank, bool cube) {
@@ -157,7 +175,7 @@ class Replay {
     if (c.free_at[core] > at && c.last[core] >= 0) {
       at = c.free_at[core];
       ba = c.last[core];
-      br = static_cast<int>(a_[static_cast<size_t>(ba)].recs.size()) - 1;
+      br = a_[static_cast<size_t>(ba)].recorded - 1;
     }
     c.running[core] = i;
     a_[static_cast<size_t>(i)].who.core = static_cast<int>(core);
@@ -221,7 +239,7 @@ class Replay {
   void complete_block(int i) {
     SimActor& x = a_[static_cast<size_t>(i)];
     double at = x.end;
-    int ba = i, br = static_cast<int>(x.recs.size()) - 1;
+    int ba = i, br = x.recorded - 1;
     for (uint64_t d : x.completes_after) {
       if (!will_produce_.count(d)) continue;
       auto it = produced_.find(d);
@@ -244,8 +262,10 @@ class Replay {
         for (int b : other.actors) try_start_block(b);
   }
 
-  void record(int i, const Step& s, double start, double end, int ba = -1, int br = -1) {
-    a_[static_cast<size_t>(i)].recs.push_back(Rec{&s, start, end, ba, br});
+  // The replay of actor i's current step: its times and what bound it.
+  void record(int i, double start, double end, int ba = -1, int br = -1) {
+    SimActor& x = a_[static_cast<size_t>(i)];
+    x.steps[static_cast<size_t>(x.recorded++)].rec = Rec{start, end, ba, br};
   }
 
   // The core's pipes drain: the next step starts when every op issued so far has ended.
@@ -260,7 +280,7 @@ class Replay {
     if (s.type == Step::Type::Op && s.on_pipe) {
       run_on_pipe(i, s);
       if (++x.pc == x.steps.size()) return finish(i);
-      return push(i);
+      return push_or_continue(i);
     }
     drain(x);
     x.key = x.t;
@@ -286,14 +306,14 @@ class Replay {
     }
     x.key = x.t;
     if (++x.pc == x.steps.size()) return finish(i);
-    push(i);
+    push_or_continue(i);
   }
 
   // The op's share of the chip's HBM from `start`: when it ends at the earliest.
   double hbm_end(int rank, const Step& s, double start) {
-    if (s.cost.hbm_bytes <= 0) return start;
+    if (s.cost->hbm_bytes <= 0) return start;
     double& free = hbm_free_[static_cast<size_t>(rank)];
-    free = std::max(start, free) + TimingParams::gbps_us(s.cost.hbm_bytes, p_.hbm_bandwidth_gbps);
+    free = std::max(start, free) + TimingParams::gbps_us(s.cost->hbm_bytes, p_.hbm_bandwidth_gbps);
     return free;
   }
 
@@ -302,18 +322,18 @@ class Replay {
   // pipes); the core issues the next op at once.
   void run_on_pipe(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
-    const size_t pipe = static_cast<size_t>(s.cost.pipe);
+    const size_t pipe = static_cast<size_t>(s.cost->pipe);
     double start = std::max(x.t, x.pipe_free[pipe]);
     for (const SimActor::Touch& t : x.touched) {
       for (uint8_t k = 0; k < s.n_reads; ++k)
         if (t.at.overlaps(s.reads[k])) start = std::max(start, t.write_end);
       if (s.write.extent > 0 && t.at.overlaps(s.write)) start = std::max({start, t.read_end, t.write_end});
     }
-    const double end = std::max(start + s.cost.core_us, hbm_end(x.who.rank, s, start));
+    const double end = std::max(start + s.cost->core_us, hbm_end(x.who.rank, s, start));
     x.pipe_free[pipe] = end;
     touch(x, s, end);
     x.key = std::max(x.key, start);
-    record(i, s, start, end);
+    record(i, start, end);
   }
 
   static void touch(SimActor& x, const Step& s, double end) {
@@ -338,22 +358,24 @@ class Replay {
   void run_op(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
     const int rank = x.who.rank;
-    double start = x.t, end = std::max(x.t + s.cost.core_us, hbm_end(rank, s, start)), link_from = 0,
+    double start = x.t, end = std::max(x.t + s.cost->core_us, hbm_end(rank, s, start)), link_from = 0,
            link_to = 0;
-    if (s.cost.link_bytes > 0) {
-      double& free = link_free_[{s.cost.link_from, s.cost.link_to}];
+    if (s.cost->link_bytes > 0) {
+      double& free = link_free_[{s.cost->link_from, s.cost->link_to}];
       link_from = std::max(start, free);
-      free = link_to = link_from + TimingParams::gbps_us(s.cost.link_bytes, p_.link_bandwidth_gbps);
+      free = link_to = link_from + TimingParams::gbps_us(s.cost->link_bytes, p_.link_bandwidth_gbps);
       end = std::max(end, free + p_.link_latency_us);
     }
     x.t = end;
-    record(i, s, start, end);
-    x.recs.back().xfer_start = link_from;
-    x.recs.back().xfer_end = link_to;
+    record(i, start, end);
+    if (s.cost->link_bytes > 0) {
+      x.sync[s.sync].xfer_start = link_from;
+      x.sync[s.sync].xfer_end = link_to;
+    }
   }
 
   void produce(uint64_t id, double at, int i) {
-    produced_[id] = Producer{at, i, static_cast<int>(a_[static_cast<size_t>(i)].recs.size()) - 1};
+    produced_[id] = Producer{at, i, a_[static_cast<size_t>(i)].recorded - 1};
     produce_deferred(id);
     auto it = parked_.find(id);
     if (it == parked_.end()) return;
@@ -371,23 +393,24 @@ class Replay {
 
   void notify(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
-    record(i, s, x.t, x.t);
-    produce(s.id, x.t + p_.notify_latency_us, i);
+    record(i, x.t, x.t);
+    produce(x.sync[s.sync].id, x.t + p_.notify_latency_us, i);
   }
 
   // An async transfer: queued on the least busy SDMA engine of the rank and on the link to the peer.
   void issue(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
-    const int rank = x.who.rank, peer = s.peer;
+    SyncInfo& y = x.sync[s.sync];
+    const int rank = x.who.rank, peer = y.peer;
     std::vector<double>& engines = sdma_free_[static_cast<size_t>(rank)];
     auto engine = std::min_element(engines.begin(), engines.end());
     double from = std::max(x.t, *engine);
-    const double bytes = static_cast<double>(s.bytes);
+    const double bytes = static_cast<double>(y.bytes);
     double rate = p_.sdma_bandwidth_gbps;
     double* link = nullptr;
     if (peer >= 0 && peer != rank) {
-      link = &link_free_[{s.effects & ir::kWritesRemote ? rank : peer,
-                          s.effects & ir::kWritesRemote ? peer : rank}];
+      link = &link_free_[{y.effects & ir::kWritesRemote ? rank : peer,
+                          y.effects & ir::kWritesRemote ? peer : rank}];
       from = std::max(from, *link);
       rate = std::min(rate, p_.link_bandwidth_gbps);
     }
@@ -395,19 +418,18 @@ class Replay {
     *engine = busy_until;
     if (link) *link = busy_until;
     const double landed = busy_until + (link ? p_.link_latency_us : 0);
-    record(i, s, x.t, landed);
-    Rec& r = a_[static_cast<size_t>(i)].recs.back();
-    r.engine = static_cast<int>(engine - engines.begin());
-    r.xfer_start = from;
-    r.xfer_end = busy_until;
-    produce(s.id, landed, i);
+    record(i, x.t, landed);
+    y.engine = static_cast<int>(engine - engines.begin());
+    y.xfer_start = from;
+    y.xfer_end = busy_until;
+    produce(y.id, landed, i);
   }
 
   bool wait(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
     double ready = x.t;
     int ba = -1, br = -1;
-    for (uint64_t d : s.deps) {
+    for (uint64_t d : x.sync[s.sync].deps) {
       if (!will_produce_.count(d)) continue;
       auto it = produced_.find(d);
       if (it == produced_.end()) {
@@ -417,19 +439,19 @@ class Replay {
       if (it->second.at > ready) ready = it->second.at, ba = it->second.actor, br = it->second.rec;
     }
     double end = ready + (ba >= 0 ? p_.wait_wake_us : 0);
-    record(i, s, x.t, end, ba, br);
+    record(i, x.t, end, ba, br);
     x.t = end;
     return true;
   }
 
   void submit(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
-    Task& t = tasks_[s.id];
-    record(i, s, x.t, x.t);
+    Task& t = tasks_[x.sync[s.sync].id];
+    record(i, x.t, x.t);
     t.submitted = true;
     t.submit_at = x.t;
     t.submitter = i;
-    t.submit_rec = static_cast<int>(x.recs.size()) - 1;
+    t.submit_rec = x.recorded - 1;
     for (int b : t.actors) try_start_block(b);
   }
 
@@ -437,7 +459,7 @@ class Replay {
     SimActor& x = a_[static_cast<size_t>(i)];
     double ready = x.t;
     int ba = -1, br = -1;
-    for (uint64_t d : s.deps) {
+    for (uint64_t d : x.sync[s.sync].deps) {
       auto it = tasks_.find(d);
       if (it == tasks_.end() || !it->second.submitted) continue;
       if (it->second.ended < it->second.blocks) {
@@ -447,7 +469,7 @@ class Replay {
       if (it->second.end > ready)
         ready = it->second.end, ba = it->second.last_actor, br = it->second.last_rec;
     }
-    record(i, s, x.t, ready, ba, br);
+    record(i, x.t, ready, ba, br);
     x.t = ready;
     return true;
   }

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "op_cost.h"
@@ -13,8 +14,6 @@ namespace ptodist::timing {
 
 using runtime::events::Event;
 
-// What the replay needs of an event, copied out of it as it streams in (the events are not kept):
-// for an op, its OpEnd; otherwise the event itself.
 // Bytes an op touches on this host: a tile's buffer or a tensor view's span.
 struct Footprint {
   uintptr_t addr = 0;
@@ -22,6 +21,31 @@ struct Footprint {
   bool overlaps(const Footprint& o) const { return addr < o.addr + o.extent && o.addr < addr + extent; }
 };
 
+// What a step did when replayed, for metrics, the trace and the critical path (kept in the step
+// itself: a separate record per step would page in as much memory again).
+struct Rec {
+  double start = 0, end = 0;
+  int bound_actor = -1, bound_rec = -1;  // the step whose end this one waited for, if any
+};
+
+// What a synchronisation step (not an op) carries. They are few beside the ops, so each actor keeps
+// them in a list of their own and a step names its entry: a step stays small (the published
+// all-gather + GEMM size records millions of them).
+struct SyncInfo {
+  uint32_t effects = 0;
+  int peer = -1;
+  int cores = 0;  // Submit: the task's blocks
+  long long bytes = 0;
+  uint64_t id = 0;
+  std::vector<uint64_t> deps;  // Wait: the notifies or transfers; Submit, Join: tasks
+  // Replayed: an Issue's transfer on its SDMA engine, [xfer_start, xfer_end) (it lands at the step's
+  // end); a synchronous remote access's time on the link.
+  int engine = -1;
+  double xfer_start = 0, xfer_end = 0;
+};
+
+// What the replay needs of an event, copied out of it as it streams in (the events are not kept):
+// for an op, its OpEnd; otherwise the event itself.
 struct Step {
   enum class Type : uint8_t { Op, Notify, Issue, Wait, Submit, Join };
   Type type = Type::Op;
@@ -30,40 +54,52 @@ struct Step {
   bool on_pipe = false;
   uint8_t n_reads = 0;
   ir::OpId op{};
-  uint32_t effects = 0;
-  int peer = -1;
-  int cores = 0;  // Submit: the task's blocks
-  long long bytes = 0;
-  uint64_t id = 0;
+  uint32_t sync = 0;  // not an Op, or an Op over a link: its entry in the actor's SimActor::sync
   const SourceSpan* span = nullptr;
-  std::vector<uint64_t> deps;  // Wait: the notifies or transfers; Submit, Join: tasks
-  OpCost cost;                 // Op
-  Footprint reads[3], write;   // Op on a pipe
-
-  static Step of(Type type, const Event& e) {
-    Step s;
-    s.type = type;
-    s.op = e.op;
-    s.effects = e.effects;
-    s.peer = e.peer;
-    s.cores = e.cores;
-    s.bytes = e.bytes;
-    s.id = e.id;
-    s.span = e.span;
-    s.deps = e.deps;
-    return s;
-  }
+  const OpCost* cost = nullptr;  // Op: shared by every op of equal cost (ActorBuilder's table)
+  Footprint reads[3], write;     // Op on a pipe
+  Rec rec;                       // filled by the replay
 };
 
-// What an executed step did, for metrics, the trace and the critical path.
-struct Rec {
-  const Step* step = nullptr;
-  double start = 0, end = 0;
-  int bound_actor = -1, bound_rec = -1;  // the step whose end this one waited for, if any
-  // Issue: the transfer on its SDMA engine, [xfer_start, xfer_end) (it lands at `end`); a synchronous
-  // remote access: its time on the link.
-  int engine = -1;
-  double xfer_start = 0, xfer_end = 0;
+// An actor's steps in chunks of fixed size: the published all-gather + GEMM size builds millions of
+// steps, which one vector would move at every doubling (holding both copies meanwhile); here a step
+// never moves once added, so records can point at it.
+class StepList {
+ public:
+  void push_back(Step s) {
+    if (size_ % kChunk == 0) {
+      chunks_.emplace_back();
+      chunks_.back().reserve(kChunk);
+    }
+    chunks_.back().push_back(std::move(s));
+    ++size_;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Step& operator[](size_t i) const { return chunks_[i / kChunk][i % kChunk]; }
+  Step& operator[](size_t i) { return chunks_[i / kChunk][i % kChunk]; }
+
+  class Iterator {
+   public:
+    Iterator(const StepList* list, size_t i) : list_(list), i_(i) {}
+    const Step& operator*() const { return (*list_)[i_]; }
+    Iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator!=(const Iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const StepList* list_;
+    size_t i_;
+  };
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, size_}; }
+
+ private:
+  static constexpr size_t kChunk = 1024;
+  std::vector<std::vector<Step>> chunks_;
+  size_t size_ = 0;
 };
 
 struct SimActor {
@@ -72,7 +108,8 @@ struct SimActor {
   runtime::events::Actor who;
   bool block = false;
   uint64_t task = 0;
-  std::vector<Step> steps;
+  StepList steps;
+  std::vector<SyncInfo> sync;  // what its synchronisation steps carry (Step::sync)
   // A deferred waiter's block (pld.system.defer_wait): the notifies that made its conditions hold; its
   // task completes once they have arrived, though its core is free at its end.
   std::vector<uint64_t> completes_after;
@@ -90,7 +127,7 @@ struct SimActor {
   std::vector<Touch> touched;
   bool queued = false, started = false, done = false;
   int start_bound_actor = -1, start_bound_rec = -1;
-  std::vector<Rec> recs;
+  int recorded = 0;  // steps replayed so far (their Rec filled), in order
 };
 
 // Turns the events of a run, as they stream in, into actors with their steps, in each actor's
@@ -109,9 +146,13 @@ class ActorBuilder {
     std::vector<std::vector<Step>> waits;    // per open op: the waits it satisfied
   };
   const TimingParams& p_;
+  // Every distinct op cost once, nodes at fixed addresses: the steps point at them, so the builder
+  // outlives the actors it built (the Recorder holds both).
+  std::unordered_set<OpCost, OpCostHash> costs_;
   std::unordered_map<uint64_t, size_t> index_;
   std::vector<Building> building_;
   static void add_step(Building& b, Step s);
+  static Step sync_step(Building& b, Step::Type type, const Event& e);
   void end_op(Building& b, const Event& e);
 };
 

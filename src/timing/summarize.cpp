@@ -41,9 +41,8 @@ double overlap(const std::vector<Interval>& a, const std::vector<Interval>& b) {
   return n;
 }
 
-std::string step_name(const Rec& r) {
-  const Step& e = *r.step;
-  switch (r.step->type) {
+std::string step_name(const Step& e) {
+  switch (e.type) {
     case Step::Type::Wait:
       return "wait " + runtime::trace::span_name(e.span, ir::op_info(e.op).spelling);
     case Step::Type::Join:
@@ -61,19 +60,21 @@ void rank_figures(const std::vector<SimActor>& actors, int ranks, Prediction& ou
     RankTime& r = out.ranks[static_cast<size_t>(x.who.rank)];
     r.wall_us = std::max(r.wall_us, x.end);
     double busy = 0, idle = 0;
-    for (const Rec& rec : x.recs) {
+    for (size_t k = 0; k < static_cast<size_t>(x.recorded); ++k) {
+      const Step& step = x.steps[k];
+      const Rec& rec = step.rec;
       const double d = rec.end - rec.start;
-      if (rec.step->type == Step::Type::Op) {
+      if (step.type == Step::Type::Op) {
         busy += d;
-        if (rec.step->cost.compute && !rec.step->cost.remote)
+        if (step.cost->compute && !step.cost->remote)
           compute[static_cast<size_t>(x.who.rank)].push_back({rec.start, rec.end});
-        if (rec.step->cost.remote) {
+        if (step.cost->remote) {
           r.sync_transfer_us += d;
           transfers[static_cast<size_t>(x.who.rank)].push_back({rec.start, rec.end});
         }
-      } else if (rec.step->type == Step::Type::Wait || rec.step->type == Step::Type::Join) {
+      } else if (step.type == Step::Type::Wait || step.type == Step::Type::Join) {
         idle += d;
-      } else if (rec.step->type == Step::Type::Issue) {
+      } else if (step.type == Step::Type::Issue) {
         transfers[static_cast<size_t>(x.who.rank)].push_back({rec.start, rec.end});
       }
     }
@@ -109,10 +110,10 @@ void rank_figures(const std::vector<SimActor>& actors, int ranks, Prediction& ou
 void critical_path(const std::vector<SimActor>& actors, Prediction& out) {
   int a = -1;
   for (size_t i = 0; i < actors.size(); ++i)
-    if (!actors[i].recs.empty() && (a < 0 || actors[i].end > actors[static_cast<size_t>(a)].end))
+    if (actors[i].recorded > 0 && (a < 0 || actors[i].end > actors[static_cast<size_t>(a)].end))
       a = static_cast<int>(i);
   if (a < 0) return;
-  int r = static_cast<int>(actors[static_cast<size_t>(a)].recs.size()) - 1;
+  int r = actors[static_cast<size_t>(a)].recorded - 1;
   std::vector<PathStep> path;
   double longest = 0;  // the longest step of the segment being merged names it
   for (size_t guard = 0; a >= 0 && guard < 1000000; ++guard) {
@@ -122,16 +123,17 @@ void critical_path(const std::vector<SimActor>& actors, Prediction& out) {
       r = x.start_bound_rec;
       continue;
     }
-    const Rec& rec = x.recs[static_cast<size_t>(r)];
+    const Step& step = x.steps[static_cast<size_t>(r)];
+    const Rec& rec = step.rec;
     std::string track = runtime::trace::track_of(x.who);
     // A wait bound by another step is not on the path itself: what it waited for is.
-    const bool bound = rec.bound_actor >= 0 && rec.step->type != Step::Type::Issue;
+    const bool bound = rec.bound_actor >= 0 && step.type != Step::Type::Issue;
     if (rec.end > rec.start && !bound) {
       if (!path.empty() && path.back().rank == x.who.rank && path.back().track == track) {
         path.back().start_us = rec.start;
-        if (rec.end - rec.start > longest) longest = rec.end - rec.start, path.back().what = step_name(rec);
+        if (rec.end - rec.start > longest) longest = rec.end - rec.start, path.back().what = step_name(step);
       } else {
-        path.push_back(PathStep{x.who.rank, track, step_name(rec), rec.start, rec.end});
+        path.push_back(PathStep{x.who.rank, track, step_name(step), rec.start, rec.end});
         longest = rec.end - rec.start;
       }
     }
@@ -155,55 +157,54 @@ void timeline(const std::vector<SimActor>& actors, Prediction& out) {
     out.timeline.spans.push_back(
         Span{pid, track, x.block ? kernel + " (block " + std::to_string(x.block_index) + ")" : kernel,
              "kernel", x.start, x.end - x.start});
-    for (const Rec& rec : x.recs) {
-      const Step& e = *rec.step;
-      switch (rec.step->type) {
+    for (size_t k = 0; k < static_cast<size_t>(x.recorded); ++k) {
+      const Step& step = x.steps[k];
+      const Rec& rec = step.rec;
+      switch (step.type) {
         case Step::Type::Op: {
           // Ops on the core's pipes overlap: one track per pipe.
-          const std::string where = rec.step->on_pipe ? track + " " + pipe_name(rec.step->cost.pipe) : track;
-          Span s{pid, where, step_name(rec), pipe_name(rec.step->cost.pipe), rec.start, rec.end - rec.start};
-          s.args.push_back({"op", ir::op_info(e.op).spelling});
-          if (rec.step->cost.link_bytes > 0) {
-            const OpCost& c = rec.step->cost;
+          const std::string where = step.on_pipe ? track + " " + pipe_name(step.cost->pipe) : track;
+          Span s{pid, where, step_name(step), pipe_name(step.cost->pipe), rec.start, rec.end - rec.start};
+          s.args.push_back({"op", ir::op_info(step.op).spelling});
+          if (step.cost->link_bytes > 0) {
+            const OpCost& c = *step.cost;
+            const SyncInfo& y = x.sync[step.sync];
             out.timeline.spans.push_back(
                 Span{pid, "link " + std::to_string(c.link_from) + "->" + std::to_string(c.link_to), s.name,
-                     "link", rec.xfer_start, rec.xfer_end - rec.xfer_start});
+                     "link", y.xfer_start, y.xfer_end - y.xfer_start});
           }
           out.timeline.spans.push_back(std::move(s));
           break;
         }
         case Step::Type::Notify: {
-          Span s{pid, track, step_name(rec), "notify", rec.start, 0};
-          s.flows_out.push_back(e.id);
+          Span s{pid, track, step_name(step), "notify", rec.start, 0};
+          s.flows_out.push_back(x.sync[step.sync].id);
           out.timeline.spans.push_back(std::move(s));
           break;
         }
         case Step::Type::Wait:
         case Step::Type::Join: {
-          Span s{pid, track, step_name(rec), "wait", rec.start, rec.end - rec.start};
-          s.flows_in = e.deps;
+          Span s{pid, track, step_name(step), "wait", rec.start, rec.end - rec.start};
+          s.flows_in = x.sync[step.sync].deps;
           out.timeline.spans.push_back(std::move(s));
           break;
         }
         case Step::Type::Issue: {
-          Span s{pid,
-                 "SDMA " + std::to_string(rec.engine),
-                 step_name(rec),
-                 "transfer",
-                 rec.xfer_start,
-                 rec.xfer_end - rec.xfer_start};
-          s.args.push_back({"bytes", std::to_string(e.bytes)});
-          s.args.push_back({"peer", std::to_string(e.peer)});
-          s.flows_out.push_back(e.id);
+          const SyncInfo& y = x.sync[step.sync];
+          Span s{pid,          "SDMA " + std::to_string(y.engine), step_name(step), "transfer",
+                 y.xfer_start, y.xfer_end - y.xfer_start};
+          s.args.push_back({"bytes", std::to_string(y.bytes)});
+          s.args.push_back({"peer", std::to_string(y.peer)});
+          s.flows_out.push_back(y.id);
           out.timeline.spans.push_back(s);
-          if (e.peer >= 0 && e.peer != pid) {
-            const bool put = (e.effects & ir::kWritesRemote) != 0;
+          if (y.peer >= 0 && y.peer != pid) {
+            const bool put = (y.effects & ir::kWritesRemote) != 0;
             Span l{pid,
-                   "link " + std::to_string(put ? pid : e.peer) + "->" + std::to_string(put ? e.peer : pid),
+                   "link " + std::to_string(put ? pid : y.peer) + "->" + std::to_string(put ? y.peer : pid),
                    s.name,
                    "link",
-                   rec.xfer_start,
-                   rec.xfer_end - rec.xfer_start};
+                   y.xfer_start,
+                   y.xfer_end - y.xfer_start};
             out.timeline.spans.push_back(std::move(l));
           }
           break;

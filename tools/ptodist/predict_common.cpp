@@ -4,34 +4,9 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "ptodist/ir/functor.h"
 #include "ptodist/runtime/shape_only.h"
 
 namespace ptodist::cli {
-namespace {
-
-// The first op of the program whose result may steer control flow from computed tile data: a
-// pl.read (a GM value as a scalar), or a cast to INT32 (its result could be stored into a signal cell).
-const ir::OpCall* first_data_dependence(const ir::ProgramNode& program) {
-  struct Finder : ir::Walker {
-    const ir::OpCall* found = nullptr;
-    void visit_expr(const ir::Expr& e) override {
-      if (!e || found) return;
-      if (const auto* call = e->as<ir::OpCall>(); call && call->op && reads_data(*call)) found = call;
-      ir::Walker::visit_expr(e);
-    }
-    static bool reads_data(const ir::OpCall& call) {
-      if (call.op->id == ir::OpId::Read) return true;
-      return call.op->id == ir::OpId::Cast && call.type && call.type->dtype == ir::DType::INT32;
-    }
-  } finder;
-  for (const ir::Function& fn : program.functions)
-    for (const ir::Stmt& s : fn->body) finder.visit_stmt(s);
-  return finder.found;
-}
-
-}  // namespace
-
 std::optional<timing::Prediction> predict_run(RunFlags f, bool with_timeline, std::string* error) {
   const char* env = std::getenv("PTODIST_PROFILE_DIR");
   std::optional<timing::TimingParams> params =
@@ -44,7 +19,7 @@ std::optional<timing::Prediction> predict_run(RunFlags f, bool with_timeline, st
   params->vector_cores = run.options.profile.vector_cores;
   timing::Recorder recorder(*params);
   run.events->subscribe(&recorder);
-  const ir::OpCall* dep = first_data_dependence(*run.lowered);
+  const ir::OpCall* dep = run.data_dependence;
   if (dep)
     std::cerr << "predict: computing tile data: control flow may depend on it (" << dep->span.str() << ": "
               << dep->op->spelling << ")\n";

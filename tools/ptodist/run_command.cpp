@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "ptodist/ir/functor.h"
 #include "ptodist/runtime/host_io.h"
 #include "ptodist/runtime/l2_entry.h"
 #include "ptodist/runtime/mpi.h"
@@ -97,6 +98,43 @@ void start_mpi_backend(RunFlags& f, bool ranks_given) {
     usage_error("cannot silence stdout on rank > 0");
 }
 
+// The first op of the program whose result may steer control flow from computed tile data: a
+// pl.read (a GM value as a scalar), or a cast to INT32 (its result could be stored into a signal cell).
+const ir::OpCall* first_data_dependence(const ir::ProgramNode& program) {
+  struct Finder : ir::Walker {
+    const ir::OpCall* found = nullptr;
+    void visit_expr(const ir::Expr& e) override {
+      if (!e || found) return;
+      if (const auto* call = e->as<ir::OpCall>(); call && call->op && reads_data(*call)) found = call;
+      ir::Walker::visit_expr(e);
+    }
+    static bool reads_data(const ir::OpCall& call) {
+      if (call.op->id == ir::OpId::Read) return true;
+      return call.op->id == ir::OpId::Cast && call.type && call.type->dtype == ir::DType::INT32;
+    }
+  } finder;
+  for (const ir::Function& fn : program.functions)
+    for (const ir::Stmt& s : fn->body) finder.visit_stmt(s);
+  return finder.found;
+}
+
+namespace {
+
+// `ptodist predict` without a data dependence computes no tile data, so its inputs need none: those
+// not named by --in start as zeros (untouched zero pages) instead of seeded random data, except INT32
+// ones, whose data a load and store may carry into a signal cell.
+void zero_unnamed_inputs(const ir::FunctionNode& host, std::vector<std::string>& inputs) {
+  for (const ir::Param& p : host.params) {
+    const std::string& name = p.var->name;
+    if (!p.var->type || !p.var->type->is_tensor_like() || p.var->type->dtype == ir::DType::INT32) continue;
+    bool named = false;
+    for (const std::string& spec : inputs) named |= spec.rfind(name + "=", 0) == 0 || spec == name;
+    if (!named) inputs.push_back(name + "=zeros");
+  }
+}
+
+}  // namespace
+
 PreparedRun prepare_run(const RunFlags& f, bool persistent) {
   PreparedRun run;
   parse_defines(f.program.defines);
@@ -138,6 +176,7 @@ PreparedRun prepare_run(const RunFlags& f, bool persistent) {
     options.make_transport = [] { return runtime::MpiBackend::get()->make_transport(); };
   run.lowered = lowered;
   run.options = options;
+  if (f.observe) run.data_dependence = first_data_dependence(*lowered);
   restart_run(run, f, f.seed);
   return run;
 }
@@ -149,7 +188,9 @@ void restart_run(PreparedRun& run, const RunFlags& f, uint64_t seed) {
   const ir::FunctionNode* host = run.runtime->host_function();
   if (!host)
     usage_error("program '" + run.lowered->name + "' has no host orchestrator (level=pl.Level.HOST) to run");
-  if (std::string why = runtime::prepare_host_args(*host, run.options.ranks, f.inputs, run.args, f.dims);
+  std::vector<std::string> inputs = f.inputs;
+  if (f.observe && !run.data_dependence) zero_unnamed_inputs(*host, inputs);
+  if (std::string why = runtime::prepare_host_args(*host, run.options.ranks, inputs, run.args, f.dims);
       !why.empty())
     usage_error(why);
   if (std::string why = run.runtime->check_args(run.args); !why.empty()) usage_error(why);

@@ -42,7 +42,10 @@ struct PreparedRun {
   std::unique_ptr<LoadedFile> file;
   std::unique_ptr<runtime::Runtime> runtime;
   std::map<std::string, runtime::HostTensor> args;
-  ir::Program lowered;          // the program after the pipeline
+  ir::Program lowered;  // the program after the pipeline
+  // predict: the first op whose result may steer control flow from tile data (null: none, and the
+  // run computes no tile data).
+  const ir::OpCall* data_dependence = nullptr;
   runtime::RunOptions options;  // what the runtime was made with
   // The op-event stream when the run is traced or predicted (options.events points to it), and the
   // recorder of a real-time trace.
@@ -55,6 +58,9 @@ void write_real_trace(PreparedRun& run, const RunFlags& f);
 // Parses, lowers (the whole pipeline) and binds inputs; exits with 1 on program errors, 2 on bad
 // flags, files or shapes.
 PreparedRun prepare_run(const RunFlags& f, bool persistent);
+// The first op of `program` whose result may steer control flow from computed tile data: a pl.read
+// (a GM value as a scalar), or a cast to INT32 (its result could be stored into a signal cell).
+const ir::OpCall* first_data_dependence(const ir::ProgramNode& program);
 // A fresh runtime (fresh windows) and fresh inputs for `run`, check mode seeded with `seed`.
 void restart_run(PreparedRun& run, const RunFlags& f, uint64_t seed);
 
