@@ -2,6 +2,9 @@
 // inner events (the notify it sends, the transfer it issues, the tasks it submits or joins) become
 // steps after the op's own cost; the wait an op satisfied becomes a step before it. Only the steps are
 // kept, not the events (the published all-gather + GEMM size reports millions of them).
+#include <algorithm>
+#include <tuple>
+
 #include "replay.h"
 
 namespace ptodist::timing {
@@ -114,12 +117,34 @@ void ActorBuilder::add(const Event& e) {
   }
 }
 
+// The actors in an order that does not depend on how the CPU run's threads interleaved (the replay
+// breaks ties between actors by it): by rank; a rank's chip orchestrations first, in the order they
+// ran (one thread runs them, so they were first seen in that order); then the blocks of the rank's
+// tasks in the order the tasks were submitted, each task's by block index.
+static void canonical_order(std::vector<SimActor>& actors) {
+  std::unordered_map<uint64_t, size_t> submit_seq;  // task id -> its place among its rank's submits
+  std::unordered_map<int, size_t> submits;          // rank -> submits so far
+  for (const SimActor& x : actors)
+    if (!x.block)
+      for (const Step& s : x.steps)
+        if (s.type == Step::Type::Submit) submit_seq.emplace(x.sync[s.sync].id, submits[x.who.rank]++);
+  auto key = [&](const SimActor& x) {
+    if (!x.block) return std::tuple<int, bool, size_t, int>(x.who.rank, false, 0, 0);
+    auto it = submit_seq.find(x.task);
+    return std::tuple<int, bool, size_t, int>(x.who.rank, true,
+                                              it == submit_seq.end() ? SIZE_MAX : it->second, x.block_index);
+  };
+  std::stable_sort(actors.begin(), actors.end(),
+                   [&](const SimActor& a, const SimActor& b) { return key(a) < key(b); });
+}
+
 std::vector<SimActor> ActorBuilder::take() {
   std::vector<SimActor> out;
   for (Building& b : building_)
     if (b.actor.started_in_run) out.push_back(std::move(b.actor));
   building_.clear();
   index_.clear();
+  canonical_order(out);
   return out;
 }
 

@@ -91,6 +91,7 @@ class Replay {
   };
   std::map<std::pair<int, bool>, Cores> cores_;
   std::unordered_map<uint64_t, Task> tasks_;
+  std::vector<uint64_t> submitted_;  // the submitted tasks in the actors' order (not the map's)
   std::unordered_map<uint64_t, Producer> produced_;
   std::set<uint64_t> will_produce_;
   std::unordered_map<uint64_t, std::vector<int>> parked_;  // notify/transfer id -> actors waiting on it
@@ -109,6 +110,7 @@ class Replay {
         const SyncInfo& y = x.sync[s.sync];
         if (s.type == Step::Type::Notify || s.type == Step::Type::Issue) will_produce_.insert(y.id);
         if (s.type == Step::Type::Submit) {
+          submitted_.push_back(y.id);
           Task& t = tasks_[y.id];
           t.blocks = y.cores;
           t.deps = y.deps;
@@ -257,9 +259,11 @@ class Replay {
     for (int j : t.joiners) push(j);
     t.joiners.clear();
     // Tasks that depend on this one may start now.
-    for (auto& [id, other] : tasks_)
+    for (uint64_t id : submitted_) {
+      const Task& other = tasks_[id];
       if (std::find(other.deps.begin(), other.deps.end(), x.task) != other.deps.end())
         for (int b : other.actors) try_start_block(b);
+    }
   }
 
   // The replay of actor i's current step: its times and what bound it.

@@ -1,6 +1,6 @@
 """`ptodist predict` end to end (docs/timing.md).
 
-- every example predicts, in text and in --json;
+- every example predicts, in text and in --json, and the same figures every time;
 - the put_async overlap kernel at its published size (8 MiB, 64 vector adds): the async transfer's
   time, the async-vs-sync saving and the hidden fraction equal what the model's rules give by hand
   from profiles/a2a3.json's figures (computed here, independently of the C++);
@@ -41,6 +41,14 @@ def main():
     for f in ("ring_shuffle_put.py", "ring_shuffle_put_async.py", "allgather_gemm.py", "put_async_overlap.py"):
         predict(ptodist, os.path.join(ex, f), "--ranks", "4")
         json.loads(predict(ptodist, os.path.join(ex, f), "--ranks", "4", "--json").stdout)
+
+    # The same program predicts the same figures every time, however the recording run's threads
+    # interleaved (which blocks shared a CPU core, which actor reported first): five runs of the
+    # all-gather + GEMM, whose blocks wait on shared signal cells, give one JSON.
+    gemm = [predict(ptodist, os.path.join(ex, "allgather_gemm.py"), "--ranks", "4", "--json").stdout for _ in range(5)]
+    if len(set(gemm)) != 1:
+        fail(f"allgather_gemm.py on 4 ranks: {len(set(gemm))} different predictions in 5 runs")
+    print("ok: five predictions of allgather_gemm.py on 4 ranks are identical")
 
     t = {k: v["value"] for k, v in json.load(open(os.path.join(src, "profiles", "a2a3.json")))["timing"].items()}
     clock_mhz = t["clock_ghz"] * 1e3  # cycles per us

@@ -129,11 +129,6 @@ long long remote_bytes(Interp& in, const ir::OpCall& c, const Value* result) {
   return result && describe(*result, r) ? r.bytes() : 0;
 }
 
-uint64_t waiter_key(const events::Actor& a) {
-  return (static_cast<uint64_t>(a.rank + 1) << 32) ^ (static_cast<uint64_t>(a.orchestrator) << 31) ^
-         (static_cast<uint64_t>(a.cube) << 30) ^ static_cast<uint64_t>(a.core + 1);
-}
-
 // Operand `name` as an integer, `otherwise` when the op has no such operand.
 long long int_operand(Interp& in, const ir::OpCall& c, std::string_view name, long long otherwise) {
   return c.arg(name) ? in.eval_int(c.arg(name)) : otherwise;
@@ -186,7 +181,9 @@ void after(Interp& in, const ir::OpCall& c, uint32_t effects, events::EventStrea
       Event w = e;
       w.kind = Kind::WaitSatisfied;
       const ir::EnumImm* cmp = enum_arg(c, "cmp");
-      w.deps = ev.notifies_seen(std::get<0>(cell), std::get<1>(cell), std::get<2>(cell), waiter_key(e.actor),
+      // What the waiter has seen of the cell is its own (the actor, not the CPU core it ran on: which
+      // blocks shared a core depends on the host threads, and the replay places blocks anew).
+      w.deps = ev.notifies_seen(std::get<0>(cell), std::get<1>(cell), std::get<2>(cell), e.actor.id,
                                 int_operand(in, c, "expected", 1), cmp && cmp->value == "Ge");
       ev.emit(w);
     }
