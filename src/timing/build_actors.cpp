@@ -23,16 +23,26 @@ bool on_chip(runtime::events::Space s) {
 // An op without synchronisation or remote access runs on its pipe; its footprints say what it must
 // wait for. It writes its result when that is a tile, or GM it writes (a store returns the tensor it
 // wrote, a tensor-level op a new tensor); a view (slice, reshape) writes nothing.
-static void describe_data(const Event& e, Step& op) {
+void ActorBuilder::describe_data(Building& b, const Event& e, Step& op) {
   constexpr uint32_t kSync = ir::kNotify | ir::kWait | ir::kFence | ir::kInvalidate | ir::kSession |
                              ir::kAsyncIssue | ir::kAsyncWait | ir::kAsyncTest | ir::kPrefetch | ir::kSubmit |
                              ir::kReadsRemote | ir::kWritesRemote;
   op.on_pipe = (e.effects & kSync) == 0 && op.cost->pipe != Pipe::Link;
   if (!op.on_pipe) return;
   for (int k = 0; k < e.n_in && k < 3; ++k)
-    if (e.in[k].extent > 0) op.reads[op.n_reads++] = Footprint{e.in[k].addr, e.in[k].extent};
+    if (e.in[k].extent > 0) op.reads[op.n_reads++] = footprint(b, e.in[k].addr, e.in[k].extent);
   const bool writes = on_chip(e.result.space) || (e.effects & ir::kWritesGM) || op.cost->pipe != Pipe::Scalar;
-  if (writes && e.result.extent > 0) op.write = Footprint{e.result.addr, e.result.extent};
+  if (writes && e.result.extent > 0) op.write = footprint(b, e.result.addr, e.result.extent);
+}
+
+uint32_t ActorBuilder::footprint(Building& b, uintptr_t addr, long long extent) {
+  std::vector<Footprint>& pool = b.actor.footprints;
+  const uint64_t h = (addr ^ (static_cast<uint64_t>(extent) << 24)) * 0x9E3779B97F4A7C15ULL;
+  uint32_t& slot = b.recent[h >> 54];  // the top 10 bits: one of 1024
+  if (slot != 0 && pool[slot].addr == addr && pool[slot].extent == extent) return slot;
+  slot = static_cast<uint32_t>(pool.size());
+  pool.push_back(Footprint{addr, extent});
+  return slot;
 }
 
 void ActorBuilder::add_step(Building& b, Step s) {
@@ -64,7 +74,7 @@ void ActorBuilder::end_op(Building& b, const Event& e) {
   op.op = e.op;
   op.span = e.span;
   op.cost = &*costs_.insert(op_cost(e, e.actor.rank, p_)).first;
-  describe_data(e, op);
+  describe_data(b, e, op);
   if (op.cost->link_bytes > 0) {  // the replay records its time on the link there
     op.sync = static_cast<uint32_t>(b.actor.sync.size());
     b.actor.sync.emplace_back();

@@ -330,8 +330,9 @@ class Replay {
     double start = std::max(x.t, x.pipe_free[pipe]);
     for (const SimActor::Touch& t : x.touched) {
       for (uint8_t k = 0; k < s.n_reads; ++k)
-        if (t.at.overlaps(s.reads[k])) start = std::max(start, t.write_end);
-      if (s.write.extent > 0 && t.at.overlaps(s.write)) start = std::max({start, t.read_end, t.write_end});
+        if (t.at.overlaps(x.footprints[s.reads[k]])) start = std::max(start, t.write_end);
+      if (s.write != 0 && t.at.overlaps(x.footprints[s.write]))
+        start = std::max({start, t.read_end, t.write_end});
     }
     const double end = std::max(start + s.cost->core_us, hbm_end(x.who.rank, s, start));
     x.pipe_free[pipe] = end;
@@ -342,20 +343,22 @@ class Replay {
 
   static void touch(SimActor& x, const Step& s, double end) {
     for (uint8_t k = 0; k < s.n_reads; ++k) {
+      const Footprint& read = x.footprints[s.reads[k]];
       auto same = std::find_if(x.touched.begin(), x.touched.end(), [&](const SimActor::Touch& t) {
-        return t.at.addr == s.reads[k].addr && t.at.extent == s.reads[k].extent;
+        return t.at.addr == read.addr && t.at.extent == read.extent;
       });
       if (same != x.touched.end())
         same->read_end = std::max(same->read_end, end);
       else
-        x.touched.push_back({s.reads[k], end, 0});
+        x.touched.push_back({read, end, 0});
     }
-    if (s.write.extent > 0) {
+    if (s.write != 0) {
+      const Footprint& write = x.footprints[s.write];
       // What the write covers is ordered before it: the write's entry stands for it.
       std::erase_if(x.touched, [&](const SimActor::Touch& t) {
-        return t.at.addr >= s.write.addr && t.at.addr + t.at.extent <= s.write.addr + s.write.extent;
+        return t.at.addr >= write.addr && t.at.addr + t.at.extent <= write.addr + write.extent;
       });
-      x.touched.push_back({s.write, 0, end});
+      x.touched.push_back({write, 0, end});
     }
   }
 

@@ -1,6 +1,7 @@
 // Internal to the timing model: the recorded run as per-actor step lists, and the replay's state.
 #pragma once
 
+#include <array>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -55,11 +56,15 @@ struct Step {
   uint8_t n_reads = 0;
   ir::OpId op{};
   uint32_t sync = 0;  // not an Op, or an Op over a link: its entry in the actor's SimActor::sync
+  // Op on a pipe: the bytes it reads and writes, as entries of the actor's SimActor::footprints
+  // (0: none). Ops touch the same tiles and tensor regions again and again, so they share entries.
+  uint32_t reads[3] = {}, write = 0;
   const SourceSpan* span = nullptr;
   const OpCost* cost = nullptr;  // Op: shared by every op of equal cost (ActorBuilder's table)
-  Footprint reads[3], write;     // Op on a pipe
   Rec rec;                       // filled by the replay
 };
+// Millions of steps at the published sizes: each byte here is megabytes of page faults.
+static_assert(sizeof(Step) <= 72, "keep a replay step small");
 
 // An actor's steps in chunks of fixed size: the published all-gather + GEMM size builds millions of
 // steps, which one vector would move at every doubling (holding both copies meanwhile); here a step
@@ -109,7 +114,8 @@ struct SimActor {
   bool block = false;
   uint64_t task = 0;
   StepList steps;
-  std::vector<SyncInfo> sync;  // what its synchronisation steps carry (Step::sync)
+  std::vector<SyncInfo> sync;                      // what its synchronisation steps carry (Step::sync)
+  std::vector<Footprint> footprints{Footprint{}};  // what its ops touch (Step::reads, write); 0: none
   // A deferred waiter's block (pld.system.defer_wait): the notifies that made its conditions hold; its
   // task completes once they have arrived, though its core is free at its end.
   std::vector<uint64_t> completes_after;
@@ -144,6 +150,9 @@ class ActorBuilder {
     SimActor actor;
     std::vector<std::vector<Step>> pending;  // per open op: its inner steps
     std::vector<std::vector<Step>> waits;    // per open op: the waits it satisfied
+    // The footprints added last, by a hash of their bytes: an op's footprint found here is shared
+    // (a miss only adds an entry again, which is harmless).
+    std::array<uint32_t, 1024> recent{};
   };
   const TimingParams& p_;
   // Every distinct op cost once, nodes at fixed addresses: the steps point at them, so the builder
@@ -153,6 +162,8 @@ class ActorBuilder {
   std::vector<Building> building_;
   static void add_step(Building& b, Step s);
   static Step sync_step(Building& b, Step::Type type, const Event& e);
+  static uint32_t footprint(Building& b, uintptr_t addr, long long extent);
+  static void describe_data(Building& b, const Event& e, Step& op);
   void end_op(Building& b, const Event& e);
 };
 
