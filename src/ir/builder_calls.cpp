@@ -36,8 +36,8 @@ bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, Sou
   for (const CallArg& a : args) {
     if (!a.keyword.empty()) continue;
     if (next < positional_limit) {
-      b.slots[next] = a.value;
-      b.spans[next] = a.span;
+      b.slots[slot_of(op, next)] = a.value;
+      b.spans[slot_of(op, next)] = a.span;
       given[next++] = true;
     } else if (op.varargs_at >= 0) {
       b.varargs.push_back(a.value);
@@ -63,8 +63,8 @@ bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, Sou
       diags.error(at, op.spelling + ": got multiple values for argument '" + a.keyword + "'");
       ok = false;
     } else {
-      b.slots[i] = a.value;
-      b.spans[i] = a.span;
+      b.slots[slot_of(op, static_cast<size_t>(i))] = a.value;
+      b.spans[slot_of(op, static_cast<size_t>(i))] = a.span;
       given[i] = true;
     }
   }
@@ -76,12 +76,31 @@ bool bind_args(const OpInfo& op, const std::vector<CallArg>& args, Bound& b, Sou
   return ok;
 }
 
+// pld.tile.put/get take PyPTO's optional second staging tile fifth; a region written positionally
+// after a single stage lands in that slot, and PyPTO shifts it back into the region arguments (its
+// printer writes such calls), so ptodist does too.
+void shift_region_out_of_stage2(const OpInfo& op, Bound& b) {
+  if (op.id != OpId::TilePut && op.id != OpId::TileGet) return;
+  const OpInfo& o = op_info(op.id);
+  const auto at = [&](const char* name) { return static_cast<size_t>(o.param_index(name)); };
+  const size_t s2 = at("stage2"), dst = at("dst_offsets"), src = at("src_offsets"), shape = at("shape");
+  if (!b.slots[s2] || !(b.slots[s2]->isa<List>() || b.slots[s2]->isa<Tuple>())) return;
+  b.slots[shape] = b.slots[src];
+  b.slots[src] = b.slots[dst];
+  b.slots[dst] = b.slots[s2];
+  b.slots[s2] = nullptr;
+  b.spans[shape] = b.spans[src];
+  b.spans[src] = b.spans[dst];
+  b.spans[dst] = b.spans[s2];
+}
+
 }  // namespace
 
 Expr Builder::op_call(const OpInfo& op, const std::vector<CallArg>& args, const BuildScope& scope,
                       SourceSpan span) {
   Bound b;
   if (!bind_args(op, args, b, span, diags_)) return nullptr;
+  shift_region_out_of_stage2(op, b);
   // An argument that failed to build was reported already; a contract on it would only repeat that.
   for (const CallArg& a : args)
     if (!a.value) return nullptr;

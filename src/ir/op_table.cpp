@@ -91,6 +91,11 @@ int OpInfo::param_index(std::string_view name) const {
   return -1;
 }
 
+size_t slot_of(const OpInfo& spelling, size_t i) {
+  int same = op_info(spelling.id).param_index(spelling.params[i].name);
+  return same >= 0 ? static_cast<size_t>(same) : i;
+}
+
 size_t OpInfo::positional_limit() const {
   size_t limit = params.size();
   if (varargs_at >= 0) limit = static_cast<size_t>(varargs_at);

@@ -285,7 +285,8 @@ std::vector<std::string> ExprPrinter::op_call_args(const OpCall& c) const {
   for (size_t i = 0; i < c.op->params.size(); ++i) {
     if (static_cast<int>(i) == c.op->varargs_at) emit_varargs();
     const OpParam& p = c.op->params[i];
-    Expr a = i < c.args.size() ? c.args[i] : nullptr;
+    size_t slot = slot_of(*c.op, i);
+    Expr a = slot < c.args.size() ? c.args[slot] : nullptr;
     // Past `*args`, or after a skipped slot, only keywords can say which parameter an argument is.
     if (static_cast<int>(i) >= c.op->varargs_at && c.op->varargs_at >= 0) positional = false;
     if (i >= c.op->positional_limit()) positional = false;  // keyword-only parameters

@@ -244,7 +244,9 @@ Value op_MatmulAcc(Interp& in, const ir::OpCall& c) {
   const TileValue& acc = in.tile_arg(c, "acc", hc);
   const TileValue& a = in.tile_arg(c, "lhs", ha);
   const TileValue& b = in.tile_arg(c, "rhs", hb);
-  matmul_into(in, c, a, b, acc, true);
+  const ir::Expr& init = c.arg("init_cond");
+  bool overwrite = init && !init->isa<ir::NoneImm>() && in.eval_int(init) != 0;
+  matmul_into(in, c, a, b, acc, !overwrite);
   return acc;
 }
 

@@ -69,9 +69,13 @@ struct OpInfo {
 
 const OpInfo& op_info(OpId id);
 // Looks an op up by its spelling ("pl.load", or an alias such as "pl.tile.load"); null when there is
-// none. An alias's OpInfo has the id of its op, its own spelling and its own parameter list, whose
-// parameter i is the op's parameter i (a call's slots are always laid out as the op's).
+// none. An alias's OpInfo has the id of its op, its own spelling and its own parameter list; a call's
+// slots are always laid out as the op's (slot_of says where each parameter of the spelling goes).
 const OpInfo* find_op(std::string_view spelling);
+// The slot of parameter i of `spelling` (an op or an alias): the op's parameter of the same name, else
+// the op's parameter i (an alias renames by position: pl.tile.exp(tile) is pl.exp(input); it may also
+// skip some, as pl.tile.matmul_acc(acc, lhs, rhs, init_cond) skips a_trans and b_trans).
+size_t slot_of(const OpInfo& spelling, size_t i);
 // The ops, indexed by id (canonical spellings only), and the aliases.
 const std::vector<OpInfo>& all_ops();
 const std::vector<OpInfo>& all_aliases();

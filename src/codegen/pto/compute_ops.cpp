@@ -248,7 +248,20 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
       const TileRef* a = tile_of(c.arg("lhs"), c, "lhs");
       const TileRef* b = tile_of(c.arg("rhs"), c, "rhs");
       const TileRef* out = result_tile(site);
-      if (acc && a && b && out) line("pto.tmatmul.acc " + ins_outs({acc, a, b}, "", "", *out));
+      // init_cond: a literal picks the overwriting or the accumulating form; PyPTO branches over the
+      // two for a run-time predicate, which the emitter does not write yet.
+      const Expr& init = c.arg("init_cond");
+      const auto* lit = init ? init->as<BoolImm>() : nullptr;
+      if (init && !init->isa<NoneImm>() && !lit) {
+        fail(init->span.valid() ? init->span : c.span,
+             c.op->spelling +
+                 ": a run-time 'init_cond' has no PTO lowering yet (a literal True or False has)");
+        return true;
+      }
+      if (acc && a && b && out && lit && lit->value)
+        line("pto.tmatmul " + ins_outs({a, b}, "", "", *out));
+      else if (acc && a && b && out)
+        line("pto.tmatmul.acc " + ins_outs({acc, a, b}, "", "", *out));
       return true;
     }
     case OpId::Move: {

@@ -166,10 +166,17 @@ Type check_Matmul(const ContractContext& cx) {
   return matmul_result(cx);
 }
 
+// init_cond (PyPTO's split-K idiom): where it holds, acc is overwritten with lhs @ rhs.
 Type check_MatmulAcc(const ContractContext& cx) {
-  if (!need_default(cx, "a_trans", "a transposed lhs") || !need_default(cx, "b_trans", "a transposed rhs") ||
-      !need_default(cx, "init_cond", "a conditional first accumulation"))
+  if (!need_default(cx, "a_trans", "a transposed lhs") || !need_default(cx, "b_trans", "a transposed rhs"))
     return nullptr;
+  if (!omitted(cx, "init_cond")) {
+    const TypeNode* p = type_of(cx, "init_cond");
+    if (!p || p->kind != TypeKind::Scalar || p->dtype != DType::BOOL)
+      return cx.fail("init_cond",
+                     "'init_cond' must be a bool (a literal or a comparison such as k == 0), got " +
+                         describe(cx.arg("init_cond")));
+  }
   const TypeNode* a = need_tile_in(cx, "acc", Memory::Acc, "the accumulator comes from pl.matmul");
   if (!a) return nullptr;
   Type r = matmul_result(cx);
