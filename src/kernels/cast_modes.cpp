@@ -76,8 +76,9 @@ double round_to_integer(double v, RoundMode mode) {
     case RoundMode::Ceil:
       return std::ceil(v);
     case RoundMode::Trunc:
+    case RoundMode::None:  // pto-isa's TCVT to an integer: no mode means toward zero (vconv_*z)
       return std::trunc(v);
-    default:  // None, Rint (Odd has no integer form; the contract rejects it)
+    default:  // Rint (Odd has no integer form; the contract rejects it)
       return std::nearbyint(v);
   }
 }
@@ -127,7 +128,8 @@ void cast(const TileView& dst, const TileView& src, RoundMode mode) {
   const bool exact = dst.type == src.type || (!elem_is_float(src.type) && !elem_is_float(dst.type)) ||
                      src.type == ElemType::Bool || src.type == ElemType::I64;
   const bool float_dst = elem_is_float(dst.type);
-  if (exact || (float_dst && (mode == RoundMode::Rint || mode == RoundMode::None))) return cast(dst, src);
+  // None is the cast rule itself (nearest even to a float, toward zero to an integer).
+  if (exact || mode == RoundMode::None || (float_dst && mode == RoundMode::Rint)) return cast(dst, src);
   if (mode == RoundMode::Round && src.type == ElemType::F32 && float_dst) return cast_fp32_round(dst, src);
   const int eb = elem_bytes(dst.type), sb = elem_bytes(src.type);
   for (int r = 0; r < src.rows; ++r)

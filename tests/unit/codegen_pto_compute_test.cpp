@@ -48,7 +48,7 @@ TEST_F(PtoComputeTest, VectorOpsTakeScalarsInTheTileType) {
   std::string s = text(program());
   EXPECT_TRUE(in_order(s, {"#pto.kernel_kind<vector>", "%cst = arith.constant 5.000000000e-01 : f32",
                            "pto.tmuls ins(%t, %cst : !pto.tile_buf<", ", f32) outs(%u : ",
-                           "pto.tadd ins(%t, %u : ", "pto.tcvt ins(%v{rmode = #pto<round_mode ROUND>} : ",
+                           "pto.tadd ins(%t, %u : ", "pto.tcvt ins(%v {rmode = #pto<round_mode ROUND>} : ",
                            "outs(%h : !pto.tile_buf<loc=vec, dtype=f16"}));
 }
 

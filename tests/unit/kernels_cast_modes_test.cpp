@@ -59,6 +59,21 @@ TEST(KernelsCastModes, Fp16OverflowAndInt32ToFp32) {
   EXPECT_EQ(f(-16777219, RoundMode::Floor), -16777220.0f);
 }
 
+// 'none' is the instruction's own rounding (pto-isa's TCVT without a mode): toward zero to an integer,
+// to nearest even to a float.
+TEST(KernelsCastModes, NoneTruncatesToIntegerRoundsToFloat) {
+  auto i = [](float v) {
+    return static_cast<int32_t>(cast_bits(ElemType::F32, v, ElemType::I32, RoundMode::None));
+  };
+  EXPECT_EQ(i(2.7f), 2);
+  EXPECT_EQ(i(-2.7f), -2);
+  EXPECT_EQ(i(-0.5f), 0);
+  EXPECT_EQ(i(1e10f), 2147483647);
+  EXPECT_EQ(i(std::nanf("")), 0);
+  EXPECT_EQ(bf16(1.00390625f, RoundMode::None), 1.0f);       // a tie: to even
+  EXPECT_EQ(bf16(1.01171875f, RoundMode::None), 1.015625f);  // a tie: to even, upward
+}
+
 TEST(KernelsCastModes, RowOfTiesToInt8Saturates) {
   const std::vector<float> src = {0.5f, 1.5f, -2.5f, 200.7f, -300.0f, -0.4f};
   std::vector<int8_t> dst(src.size());

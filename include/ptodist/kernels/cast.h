@@ -17,8 +17,9 @@ namespace ptodist::kernels {
 // - anything -> Bool: value != 0 (NaN is true); Bool -> anything: 0 or 1.
 void cast(const TileView& dst, const TileView& src);
 
-// PyPTO's rounding modes of pl.cast, in its code order (PTO's TCVT round modes): None (round to
-// nearest even where the conversion loses precision), Rint (to nearest, ties to even), Round (to
+// PyPTO's rounding modes of pl.cast, in its code order (PTO's TCVT round modes): None (the
+// instruction's own rounding: to nearest even for a float result, toward zero for an integer one, as
+// pto-isa's TCVT does without a mode), Rint (to nearest, ties to even), Round (to
 // nearest, ties away from zero), Floor, Ceil, Trunc (toward zero), Odd (toward zero, then the last bit
 // set when inexact: a float result only).
 enum class RoundMode { None, Rint, Round, Floor, Ceil, Trunc, Odd };

@@ -273,11 +273,12 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     case OpId::Cast: {
       const TileRef* a = tile_of(c.arg("input"), c, "input");
       const TileRef* out = result_tile(site);
-      // The rounding mode by PyPTO's name for it (NONE, RINT, ROUND, ...; its backend's round_modes).
+      // The rounding mode by PyPTO's name for it (NONE, RINT, ROUND, ...; its backend's round_modes), after
+      // the operand as its backend places the attribute.
       std::string mode = ir::kCastModeNames[ir::cast_mode_code(c.arg("mode")).value_or(ir::kCastModeRound)];
       for (char& ch : mode) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
       if (a && out)
-        line("pto.tcvt ins(" + a->ssa + "{rmode = #pto<round_mode " + mode + ">} : " + a->type + ") outs(" +
+        line("pto.tcvt ins(" + a->ssa + " {rmode = #pto<round_mode " + mode + ">} : " + a->type + ") outs(" +
              out->ssa + " : " + out->type + ")");
       return true;
     }

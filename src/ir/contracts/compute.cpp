@@ -233,7 +233,8 @@ Type check_Exp(const ContractContext& cx) {
 
 // pl.cast converts a scalar, a tile or (spelled pl.cast / pl.tensor.cast) a GM tensor, rounding with
 // PyPTO's `mode` (a name or its code, cast_mode.h); a scalar takes only the default 'round', as in
-// PyPTO, and 'odd' rounds to a float only (PTO's TCVT).
+// PyPTO, and 'odd' rounds to a float only: to an integer pto-isa's device TCVT falls back to toward
+// zero while its CPU model rounds ties to odd, so ptodist asks rather than pick one.
 Type check_Cast(const ContractContext& cx) {
   auto dt = need_dtype(cx, "target_type");
   if (!dt) return nullptr;
@@ -251,8 +252,7 @@ Type check_Cast(const ContractContext& cx) {
   if (in && in->kind == TypeKind::Scalar && spelled_in(cx) != Namespace::Tile &&
       spelled_in(cx) != Namespace::Tensor) {
     if (*mode != kCastModeRound)
-      return cx.fail("mode",
-                     "a scalar cast takes only mode='round' (the default), as in PyPTO, got " + given);
+      return cx.fail("mode", "Scalar inputs do not support non-default mode, got mode=" + given);
     return scalar_type(*dt);
   }
   if (*mode == kCastModeOdd && !dtype_is_float(*dt))

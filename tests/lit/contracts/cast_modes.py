@@ -20,7 +20,7 @@ class Contract:
         b = pl.tile.cast(t, pl.INT32, mode=7)
         # expected-error@+1 {{pl.cast: mode='odd' rounds to a float dtype only, got target_type pl.INT32}}
         c = pl.cast(t, pl.INT32, mode="odd")
-        # expected-error@+1 {{pl.cast: a scalar cast takes only mode='round' (the default), as in PyPTO, got 3}}
+        # expected-error@+1 {{pl.cast: Scalar inputs do not support non-default mode, got mode=3}}
         d = pl.cast(n, pl.FP32, mode=3)
         e = pl.cast(n, pl.FP32, mode="round")
         f = pl.tensor.cast(x, pl.INT32, mode="ceil")

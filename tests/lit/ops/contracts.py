@@ -17,7 +17,7 @@ class Contracts:
         t = pl.load(x, [0, 0], [4, 16])
         # expected-error@+1 {{pl.tile.cast: 'tile' must be a tile, a tensor or a scalar, got pl.Array[4, pl.INT32]}}
         a = pl.tile.cast(pl.array.create(4, pl.INT32), pl.FP32)
-        # expected-error@+1 {{pl.cast: a scalar cast takes only mode='round' (the default), as in PyPTO, got 'floor'}}
+        # expected-error@+1 {{pl.cast: Scalar inputs do not support non-default mode, got mode='floor'}}
         b = pl.cast(n, pl.FP32, mode="floor")
         # expected-error@+1 {{pl.tile.full: unexpected keyword argument 'target_memory'}}
         c = pl.tile.full([4, 16], dtype=pl.FP32, value=0.0, target_memory=pl.Mem.Vec)
