@@ -29,13 +29,16 @@ test: build
 # thread mode and stay in `make test`. Under ctest, LeakSanitizer's own tracer crashes (signal 11,
 # "LeakSanitizer has encountered a fatal error") at the exit of the BLAS baseline test, whose BLAS
 # threads are still alive; run by hand the same binary exits clean. That test also runs with leak
-# checking off. Timings: docs/testing.md.
+# checking off. The Python entry point's pytest test (`python`) is left out for now: ctest preloads
+# libasan into Debian's python3 for it (tests/python/CMakeLists.txt), a mechanism checked with numpy
+# and torch, but the whole sanitized pytest run was not yet; run it with
+# `cd build-asan && ctest -R '^python$$'`. Timings: docs/testing.md.
 ASAN_MPI ?= ^mpi_(ring_put_np2|liveness)$$
 ASAN_NO_LEAK_CHECK ?= ^BenchBlasBaseline\.ChosenBlasIsCorrectAndNamed$$
 test-asan: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPTODIST_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
-	cd build-asan && ctest --output-on-failure -j $(JOBS) -L 'unit|golden|e2e' -E '^mpi_|$(ASAN_NO_LEAK_CHECK)'
+	cd build-asan && ctest --output-on-failure -j $(JOBS) -L 'unit|golden|e2e' -E '^mpi_|^python$$|$(ASAN_NO_LEAK_CHECK)'
 	cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j $(JOBS) -R '$(ASAN_MPI)|$(ASAN_NO_LEAK_CHECK)'
 
 # Every benchmark with its ratio to a baseline timed in the same run (docs/benchmarks.md); Release.
