@@ -4,6 +4,8 @@ from .bench import BenchmarkStats, benchmark
 from .device_tensor import DeviceTensor, StackedDeviceTensor
 from .distributed_runner import DistributedRunHandle, DistributedWorker, execute_distributed
 from .runner import RunConfig, execute_compiled, run
+from .runtime_base import Worker
+from .worker import RegistrationHandle
 
 __all__ = [
     "run",
@@ -14,6 +16,8 @@ __all__ = [
     "execute_distributed",
     "DistributedWorker",
     "DistributedRunHandle",
+    "RegistrationHandle",
+    "Worker",
     "DeviceTensor",
     "StackedDeviceTensor",
 ]

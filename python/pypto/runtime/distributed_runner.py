@@ -4,7 +4,8 @@ import warnings
 
 from ptodist.errors import REPORTS
 
-from .resident import ResidentMemory
+from .runtime_base import Worker
+from .worker import RegistrationHandle
 
 
 def execute_distributed(compiled, tensors, config=None):
@@ -13,9 +14,10 @@ def execute_distributed(compiled, tensors, config=None):
     return compiled._execute(list(tensors), config)
 
 
-class DistributedWorker(ResidentMemory):
-    """`compiled.prepare()`: dispatch the same compiled program many times, with worker-resident
-    tensors (resident.py) that survive across dispatches."""
+class DistributedWorker(Worker):
+    """`compiled.prepare()` or `DistributedWorker([compiled, ...])`: dispatch compiled programs many
+    times, with worker-resident tensors (runtime_base.py) that survive across dispatches. Prepared
+    with several programs, `rt(*args)` is ambiguous and `rt.run(compiled, *args)` picks one."""
 
     def __init__(  # noqa: PLR0913
         self,
@@ -33,10 +35,11 @@ class DistributedWorker(ResidentMemory):
             programs = [programs]
         if reset_persistent_windows and not persistent:
             raise ValueError("DistributedWorker reset_persistent_windows=True requires persistent=True")
+        super().__init__()
         self._programs = list(programs)
         self._config = config
         self._closed = False
-        self._init_resident()
+        self._handles = []
         self._inherited = tuple(inherited_host_tensors)
         if sub_worker_overrides is not None:
             warnings.warn("sub_worker_overrides is deprecated; use callbacks= instead.", DeprecationWarning, stacklevel=3)
@@ -53,9 +56,36 @@ class DistributedWorker(ResidentMemory):
         self.close()
         return False
 
+    def _require_open(self, op):
+        if self._closed:
+            raise RuntimeError(f"DistributedWorker.{op}() called after close()")
+
     def close(self):
+        """Frees the DeviceTensors the caller did not and closes every registration handle."""
+        if self._closed:
+            return
+        self._close_owned_tensors()
         self._closed = True
-        self._owned.clear()
+        for handle in self._handles:
+            handle._mark_closed()
+        self._handles.clear()
+
+    def register(self, compiled):
+        """A RegistrationHandle that dispatches `compiled`, one of the programs this worker prepared."""
+        self._require_open("register")
+        self._index_of(compiled)
+        handle = RegistrationHandle(self, compiled, cid=0)
+        self._handles.append(handle)
+        return handle
+
+    def _index_of(self, compiled):
+        index = next((i for i, p in enumerate(self._programs) if p is compiled), None)
+        if index is None:
+            raise ValueError(
+                "DistributedWorker.run/register(compiled) requires a DistributedCompiledProgram "
+                "registered when this worker was constructed."
+            )
+        return index
 
     def release_inherited_host_tensor_refs(self):
         self._require_open("release_inherited_host_tensor_refs")
@@ -69,18 +99,21 @@ class DistributedWorker(ResidentMemory):
 
     def __call__(self, *tensors, config=None):
         __tracebackhide__ = True
+        if len(self._programs) > 1:
+            raise TypeError(
+                "rt(*args) is ambiguous on a multi-program DistributedWorker; "
+                "dispatch explicitly with rt.run(compiled, *args)."
+            )
         return self.run(self._programs[0], *tensors, config=config)
 
     def run(self, program, *tensors, config=None):
         __tracebackhide__ = True
-        if self._closed:
-            raise RuntimeError("DistributedWorker is closed")
+        self._require_open("run")
         if not hasattr(program, "_execute"):  # rt.run(*tensors) on the primary program
             tensors = (program, *tensors)
             program = self._programs[0]
         dispatch = program.program.sub_workers
-        index = next((i for i, p in enumerate(self._programs) if p is program), None)
-        dispatch.callbacks = self._callbacks[index] if index is not None else {}
+        dispatch.callbacks = self._callbacks[self._index_of(program)]
         try:
             return program._execute(list(tensors), config or self._config, self._keep_windows)
         except REPORTS as e:
