@@ -1,6 +1,7 @@
 // Constant folding of scalar expressions with Python semantics (used by specialize).
 #include "const_fold.h"
 
+#include <map>
 #include <optional>
 
 #include "ptodist/ir/scalar_eval.h"
@@ -16,8 +17,40 @@ std::optional<ScalarValue> value_of(const Expr& e) {
   return literal_value(e);
 }
 
+// Adds the integer sum `e` to `terms` (variable id -> coefficient) and `constant`, with `sign`; false for
+// anything but + and - over integer constants and variables.
+bool linear_terms(const Expr& e, long long sign, std::map<int, long long>& terms, long long& constant) {
+  if (!e) return false;  // an operand whose folding failed (reported)
+  if (auto v = value_of(e)) {
+    return !v->is_float() && !__builtin_add_overflow(constant, sign * v->i, &constant);
+  }
+  if (const auto* r = e->as<VarRef>()) {
+    if (!r->var || !r->var->type || r->var->type->kind != TypeKind::Scalar ||
+        dtype_is_float(r->var->type->dtype))
+      return false;
+    terms[r->var->id] += sign;
+    return true;
+  }
+  const auto* bin = e->as<Binary>();
+  if (!bin || (bin->op != BinaryOpKind::Add && bin->op != BinaryOpKind::Sub)) return false;
+  return linear_terms(bin->lhs, sign, terms, constant) &&
+         linear_terms(bin->rhs, bin->op == BinaryOpKind::Sub ? -sign : sign, terms, constant);
+}
+
+// `(k + C) - k` is C, as PyPTO's parser simplifies a slice extent `x[k : k + C]` (its arith analyzer), so
+// the slice has a static shape. Integer + and - are exact, so the cancellation is.
+Expr cancel_terms(const Binary& e, const Expr& self) {
+  std::map<int, long long> terms;
+  long long constant = 0;
+  if (!linear_terms(self, 1, terms, constant)) return self;
+  for (const auto& [id, coefficient] : terms)
+    if (coefficient != 0) return self;
+  return literal_expr(ScalarValue::of_int(constant), e.span);
+}
+
 Expr fold_binary(const Binary& e, const Expr& self, Builder& b) {
   auto l = value_of(e.lhs), r = value_of(e.rhs);
+  if ((!l || !r) && (e.op == BinaryOpKind::Sub || e.op == BinaryOpKind::Add)) return cancel_terms(e, self);
   if (!l || !r) return self;
   ScalarResult v = eval_binary(e.op, *l, *r);
   if (!v.ok()) {

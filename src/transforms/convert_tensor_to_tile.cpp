@@ -1,10 +1,12 @@
-// convert-tensor-to-tile: gives tensor-level transfers their tile-level form.
+// convert-tensor-to-tile: gives tensor-level transfers (and, through tile_values.cpp, values) their
+// tile-level form.
 #include "ptodist/transforms/convert_tensor_to_tile.h"
 
 #include <algorithm>
 
 #include "ptodist/ir/op_table.h"
 #include "rewrite_util.h"
+#include "tile_values.h"
 
 namespace ptodist::transforms {
 
@@ -212,7 +214,9 @@ class Converter {
 }  // namespace
 
 Program convert_tensor_to_tile(const Program& p, PassContext& cx) {
-  return detail::map_kernels(p, [&](const Function& f) -> Function {
+  return detail::map_kernels(p, [&](const Function& kernel) -> Function {
+    Function f = detail::convert_tile_values(p, kernel, cx);
+    if (!f) return nullptr;
     Converter conv(cx, p, f);
     Block body = detail::map_blocks(f->body, [&](const Stmt& s) { return conv.convert(s); });
     return conv.failed() ? nullptr : detail::with_body(f, std::move(body));

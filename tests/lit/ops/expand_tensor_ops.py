@@ -7,9 +7,20 @@
 # RUN: %numpy %S/Inputs/npy.py save %t/g.npy "np.arange(2*8, dtype=np.float32).reshape(2, 1, 8) / 8"
 # RUN: ptodist run %s --ranks 2 --in x=%t/x.npy --in s=%t/s.npy --in g=%t/g.npy --out-dir %t
 # RUN: %numpy %S/Inputs/npy.py check %t y "x * s * g + (s + 0 * x) - np.exp(x - g)"
-# The tensor-level forms have no PTO lowering yet: compile says so at the first one.
-# RUN: %python %S/../cli/Inputs/exit_code.py 1 ptodist compile %s --emit=pto 2>&1 | FileCheck %s --check-prefix=PTO
-# PTO: expand_tensor_ops.py:[[@LINE+16]]:14: error: pl.col_expand_mul: the tensor-level form (GM tensors in, a new tensor out) has no PTO lowering yet
+# In PTO the tensor-level forms compute on tiles (convert-tensor-to-tile): each GM operand is loaded,
+# each op is its tile op, and the assembled value is stored.
+# RUN: ptodist compile %s --emit=pto | FileCheck %s --check-prefix=PTO
+# PTO: pto.tload ins(%x_pview : !pto.partition_tensor_view<4x8xf32>) outs(%tile :
+# PTO: pto.tload ins(%s_pview : !pto.partition_tensor_view<4x1xf32>) outs(%tile_1 :
+# PTO-NEXT: pto.trowexpandmul ins(%tile, %tile_1 : {{.*}}) outs(%tile_2 :
+# PTO: pto.tload ins(%g_pview : !pto.partition_tensor_view<1x8xf32>) outs(%tile_3 :
+# PTO-NEXT: pto.tcolexpandmul ins(%tile_2, %tile_3 : {{.*}}) outs(%normed :
+# PTO: pto.trowexpand ins(%tile_5 : {{.*}}) outs(%spread :
+# PTO: pto.tcolexpandexpdif ins(%tile_6, %tile_7 : {{.*}}) outs(%e :
+# PTO-NEXT: pto.tadd ins(%normed, %spread : {{.*}}) outs(%tile_8 :
+# PTO-NEXT: pto.tsub ins(%tile_8, %e : {{.*}}) outs(%tile_9 :
+# PTO-NEXT: %y_pview = pto.partition_view %y_view, offsets = [%c0, %c0], sizes = [%c4, %c8]
+# PTO-NEXT: pto.tstore ins(%tile_9 : {{.*}}) outs(%y_pview : !pto.partition_tensor_view<4x8xf32>)
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -1,0 +1,334 @@
+// Tensor-level data in a kernel as on-chip tiles (PyPTO's ConvertTensorToTileOps, its op conversion
+// registry: tensor.slice of a GM tensor is tile.load, a tensor-level elementwise op its tile op on
+// loaded operands, tensor.assemble of a tile tile.store, pld.tensor.remote_store pld.tile.remote_store).
+//
+// ptodist's runtime also runs these ops on GM tensors, so a value is converted only where the tile form
+// exists: the value's shape is static and fits in UB, and every use of a converted variable is a slot
+// that takes a tile. Anything else is left as it was; the PTO emitter then names the op it cannot
+// lower, and the CPU runtime still runs it.
+#include "tile_values.h"
+
+#include <functional>
+#include <set>
+
+#include "ptodist/ir/expand_ops.h"
+#include "ptodist/ir/op_table.h"
+#include "ptodist/ir/unary_ops.h"
+#include "rewrite_util.h"
+
+namespace ptodist::transforms::detail {
+
+using namespace ir;
+
+namespace {
+
+bool tensor_typed(const Expr& e) {
+  return e && e->type && e->type->is_tensor_like();
+}
+
+// An elementwise op computing a new GM tensor from GM tensors (the tensor-level form of a tile op).
+bool is_tensor_compute(const OpCall& c) {
+  if (!c.type || !c.type->is_tensor_like()) return false;
+  switch (c.op->id) {
+    case OpId::Add:
+    case OpId::Sub:
+    case OpId::Mul:
+    case OpId::Div:
+    case OpId::Maximum:
+    case OpId::Minimum:
+    case OpId::Adds:
+    case OpId::Muls:
+    case OpId::Subs:
+    case OpId::Divs:
+    case OpId::Exp:
+    case OpId::Cast:
+      return true;
+    default:
+      return unary_op_info(c.op->id) || expand_op_info(c.op->id);
+  }
+}
+
+// `pl.slice(t, shape, offset)` without the optional slots: the region a load can read directly.
+bool is_plain_slice(const OpCall& c) {
+  if (c.op->id != OpId::Slice || !tensor_typed(c.args[0])) return false;
+  for (size_t i = 3; i < c.args.size(); ++i)
+    if (c.args[i] && !c.args[i]->isa<NoneImm>() && !c.args[i]->isa<BoolImm>()) return false;
+  const Expr& clamp = c.arg("clamp");
+  auto* b = clamp ? clamp->as<BoolImm>() : nullptr;
+  return !b || !b->value;
+}
+
+// The Vec tile that holds a value of tensor type `t`.
+Type tile_of_type(const Type& t) {
+  return tile_type(t->shape, t->dtype, Memory::Vec);
+}
+
+class TileValues : public DeepRewriter {
+ public:
+  TileValues(PassContext& cx, const Program& p, const Function& f) : cx_(cx), f_(f), make_(cx.diags, p, f) {}
+
+  Function run() {
+    find_candidates();
+    Function out = rewrite_function(f_);
+    return failed_ ? nullptr : out;
+  }
+
+ private:
+  // ---- which values become tiles ----
+
+  // A tensor value a tile can hold: static shape, within the UB.
+  bool fits(const Type& t) const {
+    auto dims = t ? t->static_shape() : std::nullopt;
+    if (!dims) return false;
+    long long n = dtype_bytes(t->dtype);
+    for (long long d : *dims) n *= d;
+    return n <= cx_.profile.ub_bytes;
+  }
+
+  // Whether `e` (a tensor expression) can be given as a tile: a converted variable, a tensor-level op
+  // whose tensor operands can, or a GM tensor that a load can bring in whole.
+  bool can_tile(const Expr& e) const {
+    if (!e || !e->type) return false;
+    if (e->type->kind == TypeKind::Tile) return true;
+    if (auto v = as_var(e); v && candidates_.count(v.get())) return true;
+    if (!fits(e->type)) return false;
+    const auto* c = e->as<OpCall>();
+    if (c && is_tensor_compute(*c)) {
+      // The tile ops compute in their operands' dtype: a tensor-level op that promotes (pl.tensor.sqrt of
+      // INT32 gives FP32, as PyPTO's tensor op does) has no tile form without a cast of its own.
+      for (const Expr& a : c->args)
+        if (tensor_typed(a) &&
+            (!can_tile(a) || (c->op->id != OpId::Cast && a->type->dtype != e->type->dtype)))
+          return false;
+      return true;
+    }
+    if (c) return is_plain_slice(*c);
+    return e->isa<VarRef>();
+  }
+
+  // Slots of `c` that take a tile after conversion, given whether `c` itself is converted.
+  bool tile_slot(const OpCall& c, size_t slot, bool converted) const {
+    const std::string& name = op_info(c.op->id).params[slot].name;
+    if (c.op->id == OpId::Assemble) return name == "source" && tensor_typed(c.arg("target"));
+    if (c.op->id == OpId::TensorRemoteStore) return name == "src";
+    return converted && is_tensor_compute(c) && tensor_typed(c.args[slot]);
+  }
+
+  // Drops every candidate that `e` uses where no tile may stand; `tile_ok` says whether `e` may be one,
+  // `top` whether it is a statement's value (only there are assembles and remote stores rewritten).
+  void scan(const Expr& e, bool tile_ok, bool top = false) {
+    if (!e) return;
+    if (auto v = as_var(e)) {
+      if (!tile_ok && candidates_.erase(v.get())) changed_ = true;
+      return;
+    }
+    if (const auto* c = e->as<OpCall>()) {
+      bool converted = tile_ok && is_tensor_compute(*c) && can_tile(e);
+      bool store = c->op->id == OpId::Assemble || c->op->id == OpId::TensorRemoteStore;
+      for (size_t i = 0; i < c->args.size(); ++i)
+        scan(c->args[i], (top || !store) && tile_slot(*c, i, converted));
+      for (const Expr& a : c->varargs) scan(a, false);
+      return;
+    }
+    for_each_child(e, [&](const Expr& x) { scan(x, false); });
+  }
+
+  static void for_each_child(const Expr& e, const std::function<void(const Expr&)>& fn) {
+    if (const auto* u = e->as<Unary>()) fn(u->operand);
+    if (const auto* b = e->as<Binary>()) fn(b->lhs), fn(b->rhs);
+    if (const auto* b = e->as<Compare>()) fn(b->lhs), fn(b->rhs);
+    if (const auto* b = e->as<BoolOp>()) fn(b->lhs), fn(b->rhs);
+    if (const auto* i = e->as<IfExp>()) fn(i->cond), fn(i->then_value), fn(i->else_value);
+    if (const auto* l = e->as<List>())
+      for (const Expr& x : l->elements) fn(x);
+    if (const auto* l = e->as<Tuple>())
+      for (const Expr& x : l->elements) fn(x);
+    if (const auto* s = e->as<Subscript>()) {
+      fn(s->value);
+      for (const Expr& x : s->indices) fn(x);
+    }
+    if (const auto* f = e->as<FuncCall>()) {
+      for (const Expr& x : f->args) fn(x);
+      fn(f->device);
+    }
+  }
+
+  // The variable a statement defines as a tensor-level op's result, or null.
+  static Var compute_target(const Assign& a) {
+    const auto* c = a.value ? a.value->as<OpCall>() : nullptr;
+    if (a.targets.size() != 1 || !a.targets[0] || !c || !is_tensor_compute(*c)) return nullptr;
+    return a.targets[0];
+  }
+
+  void collect(const Block& b, std::set<const VarNode*>& defined, std::set<const VarNode*>& other) {
+    for (const Stmt& s : b) {
+      if (const auto* a = s->as<Assign>()) {
+        Var t = compute_target(*a);
+        for (const Var& v : a->targets)
+          if (v) (v == t && fits(v->type) ? defined : other).insert(v.get());
+      } else if (const auto* f = s->as<For>()) {
+        if (f->iv) other.insert(f->iv.get());
+        collect(f->body, defined, other);
+      } else if (const auto* i = s->as<If>()) {
+        collect(i->then_body, defined, other);
+        collect(i->else_body, defined, other);
+      } else if (const auto* m = s->as<ManualScope>()) {
+        collect(m->body, defined, other);
+      }
+    }
+  }
+
+  void scan_block(const Block& b) {
+    for (const Stmt& s : b) {
+      if (const auto* a = s->as<Assign>()) {
+        Var t = compute_target(*a);
+        bool to_tile = t && candidates_.count(t.get());
+        if (to_tile && !can_tile(a->value)) {  // its operands lost their tile form
+          candidates_.erase(t.get());
+          changed_ = true;
+          to_tile = false;
+        }
+        scan(a->value, to_tile, true);
+      } else if (const auto* x = s->as<ExprStmt>()) {
+        scan(x->value, false, true);
+      } else if (const auto* f = s->as<For>()) {
+        scan(f->start, false), scan(f->stop, false), scan(f->step, false), scan(f->stage, false);
+        scan_block(f->body);
+      } else if (const auto* i = s->as<If>()) {
+        scan(i->cond, false);
+        scan_block(i->then_body);
+        scan_block(i->else_body);
+      } else if (const auto* m = s->as<ManualScope>()) {
+        scan_block(m->body);
+      } else if (const auto* r = s->as<Return>()) {
+        for (const Expr& v : r->values) scan(v, false);
+      }
+    }
+  }
+
+  // The variables every one of whose definitions is a convertible tensor-level op and every one of whose
+  // uses takes a tile: a fixpoint, since dropping one variable takes the tile slots from its operands.
+  void find_candidates() {
+    std::set<const VarNode*> defined, other;
+    collect(f_->body, defined, other);
+    for (const VarNode* v : defined)
+      if (!other.count(v)) candidates_.insert(v);
+    do {
+      changed_ = false;
+      scan_block(f_->body);
+    } while (changed_);
+  }
+
+  // ---- the rewrite ----
+
+  Var map_var(const Var& v) override {
+    if (!v || !candidates_.count(v.get())) return DeepRewriter::map_var(v);
+    auto it = var_map_.find(v.get());
+    if (it != var_map_.end()) return it->second;
+    auto c = std::make_shared<VarNode>(*v);
+    c->type = tile_of_type(v->type);
+    return var_map_[v.get()] = c;
+  }
+
+  // A reference to a converted variable has the variable's tile type.
+  Expr rewrite_expr(const Expr& e) override {
+    if (auto v = as_var(e); v && candidates_.count(v.get())) return make_.ref(map_var(v), e->span);
+    return DeepRewriter::rewrite_expr(e);
+  }
+
+  Expr checked(Expr e) {
+    if (!e) failed_ = true;
+    return e;
+  }
+
+  // `e` (can_tile) as a tile expression.
+  Expr as_tile(const Expr& e) {
+    if (e->type->kind == TypeKind::Tile || (as_var(e) && candidates_.count(as_var(e).get())))
+      return rewrite_expr(e);
+    const auto* c = e->as<OpCall>();
+    if (c && is_tensor_compute(*c)) return compute(*c);
+    if (c) {  // a plain slice: a load of its region
+      return checked(make_.call(OpId::Load,
+                                {{"tensor", rewrite_expr(c->args[0])},
+                                 {"offsets", rewrite_expr(c->arg("offset"))},
+                                 {"shapes", rewrite_expr(c->arg("shape"))}},
+                                e->span));
+    }
+    std::vector<long long> zeros(e->type->shape.size(), 0);
+    return checked(make_.call(OpId::Load,
+                              {{"tensor", rewrite_expr(e)},
+                               {"offsets", make_.ints(zeros, e->span)},
+                               {"shapes", make_.ints(*e->type->static_shape(), e->span)}},
+                              e->span));
+  }
+
+  // A tensor-level op as its tile op (the canonical spelling: `pl.tensor.add` is tensor-only).
+  Expr compute(const OpCall& c) {
+    std::vector<Expr> slots;
+    for (const Expr& a : c.args) slots.push_back(tensor_typed(a) ? as_tile(a) : rewrite_opt(a));
+    if (failed_) return nullptr;
+    return checked(make_.builder().op_call_slots(op_info(c.op->id), std::move(slots),
+                                                 rewrite_exprs(c.varargs), make_.scope(), c.span));
+  }
+
+  // A statement's top-level value: an assemble of a tensor stores a tile of it, a remote store of a
+  // tensor its tile, a converted variable's definition computes on tiles.
+  Expr value(const Expr& e, bool defines_tile) {
+    const auto* c = e ? e->as<OpCall>() : nullptr;
+    if (!c) return rewrite_opt(e);
+    if (defines_tile) return compute(*c);
+    if (c->op->id == OpId::Assemble && tensor_typed(c->arg("target")) && tensor_typed(c->arg("source")) &&
+        can_tile(c->arg("source"))) {
+      std::vector<Expr> slots = rewrite_exprs(c->args);
+      slots[op_info(OpId::Assemble).param_index("source")] = as_tile(c->arg("source"));
+      if (failed_) return nullptr;
+      return checked(make_.builder().op_call_slots(op_info(OpId::Assemble), std::move(slots), {},
+                                                   make_.scope(), c->span));
+    }
+    if (c->op->id == OpId::TensorRemoteStore && can_tile(c->arg("src"))) {
+      Expr tile = as_tile(c->arg("src"));
+      if (failed_) return nullptr;
+      return checked(make_.call(OpId::RemoteStore,
+                                {{"tile", tile},
+                                 {"target", rewrite_expr(c->arg("target"))},
+                                 {"peer", rewrite_expr(c->arg("peer"))},
+                                 {"offsets", rewrite_expr(c->arg("offsets"))},
+                                 {"atomic", rewrite_opt(c->arg("atomic"))}},
+                                c->span));
+    }
+    return rewrite_expr(e);
+  }
+
+  Block rewrite_stmt(const Stmt& s) override {
+    if (const auto* a = s->as<Assign>()) {
+      Var t = compute_target(*a);
+      bool to_tile = t && candidates_.count(t.get());
+      auto c = std::static_pointer_cast<Assign>(copy_stmt(*s));
+      c->value = value(a->value, to_tile);
+      for (Var& v : c->targets) v = map_var(v);
+      if (c->annotation) c->annotation = to_tile ? c->targets[0]->type : map_type(c->annotation);
+      return {c};
+    }
+    if (const auto* x = s->as<ExprStmt>()) {
+      auto c = std::static_pointer_cast<ExprStmt>(copy_stmt(*s));
+      c->value = value(x->value, false);
+      return {c};
+    }
+    return DeepRewriter::rewrite_stmt(s);
+  }
+
+  PassContext& cx_;
+  Function f_;
+  OpMaker make_;
+  std::set<const VarNode*> candidates_;
+  bool changed_ = false;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+Function convert_tile_values(const Program& p, const Function& f, PassContext& cx) {
+  return TileValues(cx, p, f).run();
+}
+
+}  // namespace ptodist::transforms::detail
