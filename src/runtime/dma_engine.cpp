@@ -83,7 +83,7 @@ void DmaEngine::execute(const DmaTransfer& t) {
   tr.complete_async();
   std::atomic_ref<uint32_t>(*t.session->completion_word()).store(t.seq, std::memory_order_release);
   completed_.fetch_add(1, std::memory_order_relaxed);
-  if (ev) ev->transfer_done(rank_, t.session.get(), t.seq, t.peer, t.bytes, t_begin);
+  if (ev) ev->transfer_done(rank_, t.session->id, t.seq, t.peer, t.bytes, t_begin);
   // The issuing rank's waiters read the completion word (peers learn of the data through a notify).
   world_.wake(rank_);
 }

@@ -24,6 +24,8 @@ Value make_session(Interp& in, const ir::OpCall& c, TileValue scratch) {
   if (s->block_bytes <= 0) in.fail(c.span, c.op->spelling + ": block_bytes must be positive");
   s->scratch = std::move(scratch);
   s->rank = in.f.rank;
+  static std::atomic<uint64_t> next_session_id{1};
+  s->id = next_session_id.fetch_add(1, std::memory_order_relaxed);
   // Building a session resets its completion word, as the device's session init does (check mode
   // records it: check/op_hooks.cpp).
   std::atomic_ref<uint32_t>(*s->completion_word()).store(0, std::memory_order_release);

@@ -117,14 +117,15 @@ class EventStream {
   // counter): those recorded since the round began, up to the first whose write met it (none when
   // zero already met it; all of them when none did).
   std::vector<uint64_t> notifies_until(int rank, int segment, long long offset, long long expected);
-  // Async transfers by (session, sequence number): issue returns the transfer's id; a wait for
-  // sequence `seq` is satisfied by the session's transfers up to `seq` not yet waited for.
-  uint64_t record_transfer(const void* session, uint32_t seq);
-  std::vector<uint64_t> transfers_waited(const void* session, uint32_t seq);
+  // Async transfers by (session id, sequence number; AsyncSessionState::id, not its address: a
+  // finished block's session may be freed and another's made at the same address): issue returns the
+  // transfer's id; a wait for sequence `seq` is satisfied by the session's transfers up to `seq` not yet
+  // waited for.
+  uint64_t record_transfer(uint64_t session, uint32_t seq);
+  std::vector<uint64_t> transfers_waited(uint64_t session, uint32_t seq);
   // The DMA engine of `rank` finished the session's transfer `seq` (to or from `peer`), which it
   // started at `t_begin_us`: emits TransferDone.
-  void transfer_done(int rank, const void* session, uint32_t seq, int peer, long long bytes,
-                     double t_begin_us);
+  void transfer_done(int rank, uint64_t session, uint32_t seq, int peer, long long bytes, double t_begin_us);
 
  private:
   std::vector<Observer*> observers_;
@@ -144,8 +145,8 @@ class EventStream {
   };
   // By session and sequence number. The engine may finish a transfer before its issue is reported,
   // so either side makes the entry.
-  std::map<const void*, std::map<uint32_t, Transfer>> sessions_;
-  uint64_t transfer_locked(const void* session, uint32_t seq);
+  std::map<uint64_t, std::map<uint32_t, Transfer>> sessions_;
+  uint64_t transfer_locked(uint64_t session, uint32_t seq);
 };
 
 }  // namespace ptodist::runtime::events

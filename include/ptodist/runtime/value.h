@@ -89,6 +89,9 @@ struct AsyncSessionState {
   TileValue scratch;    // [1, 256] INT8; bytes [0, 4) hold the last completed sequence number
   uint32_t issued = 0;  // sequence number of the last issued transfer (the issuing core only)
   int rank = 0;
+  // Unique in the process (never reused, unlike the state's address once freed): the event stream
+  // matches a session's transfers to their waits by it.
+  uint64_t id = 0;
   uint32_t* completion_word() const { return reinterpret_cast<uint32_t*>(scratch.data); }
 };
 

@@ -106,18 +106,18 @@ std::vector<uint64_t> EventStream::notifies_until(int rank, int segment, long lo
   return out;
 }
 
-uint64_t EventStream::transfer_locked(const void* session, uint32_t seq) {
+uint64_t EventStream::transfer_locked(uint64_t session, uint32_t seq) {
   Transfer& t = sessions_[session][seq];
   if (t.id == 0) t.id = next_id_++;
   return t.id;
 }
 
-uint64_t EventStream::record_transfer(const void* session, uint32_t seq) {
+uint64_t EventStream::record_transfer(uint64_t session, uint32_t seq) {
   std::lock_guard<std::mutex> lock(mu_);
   return transfer_locked(session, seq);
 }
 
-std::vector<uint64_t> EventStream::transfers_waited(const void* session, uint32_t seq) {
+std::vector<uint64_t> EventStream::transfers_waited(uint64_t session, uint32_t seq) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<uint64_t> out;
   for (auto& [s, t] : sessions_[session]) {
@@ -128,7 +128,7 @@ std::vector<uint64_t> EventStream::transfers_waited(const void* session, uint32_
   return out;
 }
 
-void EventStream::transfer_done(int rank, const void* session, uint32_t seq, int peer, long long bytes,
+void EventStream::transfer_done(int rank, uint64_t session, uint32_t seq, int peer, long long bytes,
                                 double t_begin_us) {
   Event e;
   e.kind = Kind::TransferDone;

@@ -170,7 +170,7 @@ void after(Interp& in, const ir::OpCall& c, uint32_t effects, events::EventStrea
     if (const auto* ev_value = std::get_if<EventValue>(&result)) {
       Event t = e;
       t.kind = Kind::TransferIssue;
-      t.id = ev.record_transfer(ev_value->session.get(), ev_value->seq);
+      t.id = ev.record_transfer(ev_value->session->id, ev_value->seq);
       t.piece = ev_value->session->block_bytes;
       ev.emit(t);
     }
@@ -193,7 +193,7 @@ void after(Interp& in, const ir::OpCall& c, uint32_t effects, events::EventStrea
     if (const auto* event = std::get_if<EventValue>(&in.operand_arg(c, "event", h))) {
       Event w = e;
       w.kind = Kind::WaitSatisfied;
-      w.deps = ev.transfers_waited(event->session.get(), event->seq);
+      w.deps = ev.transfers_waited(event->session->id, event->seq);
       ev.emit(w);
     }
   }
