@@ -28,10 +28,12 @@ class Capture:
     jit_imports: list = field(default_factory=list)  # (module, name, local) of jit functions of other files
     used: set = field(default_factory=set)  # every name the source reads
     scope: tuple = ({}, {})  # (locals, globals) of the defining frame: jit callees are looked up late
+    jit_types: list = field(default_factory=list)  # (function, param, shape, dtype) of bare pl.Tensor params
 
     def source(self):
         """The tuple the core's compile() takes for this file."""
-        return (self.module, self.path, self.text, self.ranges, self.imports, self.names, self.jit_imports)
+        return (self.module, self.path, self.text, self.ranges, self.imports, self.names, self.jit_imports,
+                self.jit_types)
 
 
 def _bindable(value, depth=0):

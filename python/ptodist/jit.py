@@ -11,6 +11,7 @@ bound names, and imported by the files that call them.
 import re
 
 from .capture import Capture, capture
+from .jit_shapes import specialize
 from .program import Program
 
 
@@ -46,23 +47,27 @@ class JitFunction:
                     order.append(callee)
         return order
 
-    def program(self):
-        """The Program rooted at this function: its file's source first, then each other file reached."""
+    def program(self, *tensors):
+        """The Program rooted at this function: its file's source first, then each other file reached;
+        bare `pl.Tensor` parameters specialized to `tensors`, the arguments of a call (jit_shapes.py)."""
         reached = self.reached()
-        key = tuple(id(j) for j in reached)
+        types = specialize(self, tensors) if tensors else []
+        key = (tuple(id(j) for j in reached), tuple((id(j), p, tuple(s), d) for j, p, s, d in types))
         if key not in self._programs:
-            self._programs[key] = Program(*_sources(self, reached))
+            self._programs[key] = Program(*_sources(self, reached, types))
         return self._programs[key]
 
     def compile(self, *tensors, config=None):
-        """PyPTO's `fn.compile(*tensors, config=RunConfig(...))`: the compiled program."""
+        """PyPTO's `fn.compile(*tensors, config=RunConfig(...))`: the compiled program, specialized to
+        the shapes and dtypes of `tensors` (once per shapes and configuration)."""
         __tracebackhide__ = True
         from pypto.runtime import run  # noqa: PLC0415
 
         dc = getattr(config, "distributed_config", None)
-        key = (getattr(config, "platform", None), tuple(dc.device_ids) if dc is not None else None)
+        program = self.program(*tensors)
+        key = (id(program), getattr(config, "platform", None), tuple(dc.device_ids) if dc is not None else None)
         if key not in self._compiled:
-            self._compiled[key] = run(self.program(), config=config)
+            self._compiled[key] = run(program, config=config)
         return self._compiled[key]
 
     def __call__(self, *tensors, config=None):
@@ -89,8 +94,9 @@ def _module_names(files):
     return names
 
 
-def _sources(root, reached):
-    """(root file's Capture, [other files' Captures]) for the functions in `reached`."""
+def _sources(root, reached, types=()):
+    """(root file's Capture, [other files' Captures]) for the functions in `reached`, with the types
+    `types` ([(jit function, param, shape, dtype)]) of their bare pl.Tensor parameters."""
     by_file = {}
     for j in reached:
         by_file.setdefault(j.capture.path, []).append(j)
@@ -111,6 +117,7 @@ def _sources(root, reached):
         for j in js:
             c.names.update({k: v for k, v in j.capture.names.items() if k not in jit_names})
         c.ranges.sort()
+        c.jit_types = [(j.__name__, p, shape, dtype) for j, p, shape, dtype in types if j in js]
         merged[path] = c
     root_path = root.capture.path
     return merged[root_path], [c for p, c in merged.items() if p != root_path]

@@ -180,6 +180,8 @@ ir::Module parse_bound_source(const BoundSource& src, SourceManager& sources, Di
   Parser parser(*root.file, std::move(tokens), diags, std::move(lexer_error_lines), &sources);
   parser.accept_host_callbacks();
   parser.bind_modules(std::move(others));
+  parser.specialize_jit_params(src.jit_param_types);
+  for (const BoundSource& m : modules) parser.specialize_jit_params(m.jit_param_types);
   ir::Module m = parser.run();
   if (diags.error_count() > before) return nullptr;
   return m;

@@ -108,6 +108,10 @@ ir::Expr Parser::lower(const SynExpr& e, LowerCtx& cx) {
       if (!ok) return nullptr;
       if (value->type && value->type->kind == ir::TypeKind::Array)
         return lower_array_read(value, indices, e.span, cx);
+      // `x.shape[1]`: the dim itself, so a shape built from it stays static.
+      if (const auto* tuple = value->as<ir::Tuple>(); tuple && indices.size() == 1)
+        if (auto i = ir::as_const_int(indices[0]); i && *i >= 0 && *i < (long long)tuple->elements.size())
+          return tuple->elements[*i];
       return b_->subscript(value, std::move(indices), e.span);
     }
     case SynKind::List:
@@ -240,6 +244,19 @@ ir::Expr Parser::lower_enum_or_dtype(const std::string& path, const SourceSpan& 
   return nullptr;
 }
 
+// `x.shape` (a tuple of its dimensions: constants or dynamic dims) and `x.dtype` of a tensor or tile
+// `x`, as PyPTO's @pl.jit specializer reads them; null for anything else.
+ir::Expr Parser::shape_or_dtype(const std::string& path, const Binding& b, SourceSpan span) {
+  size_t dot = path.find('.');
+  std::string member = path.substr(dot + 1);
+  ir::Type t = b.var ? b.var->type : nullptr;
+  if (!t || (member != "shape" && member != "dtype")) return nullptr;
+  if (t->kind != ir::TypeKind::Tensor && t->kind != ir::TypeKind::DistTensor && t->kind != ir::TypeKind::Tile)
+    return nullptr;
+  if (member == "dtype") return b_->dtype_imm(t->dtype, span);
+  return b_->tuple(std::vector<ir::Expr>(t->shape.begin(), t->shape.end()), span);
+}
+
 ir::Expr Parser::lower_attr(const SynExpr& e, LowerCtx& cx) {
   std::string path = dotted_path(e);
   if (path.empty()) {
@@ -263,8 +280,10 @@ ir::Expr Parser::lower_attr(const SynExpr& e, LowerCtx& cx) {
     }
     return nullptr;
   }
-  if (lookup(cx, root)) {
-    error(e.span, "attribute access on '" + root + "' is not supported");
+  if (const Binding* b = lookup(cx, root)) {
+    if (ir::Expr v = shape_or_dtype(path, *b, e.span)) return v;
+    error(e.span, "attribute access on '" + root + "' is not supported" +
+                      (path.find('.') == root.size() ? "; a tensor or tile has '.shape' and '.dtype'" : ""));
     return nullptr;
   }
   std::optional<std::string> c = canonical(path);

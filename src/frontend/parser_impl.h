@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "ptodist/frontend/bound_source.h"
 #include "ptodist/frontend/lexer.h"
 #include "ptodist/frontend/parser.h"
 #include "ptodist/ir/builder.h"
@@ -116,6 +117,9 @@ struct LowerCtx {
   ir::BuildScope build;
   bool class_style = false;
   bool const_only = false;  // constant expressions only: no ops, no locals, no function calls
+  // The type a bare `pl.Tensor` annotation stands for here (a jit function's parameter that Python
+  // specialized from the tensor passed to it); null: a bare `pl.Tensor` is an error.
+  const BoundSource::JitParamType* bare_tensor = nullptr;
 };
 
 // The arguments of `pl.at(...)` that shape the outlined function and its call (at_scopes.cpp).
@@ -139,6 +143,10 @@ class Parser {
   void accept_host_callbacks() { host_callbacks_ = true; }
   // The Python entry point's other files, by module name: a `from module import f` finds them here.
   void bind_modules(std::map<std::string, BoundFiles> modules) { bound_modules_ = std::move(modules); }
+  // The types of jit functions' bare `pl.Tensor` parameters, from every source (BoundSource).
+  void specialize_jit_params(const std::vector<BoundSource::JitParamType>& types) {
+    for (const BoundSource::JitParamType& t : types) jit_param_types_[{t.function, t.param}] = t;
+  }
 
   // ---- token cursor (parser.cpp) ----
   const Token& peek(size_t k = 0) const;
@@ -237,6 +245,8 @@ class Parser {
     ir::Direction direction = ir::Direction::In;
   };
   std::optional<ParamType> lower_param_type(const SynExpr& e, LowerCtx& cx);
+  ir::Type specialized_tensor_type(const BoundSource::JitParamType& t);
+  ir::Expr shape_or_dtype(const std::string& path, const Binding& b, SourceSpan span);
   ir::Type lower_type(const SynExpr& e, LowerCtx& cx);
   std::optional<std::vector<ir::Type>> lower_return_types(const SynExpr& e, LowerCtx& cx);
   std::optional<std::vector<ir::Expr>> lower_shape(const SynExpr& e, LowerCtx& cx);
@@ -381,6 +391,7 @@ class Parser {
   std::set<std::string> unbound_dtype_params_;  // reported once each
   std::map<std::string, Container*> modules_;   // imported files by canonical path (null while loading)
   std::map<std::string, BoundFiles> bound_modules_;
+  std::map<std::pair<std::string, std::string>, BoundSource::JitParamType> jit_param_types_;
   int poisoned_uses_ = 0;
   std::vector<LoopCarry*> carries_;  // the enclosing loops' carried values, innermost last
   int if_depth_ = 0;                 // if/elif/else branches around the statement being parsed

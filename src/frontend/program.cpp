@@ -47,8 +47,11 @@ bool Parser::parse_params(const Container& c, bool class_style, const std::strin
       if (!annotation)
         error(span, "parameter '" + name + "' of '" + fn_name +
                         "' needs a type annotation, e.g. pl.Tensor[[M, K], pl.FP16]");
-      else
+      else {
+        auto jit = jit_param_types_.find({fn_name, name});
+        cx.bare_tensor = jit == jit_param_types_.end() ? nullptr : &jit->second;
         pt = lower_param_type(*annotation, cx);
+      }
       if (!seen.insert(name).second)
         error(span, "duplicate parameter '" + name + "' in function '" + fn_name + "'");
       ok = ok && pt;

@@ -23,6 +23,12 @@ const char* const kTypeExamples =
 
 }  // namespace
 
+ir::Type Parser::specialized_tensor_type(const BoundSource::JitParamType& t) {
+  std::vector<ir::Expr> dims;
+  for (long long d : t.shape) dims.push_back(b_->int_imm(d));
+  return ir::tensor_type(std::move(dims), *ir::dtype_from_name(t.dtype));
+}
+
 std::optional<Parser::ParamType> Parser::lower_param_type(const SynExpr& e, LowerCtx& cx) {
   if (e.kind == SynKind::Subscript) {
     std::optional<std::string> c = canonical(*e.items[0]);
@@ -104,6 +110,14 @@ ir::Type Parser::lower_type(const SynExpr& e, LowerCtx& cx) {
         {"pl.TaskId", ir::TypeKind::TaskId},
         {"pld.CommCtx", ir::TypeKind::CommCtx}};
     if (auto it = simple.find(*c); it != simple.end()) return ir::simple_type(it->second);
+    if (*c == "pl.Tensor" && cx.bare_tensor) return specialized_tensor_type(*cx.bare_tensor);
+    if (*c == "pl.Tensor") {
+      error(e.span,
+            "'pl.Tensor' needs its parameters, e.g. pl.Tensor[[M, K], pl.FP16]; a bare pl.Tensor "
+            "parameter of a @pl.jit function takes the shape of the tensor passed to it, which "
+            "ptodist knows only when Python calls or compiles the function with tensors (docs/python.md)");
+      return nullptr;
+    }
     error(e.span, "'" + *c + "' needs its parameters, e.g. " + std::string(kTypeExamples));
     return nullptr;
   }

@@ -327,21 +327,29 @@ class Compiled {
   }
 };
 
-// One source Python hands over: (module, path, text, ranges, imports, names, jit imports), where a jit
-// import is (module, name, local) of a jit function that another of the sources defines.
+// One source Python hands over: (module, path, text, ranges, imports, names, jit imports, jit parameter
+// types), where a jit import is (module, name, local) of a jit function that another of the sources
+// defines, and a jit parameter type (function, parameter, shape, dtype name) the type of a bare
+// `pl.Tensor` parameter (ptodist/jit_shapes.py).
 using SourceTuple =
     std::tuple<std::string, std::string, std::string, std::vector<std::pair<int, int>>, py::dict, py::dict,
-               std::vector<std::tuple<std::string, std::string, std::string>>>;
+               std::vector<std::tuple<std::string, std::string, std::string>>,
+               std::vector<std::tuple<std::string, std::string, std::vector<long long>, std::string>>>;
 
 frontend::BoundSource bound_source(const SourceTuple& t) {
-  const auto& [module, path, text, ranges, imports, names, jit_imports] = t;
-  frontend::BoundSource src{path, text, ranges, {}, {}, module, {}};
+  const auto& [module, path, text, ranges, imports, names, jit_imports, jit_types] = t;
+  frontend::BoundSource src{path, text, ranges, {}, {}, module, {}, {}};
   for (auto [k, v] : imports) src.imports.emplace_back(k.cast<std::string>(), v.cast<std::string>());
   for (auto [k, v] : names) {
     std::string n = k.cast<std::string>();
     src.names.emplace_back(n, bound_value(v, n));
   }
   for (const auto& [m, name, local] : jit_imports) src.jit_imports.push_back({m, name, local});
+  for (const auto& [fn, param, shape, dtype] : jit_types) {
+    if (!ir::dtype_from_name(dtype))
+      throw py::value_error("jit parameter type of " + fn + "." + param + ": unknown dtype " + dtype);
+    src.jit_param_types.push_back({fn, param, shape, dtype});
+  }
   return src;
 }
 

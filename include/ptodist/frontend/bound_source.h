@@ -35,6 +35,15 @@ struct BoundSource {
     std::string module, name, local;
   };
   std::vector<JitImport> jit_imports;
+  // The types Python gave the bare `pl.Tensor` parameters of jit functions (PyPTO's @pl.jit takes a
+  // parameter's shape and dtype from the tensor passed at the call: ptodist/jit_shapes.py works them
+  // out from the sample tensors through the calls, as PyPTO's specializer does).
+  struct JitParamType {
+    std::string function, param;
+    std::vector<long long> shape;
+    std::string dtype;  // "FP32"
+  };
+  std::vector<JitParamType> jit_param_types;
 };
 
 // The name of the parameterless factory a range indented inside a Python function is compiled in.

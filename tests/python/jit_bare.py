@@ -1,0 +1,40 @@
+"""Function-style kernels with bare `pl.Tensor` parameters (PyPTO's @pl.jit style): the shapes come
+from the tensors passed. `scaled_sum` (host) -> `scaled_sum_chip` -> `add_tiles` and `scale_tile`,
+where `scale_tile` reads the tensor `add_tiles` wrote, which it knows through add_tiles' Out parameter.
+out = (a + b) * 2 on a [ROWS, COLS] tile of each tensor."""
+
+import pypto.language as pl
+
+TILE_ROWS = 4
+
+
+@pl.jit.incore
+def add_tiles(a: pl.Tensor, b: pl.Tensor, out: pl.Out[pl.Tensor]):
+    t = pl.add(pl.load(a, [0, 0], [TILE_ROWS, a.shape[1]]), pl.load(b, [0, 0], [TILE_ROWS, b.shape[1]]))
+    return pl.store(t, [0, 0], out)
+
+
+@pl.jit.incore
+def scale_tile(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    t = pl.load(x, [0, 0], [TILE_ROWS, x.shape[1]])
+    return pl.store(pl.mul(t, 2.0), [0, 0], out)
+
+
+@pl.jit
+def scaled_sum_chip(a: pl.Tensor, b: pl.Tensor, tmp: pl.Out[pl.Tensor], out: pl.Out[pl.Tensor]):
+    summed = add_tiles(a, b, tmp)
+    result = scale_tile(summed, out)
+    return result
+
+
+@pl.jit.host
+def scaled_sum(a: pl.Tensor, b: pl.Tensor, tmp: pl.Out[pl.Tensor], out: pl.Out[pl.Tensor]):
+    result = scaled_sum_chip(a, b, tmp, out)
+    return result
+
+
+@pl.jit
+def twice_add(a: pl.Tensor, b: pl.Tensor, small: pl.Out[pl.Tensor], big: pl.Out[pl.Tensor]):
+    add_tiles(a, a, small)
+    add_tiles(b, b, big)
+    return big
