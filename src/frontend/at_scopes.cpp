@@ -256,21 +256,35 @@ void Parser::parse_at_scope(ir::Block& out, const SynExpr& call, const Token* as
                             LowerCtx& cx) {
   AtArgs a = parse_at_args(call);
   std::optional<ir::FunctionKind> kind = a.ok ? at_function_kind(a, call, as_name, cx) : std::nullopt;
-  size_t end = skip_suite_from(pos_);
   if (!kind || !declared_) {
-    if (as_name) (*cx.locals)[as_name->text] = Binding{Binding::Kind::Local, nullptr, nullptr};
-    poison_assigned_names(end, cx);
-    parse_suite_unlowered();
+    skip_scope_body(as_name, cx);
     return;
   }
+  OutlinedScope o = outline_scope(outlined_name(a, *kind, cx), *kind, span, cx, nullptr, false);
+  check_outlined_waiter(a, *o.fn);
+  emit_at_call(out, o.fn, o.captured, o.results, a, as_name, span, cx);
+}
+
+// Skips the body of a scope whose header was reported: the names it binds have no value from here on.
+void Parser::skip_scope_body(const Token* as_name, LowerCtx& cx) {
+  if (as_name) (*cx.locals)[as_name->text] = Binding{Binding::Kind::Local, nullptr, nullptr};
+  poison_assigned_names(skip_suite_from(pos_), cx);
+  parse_suite_unlowered();
+}
+
+OutlinedScope Parser::outline_scope(const std::string& name, ir::FunctionKind kind, const SourceSpan& span,
+                                    LowerCtx& cx, const Token* block_index, bool written_params_stay) {
+  size_t end = skip_suite_from(pos_);
+  OutlinedScope o;
   // Parameters: the enclosing function's variables the body mentions, unless it redefines them first.
-  auto fn = std::make_shared<ir::FunctionNode>();
-  fn->kind = *kind;
-  fn->name = outlined_name(a, *kind, cx);
+  o.fn = std::make_shared<ir::FunctionNode>();
+  std::shared_ptr<ir::FunctionNode>& fn = o.fn;
+  fn->kind = kind;
+  fn->name = name;
   fn->span = span;
   ScopeMap inner_locals;
-  std::vector<ir::Var> captured;  // outer variables, in parameter order
   std::set<std::string> seen;
+  if (block_index) seen.insert(block_index->text);  // bound inside: never a parameter
   for (size_t i = pos_; i < end; ++i) {
     const std::string& name = tokens_[i].text;
     if (tokens_[i].kind != TokenKind::Name || is_attribute(tokens_, i) || is_call_keyword(tokens_, i))
@@ -281,51 +295,63 @@ void Parser::parse_at_scope(ir::Block& out, const SynExpr& call, const Token* as
       continue;
     ir::Var param = b_->make_var(name, it->second.var->type, it->second.var->span);
     fn->params.push_back(ir::Param{param, ir::Direction::In});
-    captured.push_back(it->second.var);
+    o.captured.push_back(it->second.var);
     inner_locals[name] = Binding{Binding::Kind::Local, param, nullptr};
   }
 
   // The body, lowered as the new function's.
   LowerCtx inner = cx;
   inner.locals = &inner_locals;
-  inner.build.function_kind = *kind;
+  inner.build.function_kind = kind;
   inner.build.function_name = fn->name;
+  if (block_index && block_index->text != "_") {
+    // The loop form of pl.spmd: the loop variable is the block index, bound before the body.
+    ir::Expr idx = b_->op_call(*ir::find_op("pl.tile.get_block_idx"), {}, inner.build, block_index->span);
+    auto s = std::make_shared<ir::Assign>();
+    s->span = block_index->span;
+    s->targets.push_back(bind_local(block_index->text, idx ? idx->type : nullptr, block_index->span, inner));
+    s->value = idx;
+    if (idx) fn->body.push_back(s);
+  }
   {
     ScopedValue<std::vector<LoopCarry*>> no_carries(carries_, {});
     ScopedValue<int> no_if(if_depth_, 0), no_manual(manual_depth_, 0);
-    fn->body = parse_suite("'with' header", inner);
+    ir::Block body = parse_suite("'with' header", inner);
+    fn->body.insert(fn->body.end(), body.begin(), body.end());
   }
 
+  ParamUse use(cx.build.functions);
+  use.visit_block(fn->body);
+  std::set<const ir::VarNode*> params;
+  for (const ir::Param& p : fn->params) params.insert(p.var.get());
   // Results: what the body assigns and the enclosing function reads afterwards.
   AssignedVars assigned;
   assigned.visit_block(fn->body);
-  std::vector<std::pair<std::string, ir::Var>> results;
   for (const auto& [name, b] : inner_locals) {
     if (!b.var || !assigned.vars.count(b.var.get()) || !mentioned(tokens_, pos_, fn_body_end_, name) ||
         first_mention_redefines(tokens_, pos_, fn_body_end_, name))
       continue;
-    results.emplace_back(name, b.var);
+    // A tensor the body wrote through is the caller's own buffer: its name keeps the caller's variable.
+    if (written_params_stay && params.count(b.var.get()) && use.written.count(b.var.get())) continue;
+    o.results.emplace_back(name, b.var);
   }
   auto ret = std::make_shared<ir::Return>();
   ret->span = span;
-  for (const auto& [name, v] : results) {
+  for (const auto& [name, v] : o.results) {
     ret->values.push_back(b_->var_ref(v, span));
     fn->return_types.push_back(v->type);
   }
-  if (!results.empty()) fn->body.push_back(ret);
+  if (!o.results.empty()) fn->body.push_back(ret);
 
-  ParamUse use(cx.build.functions);
-  use.visit_block(fn->body);
   for (ir::Param& p : fn->params) {
     bool is_window = p.var->type && p.var->type->kind == ir::TypeKind::DistTensor;
     if (use.written.count(p.var.get()) || is_window)
       p.direction = use.read.count(p.var.get()) || is_window ? ir::Direction::InOut : ir::Direction::Out;
   }
-  check_outlined_waiter(a, *fn);
   declared_->push_back(fn);
   outlined_.push_back(fn);
   outlined_parent_[fn->name] = cx.build.function_name;
-  emit_at_call(out, fn, captured, results, a, as_name, span, cx);
+  return o;
 }
 
 // The call that replaces the scope, and the bindings of its results in the enclosing function.

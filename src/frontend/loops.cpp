@@ -52,6 +52,7 @@ std::string Parser::parse_loop_target(SourceSpan& iv_span,
 
 void Parser::parse_for(ir::Block& out, LowerCtx& cx) {
   SourceSpan begin = advance().span;  // 'for'
+  size_t iv_index = pos_;
   SourceSpan iv_span;
   std::vector<std::pair<std::string, SourceSpan>> carried;
   std::string iv_name = parse_loop_target(iv_span, carried);
@@ -59,6 +60,10 @@ void Parser::parse_for(ir::Block& out, LowerCtx& cx) {
   advance();
   SynExprP iter = parse_expr();
   if (!accept_op(":")) fail(peek().span, "expected ':' after 'for' header");
+  if (iter->kind == SynKind::Call && canonical(*iter->items[0]).value_or("") == "pl.spmd") {
+    if (!carried.empty()) fail(iv_span, "for ... in pl.spmd(...) must use a single loop variable");
+    return parse_spmd_for(out, *iter, tokens_[iv_index], span_to_prev(begin), cx);
+  }
   auto loop = make_stmt<ir::For>(span_to_prev(begin));
   std::optional<std::vector<ir::Expr>> inits;
   bool ok = lower_loop_iterable(*iter, *loop, cx, inits);

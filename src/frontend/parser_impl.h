@@ -130,6 +130,24 @@ struct AtArgs {
   bool ok = true;
 };
 
+// A scope body outlined into a function (at_scopes.cpp): the function, the enclosing function's
+// variables passed as its arguments (in parameter order), and the names the code after the scope reads
+// from it with the function's variables that hold them (its results, in order).
+struct OutlinedScope {
+  std::shared_ptr<ir::FunctionNode> fn;
+  std::vector<ir::Var> captured;
+  std::vector<std::pair<std::string, ir::Var>> results;
+};
+
+// The arguments of `pl.spmd(...)` (spmd_scopes.cpp).
+struct SpmdArgs {
+  const SynExpr* core_num = nullptr;
+  const SynExpr* deps = nullptr;
+  std::string name_hint;
+  ir::Expr core_num_value, deps_value;  // lowered in the enclosing function (lower_spmd_launch)
+  bool ok = true;
+};
+
 class Parser {
  public:
   // `lexer_error_lines`: lines where the lexer reported an error; parse errors there would only repeat it.
@@ -302,6 +320,28 @@ class Parser {
   void emit_at_call(ir::Block& out, const ir::Function& fn, const std::vector<ir::Var>& captured,
                     const std::vector<std::pair<std::string, ir::Var>>& results, const AtArgs& a,
                     const Token* as_name, const SourceSpan& span, LowerCtx& cx);
+  void skip_scope_body(const Token* as_name, LowerCtx& cx);
+  // Outlines the suite at the cursor into a function `name` of `kind`. `block_index`: a name bound to
+  // pl.tile.get_block_idx() before the body (the loop form of pl.spmd). `written_params_stay`: a
+  // parameter the body writes through is not a result; the caller's name keeps its variable.
+  OutlinedScope outline_scope(const std::string& name, ir::FunctionKind kind, const SourceSpan& span,
+                              LowerCtx& cx, const Token* block_index, bool written_params_stay);
+
+  // ---- pl.spmd scopes: a body launched on N blocks (spmd_scopes.cpp) ----
+  void parse_spmd_with(ir::Block& out, const SynExpr& call, const Token* as_name, const SourceSpan& span,
+                       LowerCtx& cx);
+  void parse_spmd_for(ir::Block& out, const SynExpr& call, const Token& index, const SourceSpan& span,
+                      LowerCtx& cx);
+  SpmdArgs parse_spmd_args(const SynExpr& call, bool allow_deps, LowerCtx& cx);
+  bool lower_spmd_launch(SpmdArgs& a, LowerCtx& cx);
+  bool spmd_allowed_here(const SynExpr& call, LowerCtx& cx);
+  void emit_spmd_submit(ir::Block& out, const OutlinedScope& o, const SpmdArgs& a, const Token* as_name,
+                        const SourceSpan& span, LowerCtx& cx);
+  size_t at_carrier_header(size_t end);
+  void parse_spmd_carrier(ir::Block& out, SpmdArgs& a, const Token* as_name, size_t header,
+                          const SourceSpan& span, LowerCtx& cx);
+  bool lower_spmd_dispatch(ir::Block& out, const SpmdArgs& a, const Token* as_name, const SourceSpan& span,
+                           LowerCtx& cx);
 
   // ---- param.bind_dynamic(dim, var) (bind_dynamic.cpp) ----
   ir::Expr dynamic_dim_named(const std::string& name, const SourceSpan& span, const Container& c);

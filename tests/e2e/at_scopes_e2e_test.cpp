@@ -1,7 +1,7 @@
 // End-to-end runs of code the front end moves between functions, with golden outputs computed here:
 // `with pl.at(...)` scopes (CORE_GROUP scopes submitted with task ids and deps= inside a manual scope, a
-// publisher that releases the waiters of its peer, CHIP scopes placed round-robin by the host) and
-// @pl.jit.inline calls spliced into a kernel.
+// publisher that releases the waiters of its peer, CHIP scopes placed round-robin by the host), the
+// forms of `pl.spmd(N)` (each block writing its own slice) and @pl.jit.inline calls spliced into a kernel.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -71,6 +71,37 @@ TEST(AtScopes, OutlinedScopesComputeWhatTheBodiesSay) {
     ASSERT_EQ(floats(args["s"])[i], a + b) << "s at " << i;
     ASSERT_EQ(floats(args["d"])[i], a - b) << "d at " << i;
   }
+}
+
+// Every pl.spmd form: y = 3x (loop form), z = y + 1 (inline with-form), w = rows of z reversed + 10
+// (dispatch of a kernel that writes row B-1-i from block i), v = 2w (pl.at carrier, 2 rows a block).
+TEST(SpmdScopes, EachBlockWritesItsOwnSlice) {
+  SourceManager sources;
+  DiagnosticEngine diags;
+  ir::Program program = compile("spmd_scopes.py", sources, diags);
+  ASSERT_TRUE(program);
+  RunOptions o;
+  o.ranks = 2;
+  Runtime rt(program, o);
+  constexpr long long B = 4, N = 64;
+  auto x_at = [](long long i) { return static_cast<float>(i % 37) - 5.0f; };
+  std::map<std::string, HostTensor> args;
+  args["xs"] = HostTensor::zeros(ir::DType::FP32, {2, B, N});
+  for (long long i = 0; i < 2 * B * N; ++i) floats(args["xs"])[i] = x_at(i);
+  ASSERT_EQ(prepare_host_args(*rt.host_function(), 2, {}, args), "");
+  RoundResult result = rt.run(args);
+  ASSERT_EQ(result.status, RoundResult::Status::Ok) << result.message;
+  for (long long r = 0; r < 2; ++r)
+    for (long long row = 0; row < B; ++row)
+      for (long long j = 0; j < N; ++j) {
+        long long at = (r * B + row) * N + j;
+        float z = 3.0f * x_at(at) + 1.0f;
+        float w = 3.0f * x_at((r * B + B - 1 - row) * N + j) + 1.0f + 10.0f;
+        ASSERT_EQ(floats(args["ys"])[at], 3.0f * x_at(at)) << "ys " << r << "," << row << "," << j;
+        ASSERT_EQ(floats(args["zs"])[at], z) << "zs " << r << "," << row << "," << j;
+        ASSERT_EQ(floats(args["ws"])[at], w) << "ws " << r << "," << row << "," << j;
+        ASSERT_EQ(floats(args["vs"])[at], 2.0f * w) << "vs " << r << "," << row << "," << j;
+      }
 }
 
 // out[r] = (a[r] + a[r]) * 1.5, after both ranks met at the signal exchange.
