@@ -75,7 +75,7 @@ Value op_WorldSize(Interp& in, const ir::OpCall&) {
 
 Value op_GetCommCtx(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
-  return comm_ctx_of(in, c, window_arg(in, c, "tensor", h));
+  return comm_ctx_of(in, c, window_arg(in, c, "dist_tensor", h));
 }
 
 static const CommCtxValue& ctx_arg(Interp& in, const ir::OpCall& c, OperandHolder& holder) {
@@ -244,7 +244,7 @@ static void store_tile_remote(Interp& in, const ir::OpCall& c, const std::byte* 
 
 Value op_RemoteStore(Interp& in, const ir::OpCall& c) {
   OperandHolder ht, hd;
-  const TileValue& tile = in.tile_arg(c, "tile", ht);
+  const TileValue& tile = in.tile_arg(c, "src_tile", ht);
   const TensorView& t = window_arg(in, c, "target", hd);
   int peer = global_peer(in, c, t);
   Dims offsets = in.ints_arg(c, "offsets");

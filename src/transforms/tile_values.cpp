@@ -289,7 +289,7 @@ class TileValues : public DeepRewriter {
       Expr tile = as_tile(c->arg("src"));
       if (failed_) return nullptr;
       return checked(make_.call(OpId::RemoteStore,
-                                {{"tile", tile},
+                                {{"src_tile", tile},
                                  {"target", rewrite_expr(c->arg("target"))},
                                  {"peer", rewrite_expr(c->arg("peer"))},
                                  {"offsets", rewrite_expr(c->arg("offsets"))},

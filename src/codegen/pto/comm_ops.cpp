@@ -129,7 +129,7 @@ void FunctionEmitter::emit_remote_load(const CallSite& site) {
 
 void FunctionEmitter::emit_remote_store(const CallSite& site) {
   const OpCall& c = site.call;
-  const TileRef* src = tile_of(c.arg("tile"), c, "tile");
+  const TileRef* src = tile_of(c.arg("src_tile"), c, "src_tile");
   const TensorRef* t = tensor_of(c.arg("target"), c, "target");
   if (!src || !t) return;
   if (t->ctx.empty())

@@ -125,10 +125,10 @@ std::string FunctionEmitter::any_context() const {
 Value FunctionEmitter::emit_scalar_op(const OpCall& c) {
   switch (c.op->id) {
     case OpId::GetCommCtx: {
-      const TensorRef* t = tensor_of(c.arg("tensor"), c, "tensor");
+      const TensorRef* t = tensor_of(c.arg("dist_tensor"), c, "dist_tensor");
       if (!t) return {};
       if (t->ctx.empty()) {
-        fail(c.arg("tensor")->span, c.op->spelling + ": tensor must be a DistributedTensor");
+        fail(c.arg("dist_tensor")->span, c.op->spelling + ": dist_tensor must be a DistributedTensor");
         return {};
       }
       return {t->ctx, "!pto.ptr<i64>"};

@@ -210,7 +210,7 @@ Type check_WorldSize(const ContractContext&) {
 }
 
 Type check_GetCommCtx(const ContractContext& cx) {
-  if (!need_dist_tensor(cx, "tensor", "the communication context belongs to a window")) return nullptr;
+  if (!need_dist_tensor(cx, "dist_tensor", "the communication context belongs to a window")) return nullptr;
   return simple_type(TypeKind::CommCtx);
 }
 

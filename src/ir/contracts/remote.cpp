@@ -45,12 +45,13 @@ Type check_RemoteLoad(const ContractContext& cx) {
 }
 
 Type check_RemoteStore(const ContractContext& cx) {
-  const TypeNode* tile = need_tile(cx, "tile");
+  const TypeNode* tile = need_tile(cx, "src_tile");
   if (!tile) return nullptr;
   if (tile->memory != Memory::Vec)
-    return cx.fail("tile", "'tile' must be in pl.Mem.Vec (remote stores leave from UB), got " +
-                               type_str(cx.arg("tile")->type) + "; use pl.move(t, target_memory=pl.Mem.Vec)");
-  return remote_store(cx, "tile", tile);
+    return cx.fail("src_tile", "'src_tile' must be in pl.Mem.Vec (remote stores leave from UB), got " +
+                                   type_str(cx.arg("src_tile")->type) +
+                                   "; use pl.move(t, target_memory=pl.Mem.Vec)");
+  return remote_store(cx, "src_tile", tile);
 }
 
 Type check_TensorRemoteStore(const ContractContext& cx) {

@@ -60,7 +60,7 @@ void Emitter::at(const OpCall& c) {
 
 void Emitter::begin(const OpCall& c, const Expr& window, Block& out) {
   at(c);
-  Var ctx = assign(out, "comm_ctx", call(OpId::GetCommCtx, {{"tensor", window}}));
+  Var ctx = assign(out, "comm_ctx", call(OpId::GetCommCtx, {{"dist_tensor", window}}));
   me_ = ctx ? assign(out, "my_rank", call(OpId::Rank, {{"ctx", ref(ctx)}})) : nullptr;
   n_ = ctx ? assign(out, "nranks", call(OpId::NRanks, {{"ctx", ref(ctx)}})) : nullptr;
   if (!me_ || !n_) failed_ = true;
@@ -237,9 +237,10 @@ void Emitter::store(Block& out, const Var& tile, Expr off, const Expr& t) {
 }
 
 void Emitter::remote_store(Block& out, const Var& tile, const Expr& t, Expr peer, Expr off) {
-  emit(out,
-       call(OpId::RemoteStore,
-            {{"tile", ref(tile)}, {"target", t}, {"peer", std::move(peer)}, {"offsets", std::move(off)}}));
+  emit(
+      out,
+      call(OpId::RemoteStore,
+           {{"src_tile", ref(tile)}, {"target", t}, {"peer", std::move(peer)}, {"offsets", std::move(off)}}));
 }
 
 void Emitter::reduce_into(Block& out, const Var& acc, const Var& x, const std::string& reduce_op) {

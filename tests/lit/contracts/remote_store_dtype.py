@@ -23,5 +23,5 @@ class Contract:
         peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)
 
         t = pl.load(h, [0, 0], [1, SIZE])
-        # expected-error@+1 {{pld.tile.remote_store: 'tile' dtype pl.FP16 must match 'target' dtype pl.FP32}}
+        # expected-error@+1 {{pld.tile.remote_store: 'src_tile' dtype pl.FP16 must match 'target' dtype pl.FP32}}
         pld.tile.remote_store(t, target=dst, peer=peer, offsets=[0, 0])

@@ -1,6 +1,7 @@
 # RUN: ptodist compile %s --emit=ir | FileCheck %s
 # PyPTO's unified pld.remote_store(src, target, peer, offsets, *, atomic) dispatches on `src`: a tile
-# is pld.tile.remote_store, a GM tensor pld.tensor.remote_store (distributed/op/unified_ops.py).
+# is pld.tile.remote_store, a GM tensor pld.tensor.remote_store (distributed/op/unified_ops.py). The
+# namespaced ops take PyPTO's keyword names (pld.get_comm_ctx(dist_tensor=), pld.tile.remote_store(src_tile=)).
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -22,3 +23,7 @@ class UnifiedRemoteStore:
         pld.remote_store(src=t, target=acc, peer=1, offsets=[0, 0], atomic=pld.AtomicType.Add)
         # CHECK: pld.tensor.remote_store(x, acc, 1, [2, 0])
         pld.remote_store(x, acc, 1, [2, 0])
+        # CHECK: ctx2 = pld.get_comm_ctx(acc)
+        ctx2 = pld.get_comm_ctx(dist_tensor=acc)
+        # CHECK: pld.tile.remote_store(t, acc, pld.rank(ctx2), [0, 0])
+        pld.tile.remote_store(src_tile=t, target=acc, peer=pld.rank(ctx2), offsets=[0, 0])
