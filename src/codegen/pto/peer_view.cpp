@@ -62,21 +62,19 @@ std::vector<Value> FunctionEmitter::region_offsets(const Expr& offsets, const Te
   return v;
 }
 
+// A region whose every size must be known now (loads, remote accesses, invalidates, DMA descriptors):
+// region_extent's sizes, each checked to be a constant.
 std::vector<long long> FunctionEmitter::region_sizes(const Expr& shape, const TensorRef& t,
                                                      const OpCall& call) {
-  std::vector<long long> sizes;
-  if (!shape || shape->isa<NoneImm>()) {
-    sizes = dims_of(t.type);
-  } else if (const auto* elems = as_list(shape)) {
-    for (const Expr& d : *elems) sizes.push_back(as_const_int(d).value_or(-1));
-  }
-  bool ok = sizes.size() == t.type->shape.size();
-  for (long long d : sizes) ok = ok && d > 0;
+  RegionExtent extent = region_extent(shape, t, call);
+  if (failed_) return {};
+  bool ok = extent.dims.size() == t.type->shape.size();
+  for (long long d : extent.dims) ok = ok && d > 0;
   if (!ok)
-    fail(shape ? shape->span : call.span, call.op->spelling + ": the region of '" + t.name +
-                                              "' needs a constant shape of rank " +
-                                              std::to_string(t.type->shape.size()) + " (run specialize)");
-  return sizes;
+    fail(shape && !shape->isa<NoneImm>() ? shape->span : call.span,
+         call.op->spelling + ": the region of '" + t.name + "' needs a constant shape of rank " +
+             std::to_string(t.type->shape.size()) + " (run specialize)");
+  return extent.dims;
 }
 
 RegionExtent FunctionEmitter::region_extent(const Expr& shape, const TensorRef& t, const OpCall& call) {
