@@ -264,6 +264,18 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
         line("pto.tmatmul.acc " + ins_outs({acc, a, b}, "", "", *out));
       return true;
     }
+    case OpId::Reshape: {
+      if (!c.type || c.type->kind != TypeKind::Tile) return false;  // a view of a GM tensor: not yet
+      // PyPTO's tile.reshape is a view of the same buffer (a no-op, or pto.treshape); ptodist plans the
+      // result as a tile of its own (the runtime copies), so the view is copied into it.
+      const TileRef* a = tile_of(c.arg("input"), c, "input");
+      const TileRef* out = result_tile(site);
+      if (!a || !out) return true;
+      std::string view = fresh(out->ssa.substr(1) + "_view");
+      line(view + " = pto.treshape " + a->ssa + " : " + a->type + " -> " + out->type);
+      line("pto.tmov ins(" + view + " : " + out->type + ") outs(" + out->ssa + " : " + out->type + ")");
+      return true;
+    }
     case OpId::Move: {
       const TileRef* a = tile_of(c.arg("tile"), c, "tile");
       const TileRef* out = result_tile(site);
