@@ -136,12 +136,11 @@ void FunctionEmitter::emit_remote_store(const CallSite& site) {
     return fail(c.arg("target")->span, c.op->spelling + ": target must be a DistributedTensor");
   Value view = peer_view(*t, c.arg("peer"));
   std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
+  RegionExtent extent = stored_region(*src, t->type->shape.size());
   if (failed_) return;
-  Value pv = partition(view, t->type->dtype, offs, tile_region(src->ir_type, t->type->shape.size()),
-                       t->name + "_peer");
-  std::string attr =
-      atomic_attr(c.arg("atomic")) == "atomic_add" ? " {atomicType = #pto<atomic_type atomic_add>}" : "";
-  line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")" + attr);
+  Value pv = partition(view, t->type->dtype, offs, extent, t->name + "_peer");
+  line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")" +
+       atomic_store_attr(c.arg("atomic")));
   line("pto.cmo.cacheinvalid " + pv.ssa + " single_cache_line : " + pv.type);
   ensure_fence(site);
 }

@@ -65,6 +65,12 @@ const TileRef* FunctionEmitter::tile_of(const Expr& e, const OpCall& call, const
   if (auto ref = e ? e->as<VarRef>() : nullptr) {
     auto it = tiles_.find(ref->var->id);
     if (it != tiles_.end()) return &it->second;
+    if (scoped_out_.count(ref->var->id) || body_allocs_.count(ref->var->id)) {
+      fail(e->span, call.op->spelling + ": tile '" + ref->var->name +
+                        "' has a valid region computed in a loop or branch, so PTO allocates it there; it "
+                        "cannot be used outside that block or before its definition");
+      return nullptr;
+    }
   }
   fail(e ? e->span : call.span, call.op->spelling + ": " + operand + " must be a tile variable");
   return nullptr;
@@ -93,6 +99,29 @@ std::string FunctionEmitter::ins_outs(const std::vector<const TileRef*>& ins, co
   return "ins(" + names + " : " + types + ") outs(" + out.ssa + " : " + out.type + ")";
 }
 
+RegionExtent FunctionEmitter::stored_region(const TileRef& t, size_t rank) {
+  const std::vector<Expr>& valid = t.ir_type->valid_shape;
+  RegionExtent extent;
+  if (valid.empty()) {
+    extent.dims = tile_region(t.ir_type, rank);
+    for (long long d : extent.dims) extent.sizes.push_back(constant_int(d, "index").ssa);
+    return extent;
+  }
+  // The valid rows and columns on the innermost dims (declare_tiles allowed 1-D and 2-D tiles only).
+  Expr rows = valid.size() == 2 ? valid[0] : nullptr;
+  std::vector<Expr> dims(rank > 1 ? rank : 1, nullptr);
+  dims.back() = valid.back();
+  if (rank > 1) dims[rank - 2] = rows;
+  for (const Expr& d : dims) {
+    auto k = d ? as_const_int(d) : std::optional<long long>(1);
+    extent.dims.push_back(k.value_or(-1));
+    extent.sizes.push_back(d ? emit_scalar_as(d, "index").ssa : constant_int(1, "index").ssa);
+  }
+  return extent;
+}
+
+// The region a load reads is the tile's valid region (its shape when the whole tile is valid), as
+// PyPTO partitions by valid_shape; the rest of the tile is left as it was.
 void FunctionEmitter::emit_load(const CallSite& site) {
   const OpCall& c = site.call;
   const TensorRef* t = tensor_of(c.arg("tensor"), c, "tensor");
@@ -101,36 +130,58 @@ void FunctionEmitter::emit_load(const CallSite& site) {
   std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
   std::vector<long long> sizes = region_sizes(c.arg("shapes"), *t, c);
   if (failed_) return;
-  Value pv = partition(t->view, t->type->dtype, offs, sizes, t->name + "_pview");
+  const std::vector<Expr>& valid = c.type ? c.type->valid_shape : std::vector<Expr>{};
+  if (valid.empty()) {
+    Value pv = partition(t->view, t->type->dtype, offs, sizes, t->name + "_pview");
+    line("pto.tload ins(" + pv.ssa + " : " + pv.type + ") outs(" + out->ssa + " : " + out->type + ")");
+    return;
+  }
+  RegionExtent extent;
+  for (const Expr& d : valid) {
+    extent.dims.push_back(as_const_int(d).value_or(-1));
+    extent.sizes.push_back(emit_scalar_as(d, "index").ssa);
+  }
+  if (failed_) return;
+  Value pv = partition(t->view, t->type->dtype, offs, extent, t->name + "_pview");
   line("pto.tload ins(" + pv.ssa + " : " + pv.type + ") outs(" + out->ssa + " : " + out->type + ")");
 }
 
+// pto.tstore of the tile's valid region; an atomic-add store carries PTOAS's attribute, as PyPTO's
+// tile.store does (split-K accumulation into GM).
 void FunctionEmitter::emit_store(const CallSite& site) {
   const OpCall& c = site.call;
   const TileRef* src = tile_of(c.arg("tile"), c, "tile");
   const TensorRef* t = tensor_of(c.arg("output_tensor"), c, "output_tensor");
   if (!src || !t) return;
   std::vector<Value> offs = region_offsets(c.arg("offsets"), *t, c);
+  RegionExtent extent = stored_region(*src, t->type->shape.size());
   if (failed_) return;
-  Value pv = partition(t->view, t->type->dtype, offs, tile_region(src->ir_type, t->type->shape.size()),
-                       t->name + "_pview");
-  line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")");
+  Value pv = partition(t->view, t->type->dtype, offs, extent, t->name + "_pview");
+  line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")" +
+       atomic_store_attr(c.arg("atomic")));
   if (Var r = site.result()) tensors_[r->id] = *t;  // `dst = pl.store(t, offs, dst)` rebinds the same tensor
 }
 
-// A tile with a valid region smaller than its shape (pl.load's valid_shape or clamp=True) needs PTO's
-// dynamic valid dims, which the emitter does not write yet; an atomic-add store likewise. Reports it.
+std::string atomic_store_attr(const Expr& atomic) {
+  return enum_value(atomic, "None_") == "Add" ? " {atomicType = #pto<atomic_type atomic_add>}" : "";
+}
+
+// clamp=True cuts the loaded region at the tensor's edge: the contract writes that cut into the tile's
+// valid_shape when the offsets and the tensor's dims are constants. With run-time ones the cut is a
+// run-time min the emitter does not write yet: reported.
 bool FunctionEmitter::valid_region_unsupported(const CallSite& site) {
   const OpCall& c = site.call;
-  bool partial = c.type && c.type->kind == TypeKind::Tile && !c.type->valid_shape.empty();
-  const Expr& atomic = c.arg("atomic");
-  auto en = atomic ? atomic->as<EnumImm>() : nullptr;
-  bool atomic_add = (c.op->id == OpId::Store || c.op->id == OpId::Assemble) && en && en->value == "Add";
-  if (!partial && !atomic_add) return false;
-  fail(c.span, c.op->spelling +
-                   (atomic_add ? ": atomic=pl.AtomicType.Add"
-                               : ": a partially valid tile (valid_shape or clamp=True)") +
-                   " has no PTO lowering yet");
+  if (c.op->id != OpId::Load) return false;
+  const auto* clamp = c.arg("clamp") ? c.arg("clamp")->as<BoolImm>() : nullptr;
+  if (!clamp || !clamp->value) return false;
+  bool known = c.arg("tensor")->type && c.arg("tensor")->type->shape_is_static();
+  if (const std::vector<Expr>* offs = as_list(c.arg("offsets")))
+    for (const Expr& o : *offs) known = known && as_const_int(o).has_value();
+  if (known) return false;
+  fail(c.arg("clamp")->span.valid() ? c.arg("clamp")->span : c.span,
+       c.op->spelling +
+           ": clamp=True with a run-time offset or tensor dim has no PTO lowering yet (the cut at the "
+           "tensor's edge is known only at run time); pass valid_shape= instead");
   return true;
 }
 

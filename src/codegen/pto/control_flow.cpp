@@ -88,6 +88,7 @@ void FunctionEmitter::emit_for(const For& f) {
   if (f.iv) scalars_[f.iv->id] = {iv, "index"};
   for (size_t i = 0; i < carried.size(); ++i) scalars_[carried[i]->id] = {args[i], types[i]};
   emit_block(f.body);
+  drop_body_tiles();
   if (!carried.empty() && !failed_) {
     std::vector<std::string> outs;
     for (size_t i = 0; i < carried.size(); ++i)
@@ -119,6 +120,7 @@ void FunctionEmitter::emit_if(const If& s) {
     scalars_ = saved;
     pending_ = pending_before;
     emit_block(body);
+    drop_body_tiles();
     for (const auto& [id, p] : pending_before)
       if (!pending_.count(id)) waited.insert(id);
     if (!carried.empty() && !failed_) {

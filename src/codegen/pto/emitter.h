@@ -203,6 +203,8 @@ class FunctionEmitter {
   const TileRef* result_tile(const CallSite& site);
   std::string ins_outs(const std::vector<const TileRef*>& ins, const std::string& extra_in,
                        const std::string& extra_type, const TileRef& out);
+  // The region of a tensor of `rank` dims that storing tile `t` writes: its valid rows and columns.
+  RegionExtent stored_region(const TileRef& t, size_t rank);
   void emit_load(const CallSite& site);
   void emit_store(const CallSite& site);
   void emit_unary(const CallSite& site, const ir::UnaryOpInfo& u);
@@ -220,6 +222,10 @@ class FunctionEmitter {
   std::string add_arg(const std::string& type, ParamInfo info);
   void declare_views();
   void declare_tiles();
+  bool known_at_entry(const ir::Expr& e) const;
+  std::string valid_operands(const ir::Assign& a, const ir::Type& tile);
+  void alloc_in_body(const ir::Assign& a);
+  void drop_body_tiles();
   void emit_block(const ir::Block& block);
   void emit_stmt(const ir::Stmt& s, const ir::Stmt* next, const ir::Stmt* end);
   void emit_assign(const ir::Assign& a, const ir::Stmt* next, const ir::Stmt* end);
@@ -236,6 +242,9 @@ class FunctionEmitter {
   std::map<int, Value> scalars_;  // Scalar variables, and handles: sessions, events, contexts
   std::map<int, TensorRef> tensors_;
   std::map<int, TileRef> tiles_;
+  std::map<int, std::string> body_allocs_;   // tiles allocated at their definition -> "addr = %c " or ""
+  std::map<int, int> alloc_depth_;           // such a tile, while allocated -> the depth of its block
+  std::set<int> scoped_out_;                 // such tiles used after the block that allocated them
   std::map<int, PendingAsync> pending_;      // event variable -> its issue
   std::map<std::string, std::string> dims_;  // dynamic dim name -> its index argument
   std::string workspace_;                    // SDMA workspace argument when the kernel builds a session
@@ -271,6 +280,9 @@ std::vector<long long> dims_of(const ir::Type& t);
 long long tile_bytes(const ir::Type& tile);
 // Sizes of the region a tile fills in a tensor of `rank` dims: rows and columns on the innermost dims.
 std::vector<long long> tile_region(const ir::Type& tile, size_t rank);
+
+// ` {atomicType = #pto<atomic_type atomic_add>}` for an atomic=Add store, else empty.
+std::string atomic_store_attr(const ir::Expr& atomic);
 
 // The spelling of an enum argument ("AtomicAdd"), or `fallback` when the slot is empty.
 std::string enum_value(const ir::Expr& e, const std::string& fallback);

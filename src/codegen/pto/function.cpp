@@ -277,10 +277,18 @@ void FunctionEmitter::declare_tiles() {
       return;
     }
     long long addr = v->type->addr >= 0 ? v->type->addr : (a.annotation ? a.annotation->addr : -1);
-    TileRef ref{fresh(v->name), tile_buf_type(v->type), v->type};
     std::string where = addr >= 0 ? "addr = " + constant_int(addr, "i64").ssa + " " : "";
-    line(ref.ssa + " = pto.alloc_tile " + where + ": " + ref.type);
-    tiles_[v->id] = ref;
+    bool at_entry = true;
+    for (const Expr& d : v->type->valid_shape) at_entry = at_entry && known_at_entry(d);
+    if (at_entry) {
+      TileRef ref{fresh(v->name), tile_buf_type(v->type), v->type};
+      std::string valid = valid_operands(a, v->type);
+      if (failed_) return;
+      line(ref.ssa + " = pto.alloc_tile " + where + valid + ": " + ref.type);
+      tiles_[v->id] = ref;
+    } else {
+      body_allocs_[v->id] = where;  // allocated where it is defined, once its valid extents are computed
+    }
     TileInfo ti{v->name,
                 std::string(memory_name(v->type->memory)),
                 std::string(dtype_name(v->type->dtype)),
@@ -290,6 +298,33 @@ void FunctionEmitter::declare_tiles() {
     if (addr >= 0) ti.address = addr;
     info_.tiles.push_back(ti);
   });
+}
+
+// Whether `e` has a value in the prologue: constants, dynamic dims and scalar parameters.
+bool FunctionEmitter::known_at_entry(const Expr& e) const {
+  if (!e) return false;
+  if (as_const_int(e)) return true;
+  if (const auto* r = e->as<VarRef>()) return scalars_.count(r->var->id) > 0;
+  if (const auto* d = e->as<Dynamic>()) return dims_.count(d->name) > 0;
+  if (const auto* u = e->as<Unary>()) return known_at_entry(u->operand);
+  if (const auto* b = e->as<Binary>()) return known_at_entry(b->lhs) && known_at_entry(b->rhs);
+  return false;
+}
+
+// `valid_row = %r valid_col = %c ` of a partially valid tile (empty for a whole one): the extents of its
+// rows and columns, as PyPTO's alloc_tile carries them, evaluated where the tile is allocated.
+std::string FunctionEmitter::valid_operands(const Assign& a, const Type& tile) {
+  const std::vector<Expr>& valid = tile->valid_shape;
+  if (valid.empty()) return "";
+  if (valid.size() > 2) {
+    fail(a.span, "tile '" + a.targets[0]->name + "' of " + std::to_string(valid.size()) +
+                     " dims is partially valid; PTO valid regions are 2-D (rows, columns), so only a "
+                     "1-D or 2-D partially valid tile has a PTO lowering");
+    return "";
+  }
+  Value rows = valid.size() == 2 ? emit_scalar_as(valid[0], "index") : constant_int(1, "index");
+  Value cols = emit_scalar_as(valid.back(), "index");
+  return "valid_row = " + rows.ssa + " valid_col = " + cols.ssa + " ";
 }
 
 bool FunctionEmitter::emit() {
@@ -360,8 +395,38 @@ void FunctionEmitter::emit_stmt(const Stmt& s, const Stmt* next, const Stmt* end
   }
 }
 
+// A tile whose valid extents are computed in the body (`valid = pl.min(C, n - col)` in a loop) is
+// allocated at its definition, after them, as PyPTO places it; the handle lives to the end of the block.
+void FunctionEmitter::alloc_in_body(const Assign& a) {
+  if (a.targets.size() != 1 || !a.targets[0]) return;
+  const Var& v = a.targets[0];
+  auto it = body_allocs_.find(v->id);
+  if (it == body_allocs_.end() || tiles_.count(v->id)) return;
+  std::string valid = valid_operands(a, v->type);
+  if (failed_) return;
+  TileRef ref{fresh(v->name), tile_buf_type(v->type), v->type};
+  line(ref.ssa + " = pto.alloc_tile " + it->second + valid + ": " + ref.type);
+  tiles_[v->id] = ref;
+  alloc_depth_[v->id] = indent_;
+}
+
+// Leaving a loop or branch body: the tiles allocated in it are out of scope.
+void FunctionEmitter::drop_body_tiles() {
+  for (auto it = alloc_depth_.begin(); it != alloc_depth_.end();) {
+    if (it->second < indent_) {
+      ++it;
+      continue;
+    }
+    tiles_.erase(it->first);
+    scoped_out_.insert(it->first);
+    it = alloc_depth_.erase(it);
+  }
+}
+
 void FunctionEmitter::emit_assign(const Assign& a, const Stmt* next, const Stmt* end) {
   if (!a.value) return;
+  alloc_in_body(a);
+  if (failed_) return;
   if (auto call = a.value->as<OpCall>()) {
     emit_op(CallSite{*call, &a.targets, next, end});
     return;

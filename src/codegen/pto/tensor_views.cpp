@@ -84,10 +84,11 @@ void FunctionEmitter::emit_assemble(const CallSite& site) {
   const TensorRef* t = tensor_of(c.arg("target"), c, "target");
   if (!src || !t) return;
   std::vector<Value> offs = region_offsets(c.arg("offset"), *t, c);
+  RegionExtent extent = stored_region(*src, t->type->shape.size());
   if (failed_) return;
-  Value pv = partition(t->view, t->type->dtype, offs, tile_region(src->ir_type, t->type->shape.size()),
-                       t->name + "_pview");
-  line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")");
+  Value pv = partition(t->view, t->type->dtype, offs, extent, t->name + "_pview");
+  line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")" +
+       atomic_store_attr(c.arg("atomic")));
   if (Var r = site.result()) tensors_[r->id] = *t;
 }
 

@@ -122,9 +122,13 @@ std::string float_literal(double v) {
 std::string tile_buf_type(const Type& tile) {
   auto [rows, cols] = tile_rows_cols(tile);
   std::string r = std::to_string(rows), c = std::to_string(cols);
+  // A partially valid tile (pl.load's valid_shape) has dynamic valid dims, its extents given as the
+  // alloc_tile's valid_row / valid_col operands, as PyPTO writes every tile.
+  bool partial = !tile->valid_shape.empty();
+  std::string vr = partial ? "?" : r, vc = partial ? "?" : c;
   return std::string("!pto.tile_buf<loc=") + tile_loc(tile->memory) + ", dtype=" + element_type(tile->dtype) +
-         ", rows=" + r + ", cols=" + c + ", v_row=" + r + ", v_col=" + c + ", " + tile_layout(tile->memory) +
-         ", pad=0>";
+         ", rows=" + r + ", cols=" + c + ", v_row=" + vr + ", v_col=" + vc + ", " +
+         tile_layout(tile->memory) + ", pad=0>";
 }
 
 std::string tensor_view_type(const Type& tensor) {

@@ -8,9 +8,16 @@
 # RUN: %numpy %S/Inputs/npy.py check %t row "x[:, :1, :5] + 1"
 # RUN: %numpy %S/Inputs/npy.py check %t tail "np.concatenate([np.zeros((2, 2, 4), np.float32), x[:, :, 4:] * 2], axis=2)"
 # RUN: ptodist compile %s --emit=ir | FileCheck %s
-# A partially valid tile has no PTO lowering yet, and compile says so at the load.
-# RUN: not ptodist compile %s --emit=pto 2>&1 | FileCheck %s --check-prefix=PTO
-# PTO: error: pl.load: a partially valid tile (valid_shape or clamp=True) has no PTO lowering yet
+# In PTO the tile's valid extents are alloc_tile operands; the load reads and the store writes the
+# valid region only (tests/lit/pto/valid_shape.py has the details).
+# RUN: ptodist compile %s --emit=pto | FileCheck %s --check-prefix=PTO
+# PTO: %t = pto.alloc_tile addr = %c0_i64 valid_row = %c1 valid_col = %c5 : !pto.tile_buf<loc=vec, dtype=f32, rows=4, cols=16, v_row=?, v_col=?,
+# PTO: %w = pto.alloc_tile addr = %c0_i64 valid_row = %c2 valid_col = %c4 : !pto.tile_buf<loc=vec, dtype=f32, rows=2, cols=8, v_row=?, v_col=?,
+# PTO: pto.tload ins(%x_pview : !pto.partition_tensor_view<1x5xf32>) outs(%t :
+# PTO: pto.tstore ins(%t : {{.*}}) outs(%row_pview : !pto.partition_tensor_view<1x5xf32>)
+# PTO: %x_pview_1 = pto.partition_view %x_view, offsets = [%c0, %c4], sizes = [%c2, %c4]
+# PTO: %tail_pview = pto.partition_view %tail_view, offsets = [%c0, %c4], sizes = [%c2, %c4]
+# PTO-NEXT: pto.tstore ins(%w : {{.*}}) outs(%tail_pview : !pto.partition_tensor_view<2x4xf32>)
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -8,11 +8,11 @@
 # sums[r] = row sums of x[r] + 1 (a pl.tile.full of ones added first), as a [1, 4] row
 # RUN: %numpy %S/Inputs/npy.py check %t sums "(x + 1).sum(axis=2).reshape(2, 1, 4)"
 # RUN: ptodist compile %s --emit=ir | FileCheck %s
-# pl.tile.reshape has no PTO lowering yet (a copy into a new planned buffer, or PTO's treshape view,
-# which plan-memory would have to treat as an alias); compile says so. tests/lit/pto/tile_namespace.py
-# checks the PTO text of the other pl.tile.* ops.
-# RUN: not ptodist compile %s --emit=pto 2>&1 | FileCheck %s --check-prefix=PTO
-# PTO: error: pl.tile.reshape: has no PTO lowering in a kernel yet
+# pl.tile.reshape is a pto.treshape view copied into the result's own tile (tests/lit/pto/reshape.py);
+# tests/lit/pto/tile_namespace.py checks the PTO text of the other pl.tile.* ops.
+# RUN: ptodist compile %s --emit=pto | FileCheck %s --check-prefix=PTO
+# PTO: %row_view = pto.treshape %s :
+# PTO-NEXT: pto.tmov ins(%row_view :
 import pypto.language as pl
 import pypto.language.distributed as pld
 
