@@ -2,7 +2,10 @@
 // inner events (the notify it sends, the transfer it issues, the tasks it submits or joins) become
 // steps after the op's own cost; the wait an op satisfied becomes a step before it. Only the steps are
 // kept, not the events (the published all-gather + GEMM size reports millions of them).
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <tuple>
 
 #include "replay.h"
@@ -20,6 +23,27 @@ bool on_chip(runtime::events::Space s) {
 
 }  // namespace
 
+void StepList::grow() {
+  constexpr size_t kHugePage = size_t{2} << 20;
+  const size_t bytes = (kFirst << chunks_.size()) * sizeof(Step);
+  void* chunk = nullptr;
+  if (bytes >= kHugePage) {
+    const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    chunk = std::aligned_alloc(kHugePage, rounded);
+#ifdef MADV_HUGEPAGE
+    if (chunk) madvise(chunk, rounded, MADV_HUGEPAGE);  // advice only: without it, 4 KiB pages
+#endif
+  } else {
+    chunk = std::malloc(bytes);
+  }
+  if (!chunk) throw std::bad_alloc();
+  chunks_.push_back(static_cast<Step*>(chunk));
+}
+
+StepList::~StepList() {
+  for (Step* chunk : chunks_) std::free(chunk);
+}
+
 // An op without synchronisation or remote access runs on its pipe; its footprints say what it must
 // wait for. It writes its result when that is a tile, or GM it writes (a store returns the tensor it
 // wrote, a tensor-level op a new tensor); a view (slice, reshape) writes nothing.
@@ -27,11 +51,12 @@ void ActorBuilder::describe_data(Building& b, const Event& e, Step& op) {
   constexpr uint32_t kSync = ir::kNotify | ir::kWait | ir::kFence | ir::kInvalidate | ir::kSession |
                              ir::kAsyncIssue | ir::kAsyncWait | ir::kAsyncTest | ir::kPrefetch | ir::kSubmit |
                              ir::kReadsRemote | ir::kWritesRemote;
-  op.on_pipe = (e.effects & kSync) == 0 && op.cost->pipe != Pipe::Link;
+  const OpCost& cost = op.site->cost;
+  op.on_pipe = (e.effects & kSync) == 0 && cost.pipe != Pipe::Link;
   if (!op.on_pipe) return;
   for (int k = 0; k < e.n_in && k < 3; ++k)
     if (e.in[k].extent > 0) op.reads[op.n_reads++] = footprint(b, e.in[k].addr, e.in[k].extent);
-  const bool writes = on_chip(e.result.space) || (e.effects & ir::kWritesGM) || op.cost->pipe != Pipe::Scalar;
+  const bool writes = on_chip(e.result.space) || (e.effects & ir::kWritesGM) || cost.pipe != Pipe::Scalar;
   if (writes && e.result.extent > 0) op.write = footprint(b, e.result.addr, e.result.extent);
 }
 
@@ -57,10 +82,9 @@ void ActorBuilder::add_step(Building& b, Step s) {
 Step ActorBuilder::sync_step(Building& b, Step::Type type, const Event& e) {
   Step s;
   s.type = type;
-  s.op = e.op;
-  s.span = e.span;
+  s.site = site(OpSite{OpCost{}, e.span, e.op});
   s.sync = static_cast<uint32_t>(b.actor.sync.size());
-  b.actor.sync.push_back(SyncInfo{e.effects, e.peer, e.cores, e.bytes, e.id, e.deps, -1, 0, 0});
+  b.actor.sync.push_back(SyncInfo{e.effects, e.peer, e.cores, e.bytes, e.id, e.deps, -1, 0, 0, type});
   return s;
 }
 
@@ -71,11 +95,9 @@ void ActorBuilder::end_op(Building& b, const Event& e) {
   b.waits.pop_back();
   for (Step& s : waits) add_step(b, std::move(s));
   Step op;
-  op.op = e.op;
-  op.span = e.span;
-  op.cost = &*costs_.insert(op_cost(e, e.actor.rank, p_)).first;
+  op.site = site(OpSite{op_cost(e, e.actor.rank, p_), e.span, e.op});
   describe_data(b, e, op);
-  if (op.cost->link_bytes > 0) {  // the replay records its time on the link there
+  if (op.site->cost.link_bytes > 0) {  // the replay records its time on the link there
     op.sync = static_cast<uint32_t>(b.actor.sync.size());
     b.actor.sync.emplace_back();
   }
@@ -136,8 +158,8 @@ static void canonical_order(std::vector<SimActor>& actors) {
   std::unordered_map<int, size_t> submits;          // rank -> submits so far
   for (const SimActor& x : actors)
     if (!x.block)
-      for (const Step& s : x.steps)
-        if (s.type == Step::Type::Submit) submit_seq.emplace(x.sync[s.sync].id, submits[x.who.rank]++);
+      for (const SyncInfo& s : x.sync)
+        if (s.type == Step::Type::Submit) submit_seq.emplace(s.id, submits[x.who.rank]++);
   auto key = [&](const SimActor& x) {
     if (!x.block) return std::tuple<int, bool, size_t, int>(x.who.rank, false, 0, 0);
     auto it = submit_seq.find(x.task);

@@ -105,11 +105,11 @@ class Replay {
       } else {
         tasks_[x.task].actors.push_back(static_cast<int>(i));
       }
-      for (const Step& s : x.steps) {
-        if (s.type == Step::Type::Op) continue;
-        const SyncInfo& y = x.sync[s.sync];
-        if (s.type == Step::Type::Notify || s.type == Step::Type::Issue) will_produce_.insert(y.id);
-        if (s.type == Step::Type::Submit) {
+      // The synchronisation steps' entries, in the steps' order (an op's inner steps follow it, its
+      // waits precede it, and neither changes the order of the notifies, issues or submits).
+      for (const SyncInfo& y : x.sync) {
+        if (y.type == Step::Type::Notify || y.type == Step::Type::Issue) will_produce_.insert(y.id);
+        if (y.type == Step::Type::Submit) {
           submitted_.push_back(y.id);
           Task& t = tasks_[y.id];
           t.blocks = y.cores;
@@ -269,7 +269,12 @@ class Replay {
   // The replay of actor i's current step: its times and what bound it.
   void record(int i, double start, double end, int ba = -1, int br = -1) {
     SimActor& x = a_[static_cast<size_t>(i)];
-    x.steps[static_cast<size_t>(x.recorded++)].rec = Rec{start, end, ba, br};
+    Step& step = x.steps[static_cast<size_t>(x.recorded++)];
+    step.rec = Rec{start, end};
+    if (ba >= 0) {  // a wait or a join: a synchronisation step
+      x.sync[step.sync].bound_actor = ba;
+      x.sync[step.sync].bound_rec = br;
+    }
   }
 
   // The core's pipes drain: the next step starts when every op issued so far has ended.
@@ -315,9 +320,9 @@ class Replay {
 
   // The op's share of the chip's HBM from `start`: when it ends at the earliest.
   double hbm_end(int rank, const Step& s, double start) {
-    if (s.cost->hbm_bytes <= 0) return start;
+    if (s.site->cost.hbm_bytes <= 0) return start;
     double& free = hbm_free_[static_cast<size_t>(rank)];
-    free = std::max(start, free) + TimingParams::gbps_us(s.cost->hbm_bytes, p_.hbm_bandwidth_gbps);
+    free = std::max(start, free) + TimingParams::gbps_us(s.site->cost.hbm_bytes, p_.hbm_bandwidth_gbps);
     return free;
   }
 
@@ -326,7 +331,7 @@ class Replay {
   // pipes); the core issues the next op at once.
   void run_on_pipe(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
-    const size_t pipe = static_cast<size_t>(s.cost->pipe);
+    const size_t pipe = static_cast<size_t>(s.site->cost.pipe);
     double start = std::max(x.t, x.pipe_free[pipe]);
     for (const SimActor::Touch& t : x.touched) {
       for (uint8_t k = 0; k < s.n_reads; ++k)
@@ -334,7 +339,7 @@ class Replay {
       if (s.write != 0 && t.at.overlaps(x.footprints[s.write]))
         start = std::max({start, t.read_end, t.write_end});
     }
-    const double end = std::max(start + s.cost->core_us, hbm_end(x.who.rank, s, start));
+    const double end = std::max(start + s.site->cost.core_us, hbm_end(x.who.rank, s, start));
     x.pipe_free[pipe] = end;
     touch(x, s, end);
     x.key = std::max(x.key, start);
@@ -365,17 +370,17 @@ class Replay {
   void run_op(int i, const Step& s) {
     SimActor& x = a_[static_cast<size_t>(i)];
     const int rank = x.who.rank;
-    double start = x.t, end = std::max(x.t + s.cost->core_us, hbm_end(rank, s, start)), link_from = 0,
+    double start = x.t, end = std::max(x.t + s.site->cost.core_us, hbm_end(rank, s, start)), link_from = 0,
            link_to = 0;
-    if (s.cost->link_bytes > 0) {
-      double& free = link_free_[{s.cost->link_from, s.cost->link_to}];
+    if (s.site->cost.link_bytes > 0) {
+      double& free = link_free_[{s.site->cost.link_from, s.site->cost.link_to}];
       link_from = std::max(start, free);
-      free = link_to = link_from + TimingParams::gbps_us(s.cost->link_bytes, p_.link_bandwidth_gbps);
+      free = link_to = link_from + TimingParams::gbps_us(s.site->cost.link_bytes, p_.link_bandwidth_gbps);
       end = std::max(end, free + p_.link_latency_us);
     }
     x.t = end;
     record(i, start, end);
-    if (s.cost->link_bytes > 0) {
+    if (s.site->cost.link_bytes > 0) {
       x.sync[s.sync].xfer_start = link_from;
       x.sync[s.sync].xfer_end = link_to;
     }

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <map>
+#include <new>
 #include <set>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -23,11 +26,27 @@ struct Footprint {
 };
 
 // What a step did when replayed, for metrics, the trace and the critical path (kept in the step
-// itself: a separate record per step would page in as much memory again).
+// itself: a separate record per step would page in as much memory again). What bound a wait or a join
+// is kept in its SyncInfo (an op is never bound by another actor's step).
 struct Rec {
   double start = 0, end = 0;
-  int bound_actor = -1, bound_rec = -1;  // the step whose end this one waited for, if any
 };
+
+// Where a step comes from and what an op costs, shared by every step of equal site and cost (a loop's
+// ops repeat a handful of them): a step points at one instead of carrying them, which keeps it small.
+struct OpSite {
+  OpCost cost;  // an op's; empty for a synchronisation step
+  const SourceSpan* span = nullptr;
+  ir::OpId op{};
+  bool operator==(const OpSite& o) const { return cost == o.cost && span == o.span && op == o.op; }
+};
+struct OpSiteHash {
+  size_t operator()(const OpSite& s) const {
+    return OpCostHash{}(s.cost) ^ (std::hash<const void*>{}(s.span) * 31 + static_cast<size_t>(s.op));
+  }
+};
+
+enum class StepType : uint8_t { Op, Notify, Issue, Wait, Submit, Join };
 
 // What a synchronisation step (not an op) carries. They are few beside the ops, so each actor keeps
 // them in a list of their own and a step names its entry: a step stays small (the published
@@ -43,46 +62,62 @@ struct SyncInfo {
   // end); a synchronous remote access's time on the link.
   int engine = -1;
   double xfer_start = 0, xfer_end = 0;
+  StepType type{};                       // the step's (set for every synchronisation step)
+  int bound_actor = -1, bound_rec = -1;  // replayed: the step whose end a wait or join waited for
 };
 
 // What the replay needs of an event, copied out of it as it streams in (the events are not kept):
 // for an op, its OpEnd; otherwise the event itself.
 struct Step {
-  enum class Type : uint8_t { Op, Notify, Issue, Wait, Submit, Join };
+  using Type = StepType;
   Type type = Type::Op;
   // Op: whether it runs on its pipe alongside the core's other pipes (a tile or GM op without
   // synchronisation), ordered by the bytes it reads and writes; otherwise the core's pipes drain first.
   bool on_pipe = false;
   uint8_t n_reads = 0;
-  ir::OpId op{};
   uint32_t sync = 0;  // not an Op, or an Op over a link: its entry in the actor's SimActor::sync
   // Op on a pipe: the bytes it reads and writes, as entries of the actor's SimActor::footprints
   // (0: none). Ops touch the same tiles and tensor regions again and again, so they share entries.
   uint32_t reads[3] = {}, write = 0;
-  const SourceSpan* span = nullptr;
-  const OpCost* cost = nullptr;  // Op: shared by every op of equal cost (ActorBuilder's table)
+  const OpSite* site = nullptr;  // its source, op and (an Op) cost: ActorBuilder's table
   Rec rec;                       // filled by the replay
 };
-// Millions of steps at the published sizes: each byte here is megabytes of page faults.
-static_assert(sizeof(Step) <= 72, "keep a replay step small");
+static_assert(sizeof(Step) <= 48, "keep a replay step small");
 
-// An actor's steps in chunks of fixed size: the published all-gather + GEMM size builds millions of
-// steps, which one vector would move at every doubling (holding both copies meanwhile); here a step
-// never moves once added, so records can point at it.
+// An actor's steps in chunks that never move once allocated, so records can point at a step. The
+// published all-gather + GEMM size builds millions of steps, most of them in a few actors, and every
+// page of them is a page fault (some 12 us on a VM), so the chunks double in size (1024 steps, 2048,
+// ...; an actor of a handful of steps stays small) and one of 2 MiB or more asks the kernel for
+// transparent huge pages: one fault per 2 MiB instead of per 4 KiB.
 class StepList {
  public:
-  void push_back(Step s) {
-    if (size_ % kChunk == 0) {
-      chunks_.emplace_back();
-      chunks_.back().reserve(kChunk);
-    }
-    chunks_.back().push_back(std::move(s));
+  StepList() = default;
+  StepList(StepList&& o) noexcept : chunks_(std::move(o.chunks_)), size_(o.size_) { o.size_ = 0; }
+  StepList& operator=(StepList&& o) noexcept {
+    std::swap(chunks_, o.chunks_);
+    std::swap(size_, o.size_);
+    return *this;
+  }
+  StepList(const StepList&) = delete;
+  StepList& operator=(const StepList&) = delete;
+  ~StepList();
+
+  void push_back(const Step& s) {
+    const Place at = place(size_);
+    if (at.chunk == chunks_.size()) grow();
+    new (chunks_[at.chunk] + at.offset) Step(s);
     ++size_;
   }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  const Step& operator[](size_t i) const { return chunks_[i / kChunk][i % kChunk]; }
-  Step& operator[](size_t i) { return chunks_[i / kChunk][i % kChunk]; }
+  const Step& operator[](size_t i) const {
+    const Place at = place(i);
+    return chunks_[at.chunk][at.offset];
+  }
+  Step& operator[](size_t i) {
+    const Place at = place(i);
+    return chunks_[at.chunk][at.offset];
+  }
 
   class Iterator {
    public:
@@ -102,10 +137,21 @@ class StepList {
   Iterator end() const { return {this, size_}; }
 
  private:
-  static constexpr size_t kChunk = 1024;
-  std::vector<std::vector<Step>> chunks_;
+  static constexpr size_t kFirst = 1024;  // steps in chunk 0; chunk c holds kFirst << c
+  struct Place {
+    size_t chunk, offset;
+  };
+  // Chunk c starts at step kFirst * (2^c - 1): for j = i + kFirst, c is j's bit width less kFirst's.
+  static Place place(size_t i) {
+    const size_t j = i + kFirst;
+    const size_t c = static_cast<size_t>(std::bit_width(j) - std::bit_width(kFirst));
+    return {c, j - (kFirst << c)};
+  }
+  void grow();
+  std::vector<Step*> chunks_;
   size_t size_ = 0;
 };
+static_assert(std::is_trivially_destructible_v<Step>, "StepList frees its chunks without destroying steps");
 
 struct SimActor {
   bool started_in_run = false;  // its ActorStart or BlockStart was reported
@@ -155,13 +201,14 @@ class ActorBuilder {
     std::array<uint32_t, 1024> recent{};
   };
   const TimingParams& p_;
-  // Every distinct op cost once, nodes at fixed addresses: the steps point at them, so the builder
+  // Every distinct op site once, nodes at fixed addresses: the steps point at them, so the builder
   // outlives the actors it built (the Recorder holds both).
-  std::unordered_set<OpCost, OpCostHash> costs_;
+  std::unordered_set<OpSite, OpSiteHash> sites_;
+  const OpSite* site(const OpSite& s) { return &*sites_.insert(s).first; }
   std::unordered_map<uint64_t, size_t> index_;
   std::vector<Building> building_;
   static void add_step(Building& b, Step s);
-  static Step sync_step(Building& b, Step::Type type, const Event& e);
+  Step sync_step(Building& b, Step::Type type, const Event& e);
   static uint32_t footprint(Building& b, uintptr_t addr, long long extent);
   static void describe_data(Building& b, const Event& e, Step& op);
   void end_op(Building& b, const Event& e);

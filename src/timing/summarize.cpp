@@ -24,6 +24,19 @@ std::vector<Interval> merged(std::vector<Interval> v) {
   return out;
 }
 
+// Adds `i` to `v`, extending `v`'s last interval when the two overlap or touch (their union is then
+// one interval, which merged() would make of them anyway): an actor's ops run back to back, so the
+// millions of op intervals of the published sizes become a few thousand before they are sorted.
+void add(std::vector<Interval>& v, const Interval& i) {
+  if (i.second <= i.first) return;
+  if (!v.empty() && i.first <= v.back().second && v.back().first <= i.second) {
+    v.back().first = std::min(v.back().first, i.first);
+    v.back().second = std::max(v.back().second, i.second);
+    return;
+  }
+  v.push_back(i);
+}
+
 double length(const std::vector<Interval>& v) {
   double n = 0;
   for (const Interval& i : v) n += i.second - i.first;
@@ -44,11 +57,11 @@ double overlap(const std::vector<Interval>& a, const std::vector<Interval>& b) {
 std::string step_name(const Step& e) {
   switch (e.type) {
     case Step::Type::Wait:
-      return "wait " + runtime::trace::span_name(e.span, ir::op_info(e.op).spelling);
+      return "wait " + runtime::trace::span_name(e.site->span, ir::op_info(e.site->op).spelling);
     case Step::Type::Join:
-      return "join " + runtime::trace::span_name(e.span, "kernel");
+      return "join " + runtime::trace::span_name(e.site->span, "kernel");
     default:
-      return runtime::trace::span_name(e.span, ir::op_info(e.op).spelling);
+      return runtime::trace::span_name(e.site->span, ir::op_info(e.site->op).spelling);
   }
 }
 
@@ -66,16 +79,16 @@ void rank_figures(const std::vector<SimActor>& actors, int ranks, Prediction& ou
       const double d = rec.end - rec.start;
       if (step.type == Step::Type::Op) {
         busy += d;
-        if (step.cost->compute && !step.cost->remote)
-          compute[static_cast<size_t>(x.who.rank)].push_back({rec.start, rec.end});
-        if (step.cost->remote) {
+        if (step.site->cost.compute && !step.site->cost.remote)
+          add(compute[static_cast<size_t>(x.who.rank)], {rec.start, rec.end});
+        if (step.site->cost.remote) {
           r.sync_transfer_us += d;
-          transfers[static_cast<size_t>(x.who.rank)].push_back({rec.start, rec.end});
+          add(transfers[static_cast<size_t>(x.who.rank)], {rec.start, rec.end});
         }
       } else if (step.type == Step::Type::Wait || step.type == Step::Type::Join) {
         idle += d;
       } else if (step.type == Step::Type::Issue) {
-        transfers[static_cast<size_t>(x.who.rank)].push_back({rec.start, rec.end});
+        add(transfers[static_cast<size_t>(x.who.rank)], {rec.start, rec.end});
       }
     }
     if (!x.block) continue;
@@ -127,7 +140,8 @@ void critical_path(const std::vector<SimActor>& actors, Prediction& out) {
     const Rec& rec = step.rec;
     std::string track = runtime::trace::track_of(x.who);
     // A wait bound by another step is not on the path itself: what it waited for is.
-    const bool bound = rec.bound_actor >= 0 && step.type != Step::Type::Issue;
+    const int bound_actor = step.type == Step::Type::Op ? -1 : x.sync[step.sync].bound_actor;
+    const bool bound = bound_actor >= 0 && step.type != Step::Type::Issue;
     if (rec.end > rec.start && !bound) {
       if (!path.empty() && path.back().rank == x.who.rank && path.back().track == track) {
         path.back().start_us = rec.start;
@@ -138,8 +152,8 @@ void critical_path(const std::vector<SimActor>& actors, Prediction& out) {
       }
     }
     if (bound) {
-      a = rec.bound_actor;
-      r = rec.bound_rec;
+      a = bound_actor;
+      r = x.sync[step.sync].bound_rec;
     } else {
       --r;
     }
@@ -163,11 +177,12 @@ void timeline(const std::vector<SimActor>& actors, Prediction& out) {
       switch (step.type) {
         case Step::Type::Op: {
           // Ops on the core's pipes overlap: one track per pipe.
-          const std::string where = step.on_pipe ? track + " " + pipe_name(step.cost->pipe) : track;
-          Span s{pid, where, step_name(step), pipe_name(step.cost->pipe), rec.start, rec.end - rec.start};
-          s.args.push_back({"op", ir::op_info(step.op).spelling});
-          if (step.cost->link_bytes > 0) {
-            const OpCost& c = *step.cost;
+          const std::string where = step.on_pipe ? track + " " + pipe_name(step.site->cost.pipe) : track;
+          Span s{
+              pid, where, step_name(step), pipe_name(step.site->cost.pipe), rec.start, rec.end - rec.start};
+          s.args.push_back({"op", ir::op_info(step.site->op).spelling});
+          if (step.site->cost.link_bytes > 0) {
+            const OpCost& c = step.site->cost;
             const SyncInfo& y = x.sync[step.sync];
             out.timeline.spans.push_back(
                 Span{pid, "link " + std::to_string(c.link_from) + "->" + std::to_string(c.link_to), s.name,

@@ -90,12 +90,18 @@ class Observer {
   virtual ~Observer() = default;
   // Called on the reporting core's thread; observers that keep state lock it themselves.
   virtual void on_event(const Event& e) = 0;
+  // Whether it reads Event::t_us (real time): when no observer does, events are not stamped (a clock
+  // read per event is a good part of a prediction's recording run).
+  virtual bool wants_real_time() const { return true; }
 };
 
 // The hub: ids, real time, the notify/wait and issue/wait matching, and fan-out to observers.
 class EventStream {
  public:
-  void subscribe(Observer* o) { observers_.push_back(o); }
+  void subscribe(Observer* o) {
+    observers_.push_back(o);
+    real_time_ |= o->wants_real_time();
+  }
   // A new round: time restarts at zero, ids and cell histories are forgotten.
   void begin_round();
   double now_us() const;
@@ -129,6 +135,7 @@ class EventStream {
 
  private:
   std::vector<Observer*> observers_;
+  bool real_time_ = false;  // some observer reads t_us
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
   std::mutex mu_;
   uint64_t next_id_ = 1;

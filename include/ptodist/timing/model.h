@@ -27,6 +27,7 @@ class Recorder : public runtime::events::Observer {
   explicit Recorder(const TimingParams& params);
   ~Recorder() override;
   void on_event(const runtime::events::Event& e) override;
+  bool wants_real_time() const override { return false; }  // virtual time only
   // Replays the round recorded so far on `ranks` ranks (`params` as given at construction, read
   // again now: its core counts may have been set since); clears the record. `with_timeline`: also
   // the timeline's spans (for a trace).

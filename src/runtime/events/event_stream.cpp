@@ -59,7 +59,7 @@ uint64_t EventStream::new_actor_id() {
 }
 
 void EventStream::emit(Event& e) {
-  if (e.t_us == 0) e.t_us = now_us();
+  if (real_time_ && e.t_us == 0) e.t_us = now_us();
   for (Observer* o : observers_) o->on_event(e);
 }
 
