@@ -46,6 +46,7 @@ struct TensorRef {
   Value view;
   std::vector<std::string> dims, strides;  // index values of the view, defined in the prologue
   std::string ctx;                         // empty unless the tensor is window-backed
+  bool dense = true;                       // row-major over its own dims (false for a slice's view)
 };
 
 // A tile: the handle of its `pto.alloc_tile` and the tile_buf type.
@@ -174,6 +175,7 @@ class FunctionEmitter {
   bool emit_tensor_view_op(const CallSite& site);
   void emit_slice(const CallSite& site);
   void emit_assemble(const CallSite& site);
+  void emit_tensor_reshape(const CallSite& site);
   // A session, event or context variable's value.
   Value handle_of(const ir::Expr& e, const ir::OpCall& call, const char* operand);
 

@@ -29,6 +29,10 @@ bool FunctionEmitter::emit_tensor_view_op(const CallSite& site) {
     emit_assemble(site);
     return true;
   }
+  if (c.op->id == OpId::Reshape && c.type && c.type->is_tensor_like()) {
+    emit_tensor_reshape(site);
+    return true;
+  }
   return false;
 }
 
@@ -63,6 +67,7 @@ void FunctionEmitter::emit_slice(const CallSite& site) {
   s.dims.clear();
   for (const Expr& d : c.type->shape) s.dims.push_back(emit_scalar_as(d, "index").ssa);
   if (failed_) return;
+  s.dense = false;
   s.view = {fresh(r->name + "_view"), tensor_view_type(c.type)};
   line(s.view.ssa + " = pto.make_tensor_view " + s.ptr + ", shape = [" + join_ssa(s.dims) + "], strides = [" +
        join_ssa(s.strides) + "] {layout = #pto.layout<nd>} : " + s.view.type);
@@ -90,6 +95,48 @@ void FunctionEmitter::emit_assemble(const CallSite& site) {
   line("pto.tstore ins(" + src->ssa + " : " + src->type + ") outs(" + pv.ssa + " : " + pv.type + ")" +
        atomic_store_attr(c.arg("atomic")));
   if (Var r = site.result()) tensors_[r->id] = *t;
+}
+
+// `v = pl.reshape(t, shape)` of a GM tensor: the same elements under another shape, a view of t's
+// pointer with row-major strides (the runtime's in-place reshape; PyPTO loads the tensor and reshapes
+// the tile, which reads the same elements). Only a dense tensor has such a view: a slice's rows are
+// strided.
+void FunctionEmitter::emit_tensor_reshape(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TensorRef* t = tensor_of(c.arg("input"), c, "input");
+  Var r = site.result();
+  if (!t || !r) return;
+  if (!t->dense) {
+    fail(c.arg("input")->span, c.op->spelling + ": '" + t->name +
+                                   "' is a slice, whose rows are strided; PTO reshapes a whole tensor only "
+                                   "(load the slice and reshape the tile)");
+    return;
+  }
+  TensorRef v = *t;
+  v.name = r->name;
+  v.type = c.type;
+  v.dims.clear();
+  for (const Expr& d : c.type->shape) v.dims.push_back(emit_scalar_as(d, "index").ssa);
+  // Row-major strides: constants while the inner dims are static, arith.muli from the first dynamic one.
+  std::vector<long long> static_dims = dims_of(c.type);
+  v.strides.assign(v.dims.size(), "");
+  long long inner = 1;
+  bool is_static = true;
+  for (size_t i = v.dims.size(); i-- > 0;) {
+    if (is_static) {
+      v.strides[i] = constant_int(inner, "index").ssa;
+    } else {
+      v.strides[i] = fresh(r->name + "_stride");
+      line(v.strides[i] + " = arith.muli " + v.strides[i + 1] + ", " + v.dims[i + 1] + " : index");
+    }
+    is_static = is_static && static_dims[i] >= 0;
+    if (is_static) inner *= static_dims[i];
+  }
+  if (failed_) return;
+  v.view = {fresh(r->name + "_view"), tensor_view_type(c.type)};
+  line(v.view.ssa + " = pto.make_tensor_view " + v.ptr + ", shape = [" + join_ssa(v.dims) + "], strides = [" +
+       join_ssa(v.strides) + "] {layout = #pto.layout<nd>} : " + v.view.type);
+  tensors_[r->id] = std::move(v);
 }
 
 }  // namespace ptodist::codegen::pto
