@@ -181,9 +181,29 @@ bool Parser::lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& c
     return false;
   }
   if (!ok) return false;
+  if (pipeline && !check_pipeline_stage(iter, loop.stage)) return false;
   loop.start = bounds.size() >= 2 ? bounds[0] : b_->int_imm(0);
   loop.stop = bounds.size() >= 2 ? bounds[1] : bounds[0];
   loop.step = bounds.size() == 3 ? bounds[2] : b_->int_imm(1);
+  return true;
+}
+
+// PyPTO's pl.pipeline takes a required keyword stage=, a positive integer (the body is replicated that
+// many times per outer iteration); here the loop runs as the plain loop, whose results it must equal.
+bool Parser::check_pipeline_stage(const SynExpr& iter, const ir::Expr& stage) {
+  if (!stage) {
+    error(iter.span, "pl.pipeline() requires stage= (a positive integer), e.g. pl.pipeline(n, stage=2)");
+    return false;
+  }
+  const ir::Type& t = stage->type;
+  if (!t || t->kind != ir::TypeKind::Scalar || !ir::dtype_is_int(t->dtype)) {
+    error(stage->span, "pl.pipeline() stage must be a compile-time constant integer, got " + ir::type_str(t));
+    return false;
+  }
+  if (auto n = ir::as_const_int(stage); n && *n < 1) {
+    error(stage->span, "pl.pipeline() stage must be >= 1, got " + std::to_string(*n));
+    return false;
+  }
   return true;
 }
 

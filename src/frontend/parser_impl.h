@@ -297,6 +297,7 @@ class Parser {
   bool lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& cx,
                            std::optional<std::vector<ir::Expr>>& inits);
   bool lower_init_values(const SynExpr& a, LowerCtx& cx, std::optional<std::vector<ir::Expr>>& inits);
+  bool check_pipeline_stage(const SynExpr& iter, const ir::Expr& stage);
   bool check_carried(const SynExpr& iter, const std::vector<std::pair<std::string, SourceSpan>>& carried,
                      const std::optional<std::vector<ir::Expr>>& inits, const SourceSpan& iv_span);
   void bind_loop_results(ir::Block& out, const LoopCarry& carry,

@@ -74,8 +74,8 @@ SpmdArgs Parser::parse_spmd_args(const SynExpr& call, bool allow_deps, LowerCtx&
       if (arg.kind != SynKind::String) bad(arg.span, "pl.spmd(): 'name_hint' must be a string literal");
       a.name_hint = arg.text;
     } else if (key == "sync_start" || key == "allow_early_resolve") {
-      // Launch hints: all blocks start together / consumers may be staged early. Neither changes what
-      // the blocks compute; ptodist launches the blocks of one submit together anyway.
+      // Launch hints (all blocks start together; consumers may be staged early): neither changes what
+      // the blocks compute, and the blocks run as those of any pl.spmd_submit.
       if (arg.kind != SynKind::True && arg.kind != SynKind::False)
         bad(arg.span, key + " must be a boolean literal (True/False)");
     } else if (key == "optimizations") {

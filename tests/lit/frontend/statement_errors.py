@@ -78,6 +78,18 @@ def kernel(x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]],
     # expected-error@+1 {{loops over several variables are not supported}}
     for i, j in pl.range(4):
         pass
+    # expected-error@+1 {{pl.pipeline() requires stage= (a positive integer)}}
+    for i in pl.pipeline(4):
+        pass
+    # expected-error@+1 {{pl.pipeline() stage must be >= 1, got 0}}
+    for i in pl.pipeline(0, 4, stage=0):
+        pass
+    # expected-error@+1 {{pl.pipeline() stage must be a compile-time constant integer, got pl.Scalar[pl.FP32]}}
+    for i in pl.pipeline(4, stage=1.5):
+        pass
+    # expected-error@+1 {{unexpected argument 'stage' of pl.range}}
+    for i in pl.range(4, stage=2):
+        pass
     t = pl.load(x, [0, 0], [1, N])
     y = pl.store(t, [0, 0], y)
     return y
