@@ -106,12 +106,14 @@ bool is_call_keyword(const std::vector<Token>& tokens, size_t i) {
 }
 
 // True when the first mention of `name` in [from, end) redefines it (`name = ...` or `name: T = ...`
-// whose right side does not read it): its value from before is not needed there.
+// whose right side does not read it, or `for name in ...`): its value from before is not needed there.
 bool first_mention_redefines(const std::vector<Token>& tokens, size_t from, size_t end,
                              const std::string& name) {
   for (size_t i = from; i < end; ++i) {
     if (tokens[i].kind != TokenKind::Name || tokens[i].text != name || is_attribute(tokens, i)) continue;
     if (is_call_keyword(tokens, i)) continue;
+    // `for name in ...:` binds it afresh (the bounds after `in` cannot read the loop's own variable).
+    if (i > 0 && tokens[i - 1].kind == TokenKind::Name && tokens[i - 1].text == "for") return true;
     if (!starts_statement(tokens, i) || i + 1 >= end) return false;
     const Token& next = tokens[i + 1];
     if (next.kind != TokenKind::Op || (next.text != "=" && next.text != ":")) return false;
@@ -333,6 +335,7 @@ OutlinedScope Parser::outline_scope(const std::string& name, ir::FunctionKind ki
       continue;
     // A tensor the body wrote through is the caller's own buffer: its name keeps the caller's variable.
     if (written_params_stay && params.count(b.var.get()) && use.written.count(b.var.get())) continue;
+    if (block_index && name == block_index->text) continue;  // each block's own index, never a result
     o.results.emplace_back(name, b.var);
   }
   auto ret = std::make_shared<ir::Return>();

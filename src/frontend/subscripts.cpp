@@ -1,7 +1,8 @@
 // Slices in subscripts, desugared as PyPTO's parser does: a read `x[a:b, c:d]` is
-// `pl.slice(x, [b - a, d - c], [a, c])` and a write `dst[a:b, c:d] = src` rebinds
-// `dst = pl.assemble(dst, src, [a, c])`; an omitted bound is 0 or the dim's size.
+// `pl.slice(x, [b - a, d - c], [a, c])` (`b - a` folded when b is `a + n`) and a write `dst[a:b, c:d] = src`
+// rebinds `dst = pl.assemble(dst, src, [a, c])`; an omitted bound is 0 or the dim's size.
 #include "parser_impl.h"
+#include "ptodist/ir/printer.h"
 
 namespace ptodist::frontend {
 
@@ -26,6 +27,17 @@ bool has_slice(const std::vector<const SynExpr*>& parts) {
 bool is_shaped(const ir::Type& t) {
   return t && (t->kind == ir::TypeKind::Tensor || t->kind == ir::TypeKind::DistTensor ||
                t->kind == ir::TypeKind::Tile);
+}
+
+// `stop - start`, folded when stop is `start + n` (or `n + start`): `x[t0:t0 + T]` has extent T, as
+// PyPTO's simplifier gives it, so a slice of a constant width keeps a static shape.
+ir::Expr slice_extent(ir::Builder& b, const ir::Expr& stop, const ir::Expr& start, const SourceSpan& span) {
+  if (const auto* add = stop->as<ir::Binary>(); add && add->op == ir::BinaryOpKind::Add) {
+    std::string from = ir::print_expr(start);
+    if (ir::print_expr(add->lhs) == from) return add->rhs;
+    if (ir::print_expr(add->rhs) == from) return add->lhs;
+  }
+  return b.binary(ir::BinaryOpKind::Sub, stop, start, span);
 }
 
 }  // namespace
@@ -74,7 +86,7 @@ std::optional<Parser::SliceWindow> Parser::lower_window(const SynExpr& subscript
       continue;
     }
     w.offsets.push_back(start);
-    w.extents.push_back(bound(0) ? b_->binary(ir::BinaryOpKind::Sub, stop, start, p->span) : stop);
+    w.extents.push_back(bound(0) ? slice_extent(*b_, stop, start, p->span) : stop);
   }
   if (!ok) return std::nullopt;
   return w;

@@ -75,8 +75,18 @@ def spmd_jit(x: pl.Tensor[[B, N], pl.FP32], y: pl.Out[pl.Tensor[[B, N], pl.FP32]
     with pl.spmd(B):
         add_one(x, y)
     # JIT-NEXT: _, _ = pl.spmd_submit(spmd_jit_incore_0, y, x, core_num=B // 2)
-    # JIT-LABEL: def spmd_jit_incore_0(
-    # JIT-NEXT: i = pl.tile.get_block_idx()
     for _ in pl.spmd(B // 2):
         i = pl.tile.get_block_idx()
         y = pl.store(pl.load(x, [i, 0], [1, N]), [i, 0], y)
+    # A name a body assigns that the code after it binds afresh (a loop variable, as pypto-lib reuses
+    # `ob` and `linear_split`) is no value flowing out of the scope.
+    # JIT-NEXT: _, _ = pl.spmd_submit(spmd_jit_incore_1, y, x, core_num=B)
+    for ob in pl.spmd(B):
+        k = ob % 2
+        y = pl.store(pl.load(x, [ob, 0], [1, N]), [ob, 0], y)
+    # JIT-NEXT: _, _ = pl.spmd_submit(spmd_jit_incore_2, y, x, core_num=B)
+    for ob in pl.spmd(B):
+        for k in pl.range(1):
+            y = pl.store(pl.load(x, [ob, 0], [1, N]), [ob, 0], y)
+    # JIT-LABEL: def spmd_jit_incore_0(
+    # JIT-NEXT: i = pl.tile.get_block_idx()
