@@ -162,6 +162,16 @@ class Compiled {
     return out;
   }
 
+  // (PyPTO's built-in name, generated kernel) of each collective the host orchestrator calls
+  // (FunctionNode::builtin), in program order; one per built-in variant, as PyPTO builds each once.
+  std::vector<std::pair<std::string, std::string>> builtins() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::set<std::string> seen;
+    for (const ir::Function& f : lowered->functions)
+      if (!f->builtin.empty() && seen.insert(f->builtin).second) out.emplace_back(f->builtin, f->name);
+    return out;
+  }
+
   // (name, dtype, shape, direction) of each host parameter; a dynamic dim is its expression's text.
   py::list params() const {
     py::list out;
@@ -459,6 +469,7 @@ PYBIND11_MODULE(_ptodist_core, m) {
       .def_property_readonly("ranks", [](const Compiled& c) { return c.options.ranks; })
       .def("params", &Compiled::params)
       .def("orchestrations", &Compiled::orchestrations)
+      .def("builtins", &Compiled::builtins)
       .def("run", &Compiled::run)
       .def("run_rounds", &Compiled::run_rounds, py::arg("buffers"), py::arg("rounds"))
       .def("kernels_reached", &Compiled::kernels_reached)

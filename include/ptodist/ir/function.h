@@ -36,6 +36,10 @@ struct FunctionNode {
   // body here, run by the interpreter that embeds the runtime (the Python entry point) when the host
   // orchestrator calls it. Its kind is Host; it is never the program's host orchestrator.
   bool host_callback = false;
+  // A kernel lower-collectives generated for a collective called from the host orchestrator: the name
+  // of PyPTO's built-in it stands for ("builtin.tensor.allreduce__sum__fp32"), so the Python entry
+  // point lays its PTO out where PyPTO puts that built-in (next_levels/<builtin>/). Empty otherwise.
+  std::string builtin;
 };
 using Function = std::shared_ptr<const FunctionNode>;
 

@@ -34,6 +34,7 @@ class HostLowerer {
     for (const Expr& a : slots)
       if (a && a->type && a->type->is_tensor_like()) tensors.push_back(a);
     if (!add_kernel(kernel, *c, slots) || !add_chip(chip, kernel, tensors, c->span)) return fail();
+    std::const_pointer_cast<FunctionNode>(p_->find(kernel))->builtin = builtin_name(*c);
     dispatch(host, host_make, host_vars, out, chip, tensors, c->span);
     if (const auto* a = s->as<Assign>(); a && a->targets.size() == 1 && a->targets[0]) {
       Expr result = c->op->id == OpId::Barrier ? slots[0] : c->arg("target");
@@ -48,6 +49,32 @@ class HostLowerer {
   Block fail() {
     failed_ = true;
     return {};
+  }
+
+  // PyPTO's name for the built-in kernel variant a host collective dispatches (its
+  // distributed_ops_codegen.cpp): the op (allreduce with mode="ring" is allreduce_ring), the reduce
+  // op of allreduce / reduce_scatter, broadcast's root, and the dtype (barrier's is fp32).
+  static std::string builtin_name(const OpCall& c) {
+    std::string op = short_name(c), name = "builtin.tensor." + op;
+    if (c.op->id == OpId::AllReduce) {
+      if (const auto* mode = c.arg("mode") ? c.arg("mode")->as<StrImm>() : nullptr;
+          mode && mode->value == "ring")
+        name += "_ring";
+    }
+    if (c.op->id == OpId::AllReduce || c.op->id == OpId::ReduceScatter) {
+      const auto* e = c.arg("op") ? c.arg("op")->as<EnumImm>() : nullptr;
+      std::string reduce = e ? e->value : "Sum";
+      for (char& ch : reduce) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      name += "__" + reduce;
+    }
+    if (c.op->id == OpId::Broadcast)
+      if (auto root = c.arg("root") ? as_const_int(c.arg("root")) : std::nullopt)
+        name += "__root" + std::to_string(*root);
+    Expr target = c.op->id == OpId::Barrier ? nullptr : c.arg("target");
+    DType dt = target && target->type ? target->type->dtype : DType::FP32;
+    std::string dtype(dtype_name(dt));
+    for (char& ch : dtype) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return name + "__" + dtype;
   }
 
   static std::string short_name(const OpCall& c) {
