@@ -127,6 +127,11 @@ def ptodist_signatures():
         out["pl." + name] = sig
         out["pl.tile." + name] = tile_sig
         out["pl.tensor." + name] = tensor_sig
+    reduce = open(os.path.join(ROOT, "include/ptodist/ir/reduce_ops.def")).read()
+    for name, sig, tile_sig in re.findall(r'^PTODIST_REDUCE\(\w+, "(\w+)", "([^"]*)", "([^"]*)"', reduce, re.M):
+        out["pl." + name] = sig
+        out["pl.tile." + name] = tile_sig
+        out["pl.tensor." + name] = "input"
     return out
 
 

@@ -30,6 +30,8 @@ const std::vector<EnumSpec>& enum_specs() {
        {"AIV", "AIC", "CORE_GROUP", "CHIP_DIE", "CHIP", "HOST", "CLUSTER_0", "CLUSTER_1", "CLUSTER_2",
         "GLOBAL", "L2CACHE", "PROCESSOR", "UMA", "NODE", "POD", "CLOS1", "CLOS2"}},
       {"pl.Role", ir::EnumKind::Role, {"Orchestrator", "SubWorker"}},
+      // What pl.fillpad writes outside a tile's valid region (PyPTO's PadValue; null means none).
+      {"pl.PadValue", ir::EnumKind::PadValue, {"null", "zero", "max", "min"}},
   };
   return specs;
 }
@@ -232,6 +234,16 @@ ir::Expr Parser::lower_enum_or_dtype(const std::string& path, const SourceSpan& 
   size_t dot = path.rfind('.');
   std::string prefix = path.substr(0, dot == std::string::npos ? 0 : dot);
   std::string member = dot == std::string::npos ? path : path.substr(dot + 1);
+  // PyPTO's pl.tile.MaskPattern members are plain ints (P0101 = 1, ..., P1111 = 7): the mask form of
+  // gather reads them as such.
+  static const std::vector<std::string> kMaskPatterns = {"P0101", "P1010", "P0001", "P0010",
+                                                         "P0100", "P1000", "P1111"};
+  if (prefix == "pl.tile.MaskPattern") {
+    auto it = std::find(kMaskPatterns.begin(), kMaskPatterns.end(), member);
+    if (it != kMaskPatterns.end()) return b_->int_imm(it - kMaskPatterns.begin() + 1, span);
+    error(span, "unknown member '" + member + "' of " + prefix + "; expected one of " + join(kMaskPatterns));
+    return nullptr;
+  }
   for (const EnumSpec& s : enum_specs()) {
     if (prefix != s.prefix) continue;
     if (!s.members.empty() && std::find(s.members.begin(), s.members.end(), member) == s.members.end()) {

@@ -96,6 +96,8 @@ const char* enum_prefix(EnumKind k) {
       return "pl.Level.";
     case EnumKind::Role:
       return "pl.Role.";
+    case EnumKind::PadValue:
+      return "pl.PadValue.";
   }
   return "pl.";
 }

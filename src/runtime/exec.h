@@ -22,6 +22,7 @@
 #include "ptodist/ir/op_table.h"
 #include "ptodist/kernels/cast.h"
 #include "ptodist/kernels/elementwise.h"
+#include "ptodist/kernels/reduce.h"
 #include "ptodist/runtime/events.h"
 #include "ptodist/runtime/runtime.h"
 #include "ptodist/runtime/value.h"
@@ -506,6 +507,21 @@ void check_expand_vector(Interp& in, const ir::OpCall& c, const ir::ExpandOpInfo
 void expand_into(const ir::ExpandOpInfo& row, const kernels::TileView& out, const kernels::TileView& lhs,
                  const kernels::TileView& vec);
 Value tensor_expand_op(Interp& in, const ir::OpCall& c, const ir::ExpandOpInfo& row);
+// A new zero-filled dense tensor the running kernel owns, the result of `c` (exec_ops_tensor.cpp).
+TensorView new_owned_tensor(Interp& in, const ir::OpCall& c, const Dims& shape, ir::DType dtype);
+// The GM tensor in operand `slot`, densely packed into a new tensor (its read reported).
+TensorView dense_tensor(Interp& in, const ir::OpCall& c, OperandName slot, OperandHolder& h);
+// The axis reductions (exec_ops_reduce.cpp): a tile's valid region reduced along its rows (per_row) or
+// columns into a new tile of `out_dtype`; the tensor-level form (exec_ops_tensor.cpp) into a new tensor.
+TileValue reduce_tile(Interp& in, const ir::OpCall& c, const TileValue& a, kernels::AxisReduce kind,
+                      bool per_row, ir::DType out_dtype);
+Value tensor_reduce(Interp& in, const ir::OpCall& c, kernels::AxisReduce kind, bool per_row,
+                    ir::DType out_dtype);
+// pl.fillpad of a GM tensor (exec_ops_tensor.cpp): a new dense tensor, `pad` (a pl.PadValue member)
+// outside the operand's valid region; and the padding itself on a dense buffer (exec_ops_valid.cpp).
+Value tensor_fillpad(Interp& in, const ir::OpCall& c, const std::string& pad);
+void pad_dense_outside(std::byte* data, ir::DType t, const Dims& shape, const Dims& valid,
+                       const std::string& pad);
 // A unary op of ir/unary_ops.def on the GM tensor in operand `slot`.
 Value tensor_unary_op(Interp& in, const ir::OpCall& c, kernels::UnaryOp op, OperandName slot);
 

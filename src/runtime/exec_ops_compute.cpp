@@ -360,10 +360,16 @@ Value op_CreateTile(Interp& in, const ir::OpCall& c) {
   return filled(in, c, 0, false);
 }
 
+// pl.row_sum / pl.row_max: the fp32 SIMD kernels on a wholly valid tile; a partially valid one (only
+// its valid region is reduced) and the tensor-level form go through the axis reductions.
 static Value reduce(Interp& in, const ir::OpCall& c, bool sum) {
   OperandHolder h;
-  const TileValue& a = in.tile_arg(c, "input", h);
+  const Value& v = in.operand_arg(c, "input", h);
+  auto kind = sum ? kernels::AxisReduce::Sum : kernels::AxisReduce::Max;
+  if (std::holds_alternative<TensorView>(v)) return tensor_reduce(in, c, kind, true, c.type->dtype);
+  const TileValue& a = std::get<TileValue>(v);
   ir::DType t = c.type ? c.type->dtype : a.dtype;
+  if (!a.valid.empty()) return reduce_tile(in, c, a, kind, true, t);
   TileValue out = in.new_tile(c, {a.rows(), 1}, t, a.memory);
   if (sum)
     kernels::row_sum(view_of(out), view_of(a));

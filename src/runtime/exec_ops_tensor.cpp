@@ -118,6 +118,37 @@ Value tensor_expand_op(Interp& in, const ir::OpCall& c, const ir::ExpandOpInfo& 
   return out;
 }
 
+TensorView dense_tensor(Interp& in, const ir::OpCall& c, OperandName slot, OperandHolder& h) {
+  return dense_copy(in, c, tensor_operand(in, c, slot, h));
+}
+
+TensorView new_owned_tensor(Interp& in, const ir::OpCall& c, const Dims& shape, ir::DType dtype) {
+  return new_tensor(in, c, shape, dtype, c.op->spelling);
+}
+
+// An axis reduction of a GM tensor (pl.tensor.row_sum, pl.col_max on a tensor, ...): a new tensor.
+Value tensor_reduce(Interp& in, const ir::OpCall& c, kernels::AxisReduce kind, bool per_row,
+                    ir::DType out_dtype) {
+  OperandHolder h;
+  TensorView a = dense_copy(in, c, tensor_operand(in, c, "input", h));
+  if (a.shape.size() != 2)
+    in.fail(c.span, c.op->spelling + ": the input " + dims_str(a.shape) + " is not 2-D");
+  TensorView out =
+      new_tensor(in, c, per_row ? Dims{a.shape[0], 1} : Dims{1, a.shape[1]}, out_dtype, c.op->spelling);
+  kernels::reduce_axis(flat(out), flat(a), kind, per_row);
+  return out;
+}
+
+// pl.fillpad on a GM tensor: a dense copy with the pad outside the valid region pl.set_validshape set.
+Value tensor_fillpad(Interp& in, const ir::OpCall& c, const std::string& pad) {
+  OperandHolder h;
+  const TensorView& t = tensor_operand(in, c, "value", h);
+  TensorView out = dense_copy(in, c, t);
+  out.name = c.op->spelling;
+  pad_dense_outside(out.data, out.dtype, out.shape, t.valid, pad);
+  return out;
+}
+
 // A view: the same memory at an offset, with the source's strides.
 Value op_Slice(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
@@ -128,6 +159,7 @@ Value op_Slice(Interp& in, const ir::OpCall& c) {
   TensorView v = t;
   v.data = t.data + at;
   v.shape = shape;
+  v.valid.clear();
   if (v.is_window()) v.window.offset += at;
   return v;
 }
@@ -175,6 +207,7 @@ Value op_Reshape(Interp& in, const ir::OpCall& c) {
   TensorView out = t;
   out.shape = shape;
   out.strides = dense_strides(shape);
+  out.valid.clear();
   return out;
 }
 

@@ -110,6 +110,15 @@ bool runs_in_place(const OpCall& c) {
   }
 }
 
+// The tile whose buffer an op's result is, by definition (PyPTO: the result reuses the input's memory):
+// pl.set_validshape only narrows the valid region, pl.tile.fillpad_inplace pads in place.
+const VarNode* aliased_operand(const Expr& value) {
+  const auto* c = value->as<OpCall>();
+  if (!c || (c->op->id != OpId::SetValidShape && c->op->id != OpId::FillPadInplace)) return nullptr;
+  const auto* r = c->arg(c->op->id == OpId::SetValidShape ? "input" : "tile")->as<VarRef>();
+  return r && is_tile_var(r->var) ? r->var.get() : nullptr;
+}
+
 // What the assignments of a kernel tell the planner: the tiles each tile variable's defining ops may
 // not share bytes with, and the plain copies `x = y` (x names y's tile at run time: one buffer).
 struct Definitions : Walker {
@@ -121,6 +130,8 @@ struct Definitions : Walker {
       const VarNode* target = a->targets[0].get();
       if (const auto* r = a->value->as<VarRef>(); r && is_tile_var(r->var)) {
         copies.push_back({target, r->var.get()});
+      } else if (const VarNode* same = aliased_operand(a->value)) {
+        copies.push_back({target, same});
       } else if (const auto* c = a->value->as<OpCall>(); !c || !runs_in_place(*c)) {
         TileReads reads;
         reads.visit_expr(a->value);

@@ -58,6 +58,9 @@ struct TensorView {
   // Keeps a tensor a kernel computed (pl.create_tensor, a tensor-level pl.add) alive while any view of
   // it is; null for host tensors and windows, whose memory the world owns.
   std::shared_ptr<std::byte[]> storage;
+  // The valid region set by pl.tensor.set_validshape (one extent per dim); empty when all is valid.
+  // Only pl.fillpad reads it: the other tensor-level ops compute on every element.
+  Dims valid;
 
   bool is_window() const { return window.segment >= 0; }
   long long numel() const { return shape_numel(shape); }

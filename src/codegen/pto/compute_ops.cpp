@@ -5,6 +5,7 @@
 #include "emitter.h"
 #include "ptodist/ir/cast_mode.h"
 #include "ptodist/ir/expand_ops.h"
+#include "ptodist/ir/reduce_ops.h"
 #include "ptodist/ir/unary_ops.h"
 
 namespace ptodist::codegen::pto {
@@ -234,6 +235,23 @@ void FunctionEmitter::emit_expand(const CallSite& site, const ExpandOpInfo& x) {
   if (out) line(std::string(x.pto) + " " + ins_outs(ins, "", "", *out));
 }
 
+// An axis reduction of the table: ins(input[, tmp_tile]) as PyPTO's backend emits it; col_sum with a
+// tmp_tile is its binary-tree form, marked {isBinary = true} after the operands (PyPTO's
+// GenerateInsOutsClause places it there).
+void FunctionEmitter::emit_reduce(const CallSite& site, const ReduceOpInfo& r) {
+  const OpCall& c = site.call;
+  std::vector<const TileRef*> ins{tile_of(c.arg("input"), c, "input")};
+  const Expr& tmp = c.arg("tmp_tile");
+  if (tmp && !tmp->isa<NoneImm>()) ins.push_back(tile_of(tmp, c, "tmp_tile"));
+  const TileRef* out = result_tile(site);
+  for (const TileRef* t : ins)
+    if (!t) return;
+  if (!out) return;
+  std::string io = ins_outs(ins, "", "", *out);
+  if (r.id == OpId::ColSum && ins.size() == 2) io.insert(io.find(" : "), " {isBinary = true}");
+  line(std::string(r.pto) + " " + io);
+}
+
 // The tensor-level forms of the elementwise ops (pl.tensor.add, pl.add on tensors): ptodist runs them
 // on GM tensors, and PyPTO lowers them to tiles with a pass ptodist does not have yet.
 static bool is_tensor_form(const OpCall& c) {
@@ -250,9 +268,15 @@ static bool is_tensor_form(const OpCall& c) {
     case OpId::Divs:
     case OpId::Exp:
     case OpId::Cast:
+    case OpId::FillPad:
+    case OpId::Gather:
+    case OpId::Arange:
+    case OpId::RowSum:
+    case OpId::RowMax:
       return c.type && c.type->is_tensor_like();
     default:
-      return (unary_op_info(c.op->id) || expand_op_info(c.op->id)) && c.type && c.type->is_tensor_like();
+      return (unary_op_info(c.op->id) || expand_op_info(c.op->id) || reduce_op_info(c.op->id)) && c.type &&
+             c.type->is_tensor_like();
   }
 }
 
@@ -276,6 +300,10 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
   }
   if (const ExpandOpInfo* x = expand_op_info(id)) {
     emit_expand(site, *x);
+    return true;
+  }
+  if (const ReduceOpInfo* r = reduce_op_info(id)) {
+    emit_reduce(site, *r);
     return true;
   }
   if (const UnaryOpInfo* u = unary_op_info(id)) {
@@ -327,6 +355,45 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
       line("pto.tmov ins(" + view + " : " + out->type + ") outs(" + out->ssa + " : " + out->type + ")");
       return true;
     }
+    case OpId::TileGather: {
+      // PyPTO's tile.gather: pto.tgather ins(src, indices, tmp) outs(dst) (the index form).
+      const TileRef* src = tile_of(c.arg("src"), c, "src");
+      const TileRef* idx = tile_of(c.arg("indices"), c, "indices");
+      const TileRef* tmp = tile_of(c.arg("tmp"), c, "tmp");
+      const TileRef* out = result_tile(site);
+      if (src && idx && tmp && out) line("pto.tgather " + ins_outs({src, idx, tmp}, "", "", *out));
+      return true;
+    }
+    case OpId::TileGatherMask: {
+      // PyPTO's MakeGatherMaskCodegenPTO: the pattern rides in ins() after the source, with "row".
+      static const char* kPatterns[] = {"P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111"};
+      const TileRef* src = tile_of(c.arg("src"), c, "src");
+      const TileRef* out = result_tile(site);
+      auto p = as_const_int(c.arg("mask_pattern"));
+      if (src && out && p && *p >= 1 && *p <= 7)
+        line("pto.tgather ins(" + src->ssa + ", {maskPattern = #pto.mask_pattern<" + kPatterns[*p - 1] +
+             ">} : " + src->type + ", \"row\") outs(" + out->ssa + " : " + out->type + ")");
+      return true;
+    }
+    case OpId::Arange: {
+      // PyPTO's tile.ci: pto.tci ins(start) outs(tile) {descending = ...} (its MakeCiCodegenPTO).
+      const TileRef* out = result_tile(site);
+      std::string type = element_type(c.type->dtype);
+      Value start = emit_scalar_as(c.arg("start"), type);
+      const auto* desc = c.arg("descending") ? c.arg("descending")->as<BoolImm>() : nullptr;
+      if (out && start.valid())
+        line("pto.tci ins(" + start.ssa + " : " + type + ") outs(" + out->ssa + " : " + out->type +
+             ") {descending = " + (desc && desc->value ? "true" : "false") + "}");
+      return true;
+    }
+    case OpId::FillPad:
+    case OpId::FillPadInplace:
+      // PyPTO lowers these to pto.tfillpad / pto.tfillpad_inplace, whose pad value is part of the result
+      // tile's !pto.tile_buf type (pad=1|2|3); the emitter's tile types carry no pad (pad=0) yet.
+      fail(c.span, c.op->spelling +
+                       " has no PTO lowering yet (pto.tfillpad takes its pad value from the result tile's "
+                       "type, which the emitter does not write yet)");
+      return true;
     case OpId::Move: {
       const TileRef* a = tile_of(c.arg("tile"), c, "tile");
       const TileRef* out = result_tile(site);

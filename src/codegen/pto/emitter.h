@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ptodist/ir/expand_ops.h"
+#include "ptodist/ir/reduce_ops.h"
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
 #include "ptodist/ir/unary_ops.h"
@@ -211,6 +212,7 @@ class FunctionEmitter {
   void emit_store(const CallSite& site);
   void emit_unary(const CallSite& site, const ir::UnaryOpInfo& u);
   void emit_expand(const CallSite& site, const ir::ExpandOpInfo& x);
+  void emit_reduce(const CallSite& site, const ir::ReduceOpInfo& r);
   void emit_tile_scalar(const CallSite& site, const char* op, const ir::Expr& tile, const ir::Expr& scalar);
   void emit_write(const CallSite& site);
   Value emit_read(const ir::OpCall& call);

@@ -131,6 +131,18 @@ bool check_tmp_tile(const ContractContext& cx, const TypeNode* in) {
 }
 
 Type row_reduce(const ContractContext& cx) {
+  if (takes_tensors(cx, "input")) {  // pl.tensor.row_sum(input): a new [M, 1] tensor
+    const TypeNode* t = need_tensor_like(cx, "input");
+    if (!t) return nullptr;
+    if (t->shape.size() != 2)
+      return cx.fail("input", "'input' must be 2-D, got " + type_str(cx.arg("input")->type));
+    if (!omitted(cx, "tmp_tile"))
+      return cx.fail("tmp_tile", "'tmp_tile' is a tile scratch; a tensor-level call takes none");
+    auto one = std::make_shared<IntImm>();
+    one->value = 1;
+    one->type = scalar_type(DType::INT64);
+    return tensor_type({t->shape[0], one}, t->dtype);
+  }
   const TypeNode* t = need_2d(
       cx, "input", need_tile_in(cx, "input", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)"));
   if (!t || !check_tmp_tile(cx, t)) return nullptr;

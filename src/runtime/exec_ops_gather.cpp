@@ -1,0 +1,99 @@
+// The executor of the gather ops: the index form (a GM tensor's rows by per-row column indices, or a
+// tile's elements by flat indices) and the mask form (every 2nd or 4th element of each row, the bits
+// copied as they are, so output_dtype reinterprets them).
+#include <cstring>
+
+#include "exec.h"
+#include "tile_math.h"
+
+namespace ptodist::runtime {
+
+namespace {
+
+// The first element and the stride of the pattern's selection within each group of 4 (PyPTO's
+// MaskPattern: P0101 = 1 takes positions 0, 2, ...; P1010 = 2 positions 1, 3, ...; P0001..P1000 = 3..6
+// position 0..3 of each 4; P1111 = 7 all).
+std::pair<long long, long long> pattern_start_stride(long long p) {
+  if (p == 7) return {0, 1};
+  if (p <= 2) return {p - 1, 2};
+  return {p - 3, 4};
+}
+
+// Rows of `src` (dense [rows, cols], `eb` bytes an element) thinned by the pattern into `dst`.
+void gather_mask_rows(const std::byte* src, long long rows, long long cols, long long eb, long long pattern,
+                      std::byte* dst) {
+  auto [start, stride] = pattern_start_stride(pattern);
+  long long out_cols = cols / stride;
+  for (long long r = 0; r < rows; ++r)
+    for (long long k = 0; k < out_cols; ++k)
+      std::memcpy(dst + (r * out_cols + k) * eb, src + (r * cols + start + k * stride) * eb,
+                  static_cast<size_t>(eb));
+}
+
+long long index_at(const std::byte* p, ir::DType t) {
+  if (t == ir::DType::INT16) {
+    int16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+[[noreturn]] void bad_index(Interp& in, const ir::OpCall& c, long long index, long long limit,
+                            const Dims& at) {
+  in.fail(c.span, c.op->spelling + ": index " + std::to_string(index) + " at " + dims_str(at) +
+                      " is outside [0, " + std::to_string(limit) + ")");
+}
+
+}  // namespace
+
+Value op_Gather(Interp& in, const ir::OpCall& c) {
+  OperandHolder hi, hx;
+  TensorView src = dense_tensor(in, c, "input", hi);
+  const long long rows = src.shape[0], cols = src.shape[1], eb = ir::dtype_bytes(src.dtype);
+  const ir::Expr& mask = c.arg("mask_pattern");
+  if (mask && !mask->isa<ir::NoneImm>()) {
+    long long p = in.eval_int(mask);
+    TensorView out = new_owned_tensor(in, c, {rows, cols / pattern_start_stride(p).second}, c.type->dtype);
+    gather_mask_rows(src.data, rows, cols, eb, p, out.data);
+    return out;
+  }
+  TensorView idx = dense_tensor(in, c, "index", hx);
+  TensorView out = new_owned_tensor(in, c, idx.shape, src.dtype);
+  const long long k_cols = idx.shape[1], ib = ir::dtype_bytes(idx.dtype);
+  for (long long b = 0; b < idx.shape[0]; ++b)
+    for (long long k = 0; k < k_cols; ++k) {
+      long long j = index_at(idx.data + (b * k_cols + k) * ib, idx.dtype);
+      if (j < 0 || j >= cols) bad_index(in, c, j, cols, {b, k});
+      std::memcpy(out.data + (b * k_cols + k) * eb, src.data + (b * cols + j) * eb, static_cast<size_t>(eb));
+    }
+  return out;
+}
+
+Value op_TileGather(Interp& in, const ir::OpCall& c) {
+  OperandHolder hs, hi;
+  const TileValue& s = in.tile_arg(c, "src", hs);
+  const TileValue& i = in.tile_arg(c, "indices", hi);
+  TileValue out = in.new_tile(c, i.shape, s.dtype, ir::Memory::Vec);
+  const long long n = s.numel(), eb = ir::dtype_bytes(s.dtype), ib = ir::dtype_bytes(i.dtype);
+  for (long long e = 0; e < i.numel(); ++e) {
+    long long j = index_at(i.data + e * ib, i.dtype);
+    if (j < 0 || j >= n) bad_index(in, c, j, n, {e / i.cols(), e % i.cols()});
+    std::memcpy(out.data + e * eb, s.data + j * eb, static_cast<size_t>(eb));
+  }
+  return out;
+}
+
+Value op_TileGatherMask(Interp& in, const ir::OpCall& c) {
+  OperandHolder hs;
+  const TileValue& s = in.tile_arg(c, "src", hs);
+  long long p = in.eval_int(c.arg("mask_pattern"));
+  TileValue out = in.new_tile(c, {s.shape[0], s.shape[1] / pattern_start_stride(p).second}, c.type->dtype,
+                              ir::Memory::Vec);
+  gather_mask_rows(s.data, s.shape[0], s.shape[1], ir::dtype_bytes(s.dtype), p, out.data);
+  return out;
+}
+
+}  // namespace ptodist::runtime

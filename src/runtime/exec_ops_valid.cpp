@@ -1,0 +1,160 @@
+// The executor of the valid-region ops: pl.set_validshape (the operand's own bytes with a narrower valid
+// region) and pl.fillpad / pl.tile.fillpad_inplace (the pad value written outside the valid region), on
+// tiles and, for the tensor-level forms, GM tensors; and of pl.arange, which fills a new tile or tensor.
+#include <cstring>
+#include <limits>
+
+#include "exec.h"
+#include "tile_math.h"
+
+namespace ptodist::runtime {
+
+namespace {
+
+// The bytes of one element of `t` for `pad` (pl.PadValue member): zero, or the type's largest
+// (smallest) value, +inf (-inf) for the float types, as pto-isa's TFILLPAD picks its pad (its CPU
+// model's GetPadValue: infinity where the type has one, else numeric_limits max/min).
+template <typename T>
+void put(std::byte* out, T v) {
+  std::memcpy(out, &v, sizeof v);
+}
+
+template <typename T>
+void put_limit(std::byte* out, bool max) {
+  put<T>(out, max ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min());
+}
+
+void pad_element(std::byte* out, ir::DType t, const std::string& pad) {
+  std::memset(out, 0, static_cast<size_t>(ir::dtype_bytes(t)));
+  if (pad == "zero") return;
+  bool max = pad == "max";
+  switch (t) {
+    case ir::DType::FP32:
+      return put<float>(
+          out, max ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
+    case ir::DType::FP16:
+      return put<uint16_t>(out, max ? 0x7C00 : 0xFC00);
+    case ir::DType::BF16:
+      return put<uint16_t>(out, max ? 0x7F80 : 0xFF80);
+    case ir::DType::INT32:
+      return put_limit<int32_t>(out, max);
+    case ir::DType::INT16:
+      return put_limit<int16_t>(out, max);
+    case ir::DType::INT8:
+      return put_limit<int8_t>(out, max);
+    case ir::DType::UINT8:
+      return put_limit<uint8_t>(out, max);
+    case ir::DType::INT64:
+    case ir::DType::INDEX:
+      return put_limit<int64_t>(out, max);
+    case ir::DType::BOOL:
+      return put<uint8_t>(out, max ? 1 : 0);
+  }
+}
+
+// The pad of the call (`pad_value`, zero when omitted or the literal 0).
+std::string pad_of(const ir::OpCall& c) {
+  const ir::EnumImm* e = enum_arg(c, "pad_value");
+  return e ? e->value : "zero";
+}
+
+// Writes the pad over every element of the dense `shape` buffer `data` outside `valid` (one extent per
+// dim; empty: all valid, nothing to write).
+void pad_outside(std::byte* data, ir::DType t, const Dims& shape, const Dims& valid, const std::string& pad) {
+  if (valid.empty() || valid == shape) return;
+  std::byte one[8];
+  pad_element(one, t, pad);
+  const long long eb = ir::dtype_bytes(t), n = shape_numel(shape);
+  Dims index(shape.size(), 0);
+  for (long long i = 0; i < n; ++i) {
+    bool inside = true;
+    for (size_t d = 0; d < shape.size() && inside; ++d) inside = index[d] < valid[d];
+    if (!inside) std::memcpy(data + i * eb, one, static_cast<size_t>(eb));
+    for (size_t d = shape.size(); d-- > 0;) {  // the next row-major index
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+}
+
+// valid_rows / valid_cols of a set_validshape call, checked against the operand's 2-D shape.
+Dims valid_extents(Interp& in, const ir::OpCall& c, const Dims& shape) {
+  Dims valid{in.eval_int(c.arg("valid_rows")), in.eval_int(c.arg("valid_cols"))};
+  for (size_t d = 0; d < 2; ++d)
+    if (shape.size() != 2 || valid[d] < 0 || valid[d] > shape[d])
+      in.fail(c.span, c.op->spelling + ": the valid region " + dims_str(valid) + " does not fit the shape " +
+                          dims_str(shape));
+  return valid;
+}
+
+Value fillpad_tile(Interp& in, const ir::OpCall& c, OperandName slot) {
+  OperandHolder h;
+  const TileValue& a = in.tile_arg(c, slot, h);
+  TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
+  if (out.data != a.data) std::memmove(out.data, a.data, static_cast<size_t>(a.bytes()));
+  pad_outside(out.data, out.dtype, out.shape, a.valid, pad_of(c));
+  out.valid.clear();
+  return out;
+}
+
+}  // namespace
+
+Value op_SetValidShape(Interp& in, const ir::OpCall& c) {
+  OperandHolder h;
+  const Value& v = in.operand_arg(c, "input", h);
+  if (const auto* tile = std::get_if<TileValue>(&v)) {
+    TileValue out = *tile;  // the same bytes: plan-memory gives the result the operand's buffer
+    out.valid = valid_extents(in, c, tile->shape);
+    if (out.valid == out.shape) out.valid.clear();
+    return out;
+  }
+  TensorView out = in.tensor_arg(c, "input", h);
+  out.valid = valid_extents(in, c, out.shape);
+  if (out.valid == out.shape) out.valid.clear();
+  return out;
+}
+
+Value op_FillPad(Interp& in, const ir::OpCall& c) {
+  OperandHolder h;
+  if (std::holds_alternative<TensorView>(in.operand_arg(c, "value", h)))
+    return tensor_fillpad(in, c, pad_of(c));
+  return fillpad_tile(in, c, "value");
+}
+
+Value op_FillPadInplace(Interp& in, const ir::OpCall& c) {
+  return fillpad_tile(in, c, "tile");
+}
+
+// pl.arange (PyPTO's ci, pto.tci): dst[0, k] = start + k (start - k when descending) along the one row
+// the contract allows, wrapping in the dtype as the device's integer arithmetic does.
+Value op_Arange(Interp& in, const ir::OpCall& c) {
+  Dims shape = in.ints_arg(c, "shape");
+  ir::DType t = c.type->dtype;
+  long long start = in.eval_int(c.arg("start"));
+  const auto* desc = c.arg("descending") ? c.arg("descending")->as<ir::BoolImm>() : nullptr;
+  long long step = desc && desc->value ? -1 : 1;
+  auto fill = [&](std::byte* data) {
+    for (long long k = 0, n = shape_numel(shape); k < n; ++k) {
+      long long v = start + step * k;
+      if (t == ir::DType::INT16)
+        put<int16_t>(data + k * 2, static_cast<int16_t>(v));
+      else
+        put<int32_t>(data + k * 4, static_cast<int32_t>(v));
+    }
+  };
+  if (c.type->kind == ir::TypeKind::Tile) {
+    TileValue out = in.new_tile(c, shape, t, ir::Memory::Vec);
+    fill(out.data);
+    return out;
+  }
+  TensorView out = new_owned_tensor(in, c, shape, t);
+  fill(out.data);
+  return out;
+}
+
+void pad_dense_outside(std::byte* data, ir::DType t, const Dims& shape, const Dims& valid,
+                       const std::string& pad) {
+  pad_outside(data, t, shape, valid, pad);
+}
+
+}  // namespace ptodist::runtime
