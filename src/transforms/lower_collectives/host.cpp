@@ -26,6 +26,7 @@ class HostLowerer {
     detail::OpMaker host_make(cx_.diags, p_, host);
     detail::VarFactory host_vars(p_, host);
     std::vector<Expr> slots = c->args;
+    if (slots.size() < 2) return {s};  // a malformed call: the contracts have reported it
     if (c->op->id == OpId::AllReduce && (!slots[1] || slots[1]->isa<NoneImm>()))
       slots[1] = private_signal(host_make, host_vars, out, c->span);
     if (!slots[1] && c->op->id == OpId::AllReduce) return fail();
@@ -34,7 +35,7 @@ class HostLowerer {
     for (const Expr& a : slots)
       if (a && a->type && a->type->is_tensor_like()) tensors.push_back(a);
     if (!add_kernel(kernel, *c, slots) || !add_chip(chip, kernel, tensors, c->span)) return fail();
-    std::const_pointer_cast<FunctionNode>(p_->find(kernel))->builtin = builtin_name(*c);
+    if (Function k = p_->find(kernel)) std::const_pointer_cast<FunctionNode>(k)->builtin = builtin_name(*c);
     dispatch(host, host_make, host_vars, out, chip, tensors, c->span);
     if (const auto* a = s->as<Assign>(); a && a->targets.size() == 1 && a->targets[0]) {
       Expr result = c->op->id == OpId::Barrier ? slots[0] : c->arg("target");
