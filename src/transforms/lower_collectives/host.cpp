@@ -5,6 +5,8 @@
 // around it and is then lowered like any kernel's. An allreduce without a signal gets a private one.
 #include "host.h"
 
+#include <cctype>
+
 #include "ptodist/ir/op_table.h"
 
 namespace ptodist::transforms::collectives {
@@ -26,10 +28,9 @@ class HostLowerer {
     detail::OpMaker host_make(cx_.diags, p_, host);
     detail::VarFactory host_vars(p_, host);
     std::vector<Expr> slots = c->args;
-    if (slots.size() < 2) return {s};  // a malformed call: the contracts have reported it
     if (c->op->id == OpId::AllReduce && (!slots[1] || slots[1]->isa<NoneImm>()))
       slots[1] = private_signal(host_make, host_vars, out, c->span);
-    if (!slots[1] && c->op->id == OpId::AllReduce) return fail();
+    if (c->op->id == OpId::AllReduce && !slots[1]) return fail();  // barrier has one slot
     std::string kernel = unique_name("host_" + short_name(*c)), chip = kernel + "_chip";
     std::vector<Expr> tensors;
     for (const Expr& a : slots)
@@ -56,7 +57,7 @@ class HostLowerer {
   // distributed_ops_codegen.cpp): the op (allreduce with mode="ring" is allreduce_ring), the reduce
   // op of allreduce / reduce_scatter, broadcast's root, and the dtype (barrier's is fp32).
   static std::string builtin_name(const OpCall& c) {
-    std::string op = short_name(c), name = "builtin.tensor." + op;
+    std::string name = "builtin.tensor." + short_name(c);
     if (c.op->id == OpId::AllReduce) {
       if (const auto* mode = c.arg("mode") ? c.arg("mode")->as<StrImm>() : nullptr;
           mode && mode->value == "ring")
@@ -64,18 +65,19 @@ class HostLowerer {
     }
     if (c.op->id == OpId::AllReduce || c.op->id == OpId::ReduceScatter) {
       const auto* e = c.arg("op") ? c.arg("op")->as<EnumImm>() : nullptr;
-      std::string reduce = e ? e->value : "Sum";
-      for (char& ch : reduce) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      name += "__" + reduce;
+      name += "__" + lowercase(e ? e->value : "Sum");
     }
     if (c.op->id == OpId::Broadcast)
       if (auto root = c.arg("root") ? as_const_int(c.arg("root")) : std::nullopt)
         name += "__root" + std::to_string(*root);
     Expr target = c.op->id == OpId::Barrier ? nullptr : c.arg("target");
     DType dt = target && target->type ? target->type->dtype : DType::FP32;
-    std::string dtype(dtype_name(dt));
-    for (char& ch : dtype) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return name + "__" + dtype;
+    return name + "__" + lowercase(std::string(dtype_name(dt)));
+  }
+
+  static std::string lowercase(std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
   }
 
   static std::string short_name(const OpCall& c) {
