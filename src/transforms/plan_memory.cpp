@@ -17,6 +17,7 @@
 #include <set>
 
 #include "ptodist/analysis/liveness.h"
+#include "ptodist/ir/elementwise_ops.h"
 #include "ptodist/ir/functor.h"
 #include "ptodist/ir/printer.h"
 #include "ptodist/ir/unary_ops.h"
@@ -85,19 +86,8 @@ class TileReads : public Walker {
 // matmuls, ops added later) keeps its result apart from its operands, as PyPTO's not_inplace_safe ops
 // (tile.move, tile.row_sum, tile.row_max, ...) do.
 bool runs_in_place(const OpCall& c) {
+  if (is_elementwise_arith(c.op->id)) return true;
   switch (c.op->id) {
-    case OpId::Add:
-    case OpId::Sub:
-    case OpId::Mul:
-    case OpId::Div:
-    case OpId::Maximum:
-    case OpId::Minimum:
-    case OpId::Adds:
-    case OpId::Muls:
-    case OpId::Subs:
-    case OpId::Divs:
-    case OpId::Exp:
-      return true;
     case OpId::Cast: {
       // A widening cast writes element i past where element i+1 is still to be read (PyPTO forbids it).
       const Expr& in = c.arg("input");

@@ -11,6 +11,7 @@
 #include <functional>
 #include <set>
 
+#include "ptodist/ir/elementwise_ops.h"
 #include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/op_table.h"
 #include "ptodist/ir/unary_ops.h"
@@ -29,23 +30,8 @@ bool tensor_typed(const Expr& e) {
 // An elementwise op computing a new GM tensor from GM tensors (the tensor-level form of a tile op).
 bool is_tensor_compute(const OpCall& c) {
   if (!c.type || !c.type->is_tensor_like()) return false;
-  switch (c.op->id) {
-    case OpId::Add:
-    case OpId::Sub:
-    case OpId::Mul:
-    case OpId::Div:
-    case OpId::Maximum:
-    case OpId::Minimum:
-    case OpId::Adds:
-    case OpId::Muls:
-    case OpId::Subs:
-    case OpId::Divs:
-    case OpId::Exp:
-    case OpId::Cast:
-      return true;
-    default:
-      return unary_op_info(c.op->id) || expand_op_info(c.op->id);
-  }
+  OpId id = c.op->id;
+  return is_elementwise_arith(id) || id == OpId::Cast || unary_op_info(id) || expand_op_info(id);
 }
 
 // `pl.slice(t, shape, offset)` without the optional slots: the region a load can read directly.

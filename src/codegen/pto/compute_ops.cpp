@@ -4,6 +4,7 @@
 
 #include "emitter.h"
 #include "ptodist/ir/cast_mode.h"
+#include "ptodist/ir/elementwise_ops.h"
 #include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/reduce_ops.h"
 #include "ptodist/ir/unary_ops.h"
@@ -252,21 +253,12 @@ void FunctionEmitter::emit_reduce(const CallSite& site, const ReduceOpInfo& r) {
   line(std::string(r.pto) + " " + io);
 }
 
-// The tensor-level forms of the elementwise ops (pl.tensor.add, pl.add on tensors): ptodist runs them
-// on GM tensors, and PyPTO lowers them to tiles with a pass ptodist does not have yet.
+// The tensor-level forms of the compute ops (pl.tensor.add, pl.add on tensors): ptodist runs them on GM
+// tensors; convert-tensor-to-tile turns those whose values only flow into stores into tile ops
+// (tile_values.cpp), and one that reaches the emitter had no tile form there.
 static bool is_tensor_form(const OpCall& c) {
+  if (is_elementwise_arith(c.op->id)) return c.type && c.type->is_tensor_like();
   switch (c.op->id) {
-    case OpId::Add:
-    case OpId::Sub:
-    case OpId::Mul:
-    case OpId::Div:
-    case OpId::Maximum:
-    case OpId::Minimum:
-    case OpId::Adds:
-    case OpId::Muls:
-    case OpId::Subs:
-    case OpId::Divs:
-    case OpId::Exp:
     case OpId::Cast:
     case OpId::FillPad:
     case OpId::Gather:

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "ptodist/ir/expand_ops.h"
-#include "ptodist/ir/reduce_ops.h"
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
+#include "ptodist/ir/reduce_ops.h"
 #include "ptodist/ir/unary_ops.h"
 #include "ptodist/support/diagnostics.h"
 #include "ptodist/support/profile.h"
