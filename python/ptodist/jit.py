@@ -11,7 +11,7 @@ bound names, and imported by the files that call them.
 import re
 
 from .capture import Capture, capture
-from .jit_shapes import specialize
+from .jit_shapes import specialize, tensor_type
 from .program import Program
 
 
@@ -25,6 +25,7 @@ class JitFunction:
         self.kind = kind
         self.capture = capture(fn, frame)
         self._programs = {}
+        self._specialized = {}  # (functions reached, argument types) -> bare-parameter types
         self._compiled = {}  # (platform, device ids) -> compiled program
 
     def callees(self):
@@ -51,8 +52,12 @@ class JitFunction:
         """The Program rooted at this function: its file's source first, then each other file reached;
         bare `pl.Tensor` parameters specialized to `tensors`, the arguments of a call (jit_shapes.py)."""
         reached = self.reached()
-        types = specialize(self, tensors) if tensors else []
-        key = (tuple(id(j) for j in reached), tuple((id(j), p, tuple(s), d) for j, p, s, d in types))
+        ids = tuple(id(j) for j in reached)
+        arg_types = (ids, tuple(tensor_type(t) for t in tensors))
+        if arg_types not in self._specialized:
+            self._specialized[arg_types] = specialize(self, tensors) if tensors else []
+        types = self._specialized[arg_types]
+        key = (ids, tuple((id(j), p, tuple(s), d) for j, p, s, d in types))
         if key not in self._programs:
             self._programs[key] = Program(*_sources(self, reached, types))
         return self._programs[key]

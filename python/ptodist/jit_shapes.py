@@ -14,6 +14,7 @@ way stays bare, and the compiler reports it where it is written.
 import ast
 import inspect
 import textwrap
+import weakref
 
 import numpy as np
 
@@ -67,18 +68,21 @@ class _Signature:
                 self.bare.add(a.arg)
 
 
+# A function's source is parsed once, not at every call that specializes it.
+_SIGNATURES = weakref.WeakKeyDictionary()
+
+
 class JitShapes:
     """The table the compiler takes: {jit function: {parameter: (shape, dtype name)}} for bare ones."""
 
     def __init__(self):
         self.types = {}  # JitFunction -> {param: (shape, dtype)}
-        self._signatures = {}
         self._visited = set()
 
     def signature(self, jit):
-        if jit not in self._signatures:
-            self._signatures[jit] = _Signature(jit)
-        return self._signatures[jit]
+        if jit not in _SIGNATURES:
+            _SIGNATURES[jit] = _Signature(jit)
+        return _SIGNATURES[jit]
 
     def enter(self, jit, known):
         """Specializes `jit` whose parameters have the types `known` ({param: type}), then its callees."""
