@@ -2,13 +2,16 @@
 // execution order and resolves, once, what walking the tree would look up on every run of a statement:
 // frame slots of operands and targets, constants, planned addresses and static result shapes. The
 // executor then reads a few contiguous records per statement instead of a dozen scattered IR nodes,
-// which the tile kernels' data keeps evicting from the caches.
+// which the tile kernels' data keeps evicting from the caches. Every expression it evaluates is
+// decoded here, an op call nested in an operand included (as an op of its own): the executor never
+// evaluates the IR.
 #include "decoded.h"
 
 #include <set>
 
 #include "frame_layout.h"
 #include "ptodist/ir/op_table.h"
+#include "ptodist/support/diagnostics.h"
 
 namespace ptodist::runtime {
 namespace {
@@ -24,17 +27,21 @@ class Decoder {
  private:
   DecodedFunction& out_;
 
+  // The operand's tree, and its flat form when it has one (decoded.h).
   DecodedOperand operand(const ir::Expr& e) {
     DecodedOperand o;
     if (!e) return o;
     o.expr = &e;
-    o.kind = DecodedOperand::Kind::Expr;
-    if (const auto* ref = e->as<ir::VarRef>(); ref && ref->var->frame_slot >= 0) {
+    o.tree = tree(e);
+    o.kind = DecodedOperand::Kind::Tree;
+    if (const auto* ref = e->as<ir::VarRef>()) {
       o.kind = DecodedOperand::Kind::Var;
       o.slot = ref->var->frame_slot;
-    } else if (const auto* imm = e->as<ir::IntImm>()) {
-      o.kind = DecodedOperand::Kind::Int;
+    } else if (const auto* imm = e->as<ir::IntImm>(); imm && (!e->type || e->type->dtype == ir::DType::INT64)) {
+      o.kind = DecodedOperand::Kind::Int;  // an INT64 constant (a typed one, pl.const(v, dtype), keeps its tree)
       o.value = imm->value;
+    } else if (e->kind == ir::ExprKind::NoneImm) {
+      o.kind = DecodedOperand::Kind::None;
     } else if (const std::vector<ir::Expr>* list = ir::as_list(e); list && list->size() <= Dims::kMaxDims) {
       ints(*list, o);
     } else if (uint32_t first, count; scalar(e, first, count)) {
@@ -43,6 +50,81 @@ class Decoder {
       o.count = static_cast<uint8_t>(count);
     }
     return o;
+  }
+
+  // `e` as a tree of DecodedExpr (children first); returns its root's index in `exprs`.
+  uint32_t tree(const ir::Expr& e) {
+    PTODIST_INTERNAL_ASSERT(e, "decode: an expression is missing");
+    DecodedExpr d;
+    d.kind = e->kind;
+    d.node = e.get();
+    std::vector<uint32_t> kids;
+    auto add = [&](const ir::Expr& x) { kids.push_back(tree(x)); };
+    const ir::DType typed = e->type ? e->type->dtype : ir::DType::INT64;
+    switch (e->kind) {
+      case ir::ExprKind::IntImm:  // typed by pl.const(v, dtype); INT64 otherwise
+        d.constant = Scalar::of_int(e->as<ir::IntImm>()->value, typed);
+        break;
+      case ir::ExprKind::FloatImm:
+        d.constant = Scalar::of_float(e->as<ir::FloatImm>()->value, e->type ? e->type->dtype : ir::DType::FP32);
+        break;
+      case ir::ExprKind::BoolImm:
+        d.constant = Scalar::of_bool(e->as<ir::BoolImm>()->value);
+        break;
+      case ir::ExprKind::StrImm:
+      case ir::ExprKind::NoneImm:
+      case ir::ExprKind::DTypeImm:
+      case ir::ExprKind::EnumImm:
+      case ir::ExprKind::Dynamic:
+      case ir::ExprKind::FuncRef:
+        break;
+      case ir::ExprKind::VarRef: {
+        const ir::VarNode& v = *e->as<ir::VarRef>()->var;
+        PTODIST_INTERNAL_ASSERT(v.frame_slot >= 0, "decode: variable '" + v.name + "' has no frame slot");
+        d.slot = v.frame_slot;
+        break;
+      }
+      case ir::ExprKind::Unary:
+        add(e->as<ir::Unary>()->operand);
+        break;
+      case ir::ExprKind::Binary:
+        add(e->as<ir::Binary>()->lhs);
+        add(e->as<ir::Binary>()->rhs);
+        break;
+      case ir::ExprKind::Compare:
+        add(e->as<ir::Compare>()->lhs);
+        add(e->as<ir::Compare>()->rhs);
+        break;
+      case ir::ExprKind::BoolOp:
+        add(e->as<ir::BoolOp>()->lhs);
+        add(e->as<ir::BoolOp>()->rhs);
+        break;
+      case ir::ExprKind::IfExp:
+        add(e->as<ir::IfExp>()->cond);
+        add(e->as<ir::IfExp>()->then_value);
+        add(e->as<ir::IfExp>()->else_value);
+        break;
+      case ir::ExprKind::List:
+      case ir::ExprKind::Tuple:
+        for (const ir::Expr& x : *ir::as_list(e)) add(x);
+        break;
+      case ir::ExprKind::Subscript:
+        add(e->as<ir::Subscript>()->value);
+        for (const ir::Expr& x : e->as<ir::Subscript>()->indices) add(x);
+        break;
+      case ir::ExprKind::OpCall:
+        d.op = op(*e->as<ir::OpCall>());
+        break;
+      case ir::ExprKind::FuncCall:
+        for (const ir::Expr& x : e->as<ir::FuncCall>()->args) add(x);
+        if (e->as<ir::FuncCall>()->device) add(e->as<ir::FuncCall>()->device);
+        break;
+    }
+    d.first = static_cast<uint32_t>(out_.children.size());
+    d.count = static_cast<uint32_t>(kids.size());
+    out_.children.insert(out_.children.end(), kids.begin(), kids.end());
+    out_.exprs.push_back(d);
+    return static_cast<uint32_t>(out_.exprs.size() - 1);
   }
 
   // A variable's slot or an integer constant; false for anything else.
@@ -99,7 +181,7 @@ class Decoder {
   }
 
   // A list whose entries are all variables, integer constants or scalar expressions of those;
-  // anything else stays an expression.
+  // anything else is read from its tree.
   void ints(const std::vector<ir::Expr>& list, DecodedOperand& o) {
     std::vector<IntEntry> entries(list.size());
     const size_t steps = out_.steps.size();
@@ -119,14 +201,13 @@ class Decoder {
   }
 
   int op(const ir::OpCall& c) {
+    PTODIST_INTERNAL_ASSERT(c.op, "decode: a call of no op");
     DecodedOp d;
     d.call = &c;
-    if (c.op) {
-      d.id = c.op->id;
-      d.effects = c.op->effects;
-    }
+    d.id = c.op->id;
+    d.effects = c.op->effects;
     if (c.type) result_type(*c.type, d);
-    if (c.op) operands(c, d);
+    operands(c, d);
     out_.ops.push_back(std::move(d));
     return static_cast<int>(out_.ops.size() - 1);
   }
@@ -149,20 +230,28 @@ class Decoder {
     d.shape = dims;
   }
 
-  // The operands in parameter order, each with the key of its parameter's name. An op whose names
-  // collide keeps the lookup by name (no op does: DecodedKeys.EveryOpsParametersHaveDistinctKeys).
+  // The operands in parameter order, each with the key of its parameter's name (distinct for every
+  // op: DecodedKeys.EveryOpsParametersHaveDistinctKeys), then the variadic arguments. Decoded into a
+  // list first: an operand's nested op calls append operands of their own.
   void operands(const ir::OpCall& c, DecodedOp& d) {
     std::set<uint32_t> keys;
     const std::vector<ir::OpParam>& params = ir::op_info(c.op->id).params;  // an alias's slots are its op's
     for (const ir::OpParam& p : params) keys.insert(slot_key(p.name));
-    if (keys.size() != params.size()) return;
-    d.first = static_cast<uint32_t>(out_.operands.size());
+    PTODIST_INTERNAL_ASSERT(keys.size() == params.size(), "decode: parameters of " + c.op->spelling + " share a key");
+    PTODIST_INTERNAL_ASSERT(c.args.size() <= params.size(),
+                            "decode: " + c.op->spelling + " has more arguments than parameters");
+    std::vector<DecodedOperand> list;
     for (size_t i = 0; i < params.size(); ++i) {
       DecodedOperand o = i < c.args.size() ? operand(c.args[i]) : DecodedOperand{};
       o.key = slot_key(params[i].name);
-      out_.operands.push_back(o);
+      list.push_back(o);
     }
+    for (const ir::Expr& a : c.varargs) list.push_back(operand(a));
+    d.first = static_cast<uint32_t>(out_.operands.size());
     d.count = static_cast<uint8_t>(params.size());
+    d.varargs = d.first + d.count;
+    d.n_varargs = static_cast<uint32_t>(c.varargs.size());
+    out_.operands.insert(out_.operands.end(), list.begin(), list.end());
   }
 
   // Emits a statement's record and returns its index (records may move while bodies are decoded).
@@ -233,7 +322,15 @@ class Decoder {
         block(s->as<ir::ManualScope>()->body);
         out_.code[at].end = here();
         return;
-      case ir::StmtKind::Return:
+      case ir::StmtKind::Return: {
+        std::vector<DecodedOperand> values;
+        for (const ir::Expr& v : s->as<ir::Return>()->values) values.push_back(operand(v));
+        DecodedStmt& d = out_.code[at];
+        d.values = static_cast<uint32_t>(out_.operands.size());
+        d.n_values = static_cast<uint32_t>(values.size());
+        out_.operands.insert(out_.operands.end(), values.begin(), values.end());
+        return;
+      }
       case ir::StmtKind::Pass:
         return;
     }

@@ -12,6 +12,7 @@
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
 #include "ptodist/runtime/dims.h"
+#include "ptodist/runtime/value.h"
 
 namespace ptodist::runtime {
 
@@ -61,19 +62,38 @@ struct ScalarStep {
 };
 inline constexpr int kMaxScalarDepth = 8;  // stack entries an expression may need to be decoded
 
-// An operand as the executor needs it: a variable, an integer constant, a list of entries, or a
-// scalar expression of variables and constants. Anything else keeps its expression and is evaluated
-// from the IR (`expr` is kept for every kind: the fallback when a variable is unbound, and errors).
+// One node of an expression as the executor evaluates it: the IR node it mirrors, with variables
+// resolved to frame slots, constants to values and op calls to decoded ops. `node` gives spans,
+// operator kinds and names (for errors and Python semantics), never a value. Children, in
+// DecodedFunction::children[first, first + count): Unary [operand]; Binary, Compare, BoolOp
+// [lhs, rhs]; IfExp [cond, then, else]; List, Tuple the elements; Subscript [value, indices...];
+// FuncCall [args..., device] (the device only when the call has one). Other kinds have none.
+struct DecodedExpr {
+  ir::ExprKind kind = ir::ExprKind::NoneImm;
+  const ir::ExprNode* node = nullptr;
+  int slot = -1;  // VarRef: the frame slot
+  int op = -1;    // OpCall: DecodedFunction::ops[op]
+  uint32_t first = 0;
+  uint32_t count = 0;
+  Scalar constant;  // IntImm, FloatImm, BoolImm: the value, typed as the IR evaluator typed it
+};
+
+// An operand as the executor needs it: a variable, an integer constant, None, a list of entries, a
+// scalar expression of variables and constants, or any other expression as a tree of DecodedExpr.
+// Every present operand also has its tree (`tree`): the flat forms are the fast paths, and when one
+// cannot give a value (an unbound variable, a value of the wrong kind) the tree is evaluated instead,
+// which reports the error exactly as evaluating the expression always has. Nothing reads the IR.
 struct DecodedOperand {
   // Scalar: DecodedFunction::steps[first, first + count) (ScalarStep).
-  enum class Kind : uint8_t { Missing, Var, Int, Ints, Scalar, Expr };
+  enum class Kind : uint8_t { Missing, Var, Int, None, Ints, Scalar, Tree };
   Kind kind = Kind::Missing;
   uint8_t count = 0;               // Ints: entries; Scalar: steps
   uint32_t key = 0;                // slot_key of the parameter name (op operands)
   int slot = -1;                   // Var: frame slot
   uint32_t first = 0;              // Ints: the first entry in DecodedFunction::ints; Scalar: step
+  uint32_t tree = 0;               // DecodedFunction::exprs[tree], unless Missing
   long long value = 0;             // Int
-  const ir::Expr* expr = nullptr;  // the operand as written (in the IR); null when missing
+  const ir::Expr* expr = nullptr;  // the operand as written, for its span; null when missing
 };
 
 // An op call that is the whole value of a statement, with its operands in parameter order and what
@@ -84,6 +104,8 @@ struct DecodedOp {
   uint32_t effects = 0;
   uint32_t first = 0;  // operands: DecodedFunction::operands[first, first + count)
   uint8_t count = 0;
+  uint32_t varargs = 0;  // the variadic arguments (pl.spmd_submit's): operands[varargs, + n_varargs)
+  uint32_t n_varargs = 0;
   bool tile_result = false;  // the checked result type is a tile: `memory` and `addr` are its
   ir::Memory memory = ir::Memory::Vec;
   long long addr = -1;        // the result type's planned address, -1 when unplanned
@@ -106,6 +128,8 @@ struct DecodedStmt {
   // What the statement evaluates: an If's condition, an Assign's or ExprStmt's value when that is not
   // an op call.
   DecodedOperand value;
+  uint32_t values = 0;  // Return: its values, DecodedFunction::operands[values, values + n_values)
+  uint32_t n_values = 0;
 };
 
 struct DecodedFunction {
@@ -116,6 +140,8 @@ struct DecodedFunction {
   std::vector<DecodedOperand> operands;
   std::vector<IntEntry> ints;
   std::vector<ScalarStep> steps;
+  std::vector<DecodedExpr> exprs;
+  std::vector<uint32_t> children;  // indices into exprs (DecodedExpr)
   // It calls pld.system.defer_wait: its blocks free their core when the body ends (orchestration.cpp).
   bool defers_completion = false;
 };
@@ -129,7 +155,10 @@ struct DecodedProgram {
 };
 
 // Lays out the frames of `program` (frame_layout.h) and decodes each of its functions. Call before any
-// thread runs the program; the result is read-only afterwards and shared by every core.
+// thread runs the program; the result is read-only afterwards and shared by every core. Every
+// expression the executor evaluates is decoded; one the decoder cannot resolve (a variable without a
+// frame slot, a call of no op, an op with more arguments than parameters) is an internal error here,
+// before anything runs.
 std::unique_ptr<DecodedProgram> decode_program(const ir::ProgramNode& program);
 
 }  // namespace ptodist::runtime

@@ -27,6 +27,7 @@
 #include "ptodist/runtime/runtime.h"
 #include "ptodist/runtime/value.h"
 #include "ptodist/runtime/world.h"
+#include "ptodist/support/diagnostics.h"
 
 namespace ptodist::runtime {
 
@@ -256,15 +257,46 @@ class Interp {
   // Runs the decoded statements [begin, end) of the frame's function.
   void exec_range(uint32_t begin, uint32_t end);
 
-  Value eval(const ir::Expr& e);
-  long long eval_int(const ir::Expr& e);
-  double eval_double(const ir::Expr& e);
-  Dims eval_ints(const ir::Expr& e);
+  // The decoded expression `tree` of the frame's function, evaluated (exec_expr.cpp): every
+  // expression the executor evaluates is decoded (decoded.h); nothing evaluates the IR.
+  Value eval(uint32_t tree);
+  long long eval_int(uint32_t tree);
+  double eval_double(uint32_t tree);
+  Dims eval_ints(uint32_t tree);
+  const DecodedExpr& expr_at(uint32_t tree) const { return f.code->exprs[tree]; }
+  // A decoded operand's value: a variable's in place or its fast form, else its tree evaluated.
+  Value value_of(const DecodedOperand& o);
+  long long int_of(const DecodedOperand& o);
+  double double_of(const DecodedOperand& o);
   // Operand `slot` of `c` as a list of integers (offsets, shapes).
   Dims ints_arg(const ir::OpCall& c, OperandName slot);
+  // Operand `slot` of `c` as an integer or a number (a located error when it is not one).
+  long long int_arg(const ir::OpCall& c, OperandName slot) { return int_of(operand_of(c, slot)); }
+  double double_arg(const ir::OpCall& c, OperandName slot) { return double_of(operand_of(c, slot)); }
+  // Whether operand `slot` of `c` was written; and written as something other than None.
+  bool has_arg(const ir::OpCall& c, OperandName slot) const {
+    const DecodedOperand* o = decoded_operand(c, slot);
+    return o && o->kind != DecodedOperand::Kind::Missing;
+  }
+  bool given_arg(const ir::OpCall& c, OperandName slot) const {
+    const DecodedOperand* o = decoded_operand(c, slot);
+    return o && o->kind != DecodedOperand::Kind::Missing && o->kind != DecodedOperand::Kind::None;
+  }
+  // Whether operand `slot` of `c` is written as the literal True (a flag such as `clamp=True`).
+  bool literal_true(const ir::OpCall& c, OperandName slot) const {
+    const DecodedOperand* o = decoded_operand(c, slot);
+    if (!o || o->kind != DecodedOperand::Kind::Tree) return false;
+    const DecodedExpr& e = expr_at(o->tree);
+    return e.kind == ir::ExprKind::BoolImm && e.constant.i != 0;
+  }
+  // The variadic arguments of `c` (pl.spmd_submit's kernel arguments).
+  std::span<const DecodedOperand> varargs_of(const ir::OpCall& c) const {
+    const DecodedOp& op = site_of(c);
+    return {f.code->operands.data() + op.varargs, op.n_varargs};
+  }
   // A decoded entry (a constant, a variable, or scalar steps) as a scalar; false when a variable it
-  // reads is unbound or not a scalar (the caller then evaluates the IR, which reports that). Inline:
-  // every offset and shape list and every scalar step reads entries.
+  // reads is unbound or not a scalar (the caller then evaluates the entry's tree, which reports that).
+  // Inline: every offset and shape list and every scalar step reads entries.
   bool entry_of(const IntEntry& e, Scalar& out) {
     if (e.slot == IntEntry::kConstant) {
       out = Scalar::of_int(e.value);
@@ -278,7 +310,7 @@ class Interp {
   }
   // Operand `slot` of `c`: a variable in place, else evaluated into `holder`.
   // Inline, with everything but a decoded variable out of line (operand_slow): ops read several
-  // operands each, and the fallback's strings would otherwise make every read set up a large frame.
+  // operands each, and the slow path's strings would otherwise make every read set up a large frame.
   const Value& operand_arg(const ir::OpCall& c, OperandName slot, OperandHolder& holder) {
     const DecodedOperand* o = decoded_operand(c, slot);
     if (o && o->kind == DecodedOperand::Kind::Var) {
@@ -306,20 +338,29 @@ class Interp {
   // The variable's value in this frame, or null before it is bound.
   const Value* lookup(const ir::VarNode& v) const { return lookup_slot(v.frame_slot); }
   const Value* lookup_slot(int slot) const { return f.vars.get(static_cast<size_t>(slot)); }
-  // The decoded form of `c` when it is the op running now, else null (an op call nested in an
-  // operand, or one the decoder left as an expression): callers then read the IR.
-  const DecodedOp* site_of(const ir::OpCall& c) const {
-    return f.site && f.site->call == &c ? f.site : nullptr;
+  // The decoded form of `c`, the op running now: every op runs from its DecodedOp (run_op), a nested
+  // one too, so an op's operands are always its site's.
+  const DecodedOp& site_of([[maybe_unused]] const ir::OpCall& c) const {
+    PTODIST_INTERNAL_ASSERT(f.site && f.site->call == &c, "an op's operands read outside its decoded site");
+    return *f.site;
   }
-  // The decoded operand `slot` of `c`, or null when `c` has no decoded form (see site_of).
+  // The decoded operand `slot` of `c`, or null when the op has no such parameter.
   const DecodedOperand* decoded_operand(const ir::OpCall& c, OperandName slot) const {
-    const DecodedOp* op = site_of(c);
-    if (!op) return nullptr;
-    const DecodedOperand* operands = f.code->operands.data() + op->first;
-    for (uint8_t i = 0; i < op->count; ++i)
+    const DecodedOp& op = site_of(c);
+    const DecodedOperand* operands = f.code->operands.data() + op.first;
+    for (uint8_t i = 0; i < op.count; ++i)
       if (operands[i].key == slot.key()) return &operands[i];
     return nullptr;
   }
+  // The same for an operand the op cannot run without: a located error when it is missing.
+  const DecodedOperand& operand_of(const ir::OpCall& c, OperandName slot) const {
+    const DecodedOperand* o = decoded_operand(c, slot);
+    if (!o || o->kind == DecodedOperand::Kind::Missing) [[unlikely]]
+      missing_operand(c, slot);
+    return *o;
+  }
+  // Runs a decoded op; its tile result goes to `planned_addr` when that is not -1.
+  Value run_op(const DecodedOp& op, long long planned_addr = -1);
   [[noreturn]] void fail(const SourceSpan& span, const std::string& message) const;
   // The program's function called `name`; an error at `span` when there is none.
   const ir::FunctionNode& function_named(const std::string& name, const SourceSpan& span) const;
@@ -334,33 +375,33 @@ class Interp {
   Frame& f;
 
  private:
-  // operand_arg's other cases: a decoded constant, an operand evaluated from the IR (`decoded` is
-  // its decoded form or null), a missing one.
+  // operand_arg's other cases: a decoded constant or None, an operand evaluated from its tree, a
+  // missing one.
   const Value& operand_slow(const ir::OpCall& c, OperandName slot, const DecodedOperand* decoded,
                             OperandHolder& holder);
-  // `e`'s value: a bound variable's in place (no copy of it on every use), anything else evaluated
-  // into `holder`.
-  const Value& value_in_place(const ir::Expr& e, OperandHolder& holder);
-  // The errors of tensor_arg (`t`: the operand when it is a tensor without data) and tile_arg.
+  // The errors of operand_of, tensor_arg (`t`: the operand when it is a tensor without data) and
+  // tile_arg.
+  [[noreturn]] void missing_operand(const ir::OpCall& c, OperandName slot) const;
   [[noreturn]] void not_a_bound_tensor(const ir::OpCall& c, OperandName slot, const TensorView* t) const;
   [[noreturn]] void not_a_tile(const ir::OpCall& c, OperandName slot) const;
-  Value eval_binary(const ir::Binary& b);
-  Value eval_compare(const ir::Compare& c);
+  // The value of tree `tree`: a bound variable's in place (no copy of it on every use), anything
+  // else evaluated into `holder`.
+  const Value& value_in_place(uint32_t tree, OperandHolder& holder);
+  // A variable node's value as a scalar in place, or null (unbound, or not a scalar).
+  const Scalar* scalar_in_place(const DecodedExpr& e) const;
+  Scalar scalar_operand(uint32_t tree, const SourceSpan& span);
+  Value eval_binary(const DecodedExpr& e);
+  Value eval_compare(const DecodedExpr& e);
+  Value eval_subscript(const DecodedExpr& e);
+  Value eval_call(const DecodedExpr& e);
   // Python semantics of `b` / `c` on operands already evaluated.
   Scalar binary_of(const ir::Binary& b, const Scalar& x, const Scalar& y);
   Scalar compare_of(const ir::Compare& c, const Scalar& x, const Scalar& y);
-  // A decoded operand's value; anything the decoder did not resolve is evaluated from the IR.
-  Value value_of(const DecodedOperand& o);
   // `o` as a scalar when it is a constant, a bound scalar variable or a decoded scalar expression of
-  // those; false otherwise (the caller evaluates the IR, which also reports what is wrong).
+  // those; false otherwise (the caller evaluates its tree, which also reports what is wrong).
   bool scalar_of(const DecodedOperand& o, Scalar& out);
   // Runs decoded scalar steps (ScalarStep) into `out`; false as for entry_of.
   bool run_steps(uint32_t first, uint32_t count, Scalar& out);
-  Value eval_subscript(const ir::Subscript& s);
-  // Runs a decoded op; its tile result goes to `planned_addr` when that is not -1.
-  Value run_op(const DecodedOp& op, long long planned_addr = -1);
-  long long int_of(const DecodedOperand& o);
-  double double_of(const DecodedOperand& o);
   void exec_assign(const DecodedStmt& s);
   void exec_for(const DecodedStmt& loop, uint32_t at);
   void exec_manual_scope(const DecodedStmt& scope, uint32_t at);
@@ -370,7 +411,6 @@ class Interp {
 #define PTODIST_OP(Id, spelling, signature, effects, where) Value op_##Id(Interp& in, const ir::OpCall& c);
 #include "ptodist/ir/ops.def"
 #undef PTODIST_OP
-Value dispatch_op(Interp& in, const ir::OpCall& c);
 // The same with the op's id and effects given (decoded ones, read without touching the op table).
 Value dispatch_op(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t effects);
 // The op itself, without reporting it (dispatch_op reports through observed_op when observed).
@@ -426,8 +466,10 @@ void report_round_start(World& world, int round, bool zeroed);
 void report_deferred(World& world, const CoreState& core, int rank, const TaskState& task,
                      const std::vector<DeferredCondition>& conds);
 
-// Calls of program functions: kernels, orchestrators and `device=` calls (orchestration.cpp).
-Value call_function(Interp& in, const ir::FuncCall& call);
+// Calls of program functions: kernels, orchestrators and `device=` calls (orchestration.cpp), with
+// the arguments evaluated; `device` is the decoded tree of the call's `device=` when it has one.
+Value call_function(Interp& in, const ir::FuncCall& call, std::vector<Value> args,
+                    std::optional<uint32_t> device);
 // Runs a chip orchestration the host queued for `rank` (its arguments are moved into its frame).
 void run_device_call(RunEnv& env, int rank, DeviceCall& call);
 

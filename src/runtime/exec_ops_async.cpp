@@ -15,8 +15,8 @@ const char* kScratchNote = "the session scratch must be a [1, 256] INT8 Vec tile
 Value make_session(Interp& in, const ir::OpCall& c, TileValue scratch) {
   if (scratch.bytes() < 4) in.fail(c.span, c.op->spelling + ": " + kScratchNote);
   auto s = std::make_shared<AsyncSessionState>();
-  s->sync_id = c.arg("sync_id") ? static_cast<int>(in.eval_int(c.arg("sync_id"))) : 0;
-  s->block_bytes = c.arg("block_bytes") ? in.eval_int(c.arg("block_bytes")) : (1LL << 20);
+  s->sync_id = in.has_arg(c, "sync_id") ? static_cast<int>(in.int_arg(c, "sync_id")) : 0;
+  s->block_bytes = in.has_arg(c, "block_bytes") ? in.int_arg(c, "block_bytes") : (1LL << 20);
   if (s->sync_id < 0 || s->sync_id >= in.world().profile().dma_channel_groups) {
     in.fail(c.span, c.op->spelling + ": sync_id " + std::to_string(s->sync_id) + " is outside [0, " +
                         std::to_string(in.world().profile().dma_channel_groups - 1) + "]");
@@ -58,8 +58,7 @@ Value issue(Interp& in, const ir::OpCall& c, bool is_put) {
   int peer = global_peer(in, c, is_put ? dst : src);
   const auto& session = session_arg(in, c, hss);
   if (src.dtype != dst.dtype) in.fail(c.span, c.op->spelling + ": 'src' and 'dst' dtypes differ");
-  const ir::Expr& shape_e = c.arg("shape");
-  bool sub = shape_e && !shape_e->isa<ir::NoneImm>();
+  bool sub = in.given_arg(c, "shape");
   Dims shape = sub ? in.ints_arg(c, "shape") : src.shape;
   Dims so = sub ? in.ints_arg(c, "src_offsets") : Dims(src.shape.size(), 0);
   Dims dof = sub ? in.ints_arg(c, "dst_offsets") : Dims(dst.shape.size(), 0);

@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "exec.h"
-#include "ptodist/ir/functor.h"
 #include "ptodist/runtime/host_io.h"
 #include "remote_io.h"
 
@@ -47,7 +46,8 @@ Value op_AllocWindowBuffer(Interp& in, const ir::OpCall& c) {
 
 // In the host orchestrator a window view is not yet tied to a rank; the `device=r` call binds it.
 Value op_Window(Interp& in, const ir::OpCall& c) {
-  Value h = in.eval(c.arg("buf"));
+  OperandHolder hb;
+  const Value& h = in.operand_arg(c, "buf", hb);
   const auto* buf = std::get_if<WindowBufferValue>(&h);
   if (!buf) in.fail(c.arg("buf")->span, "pld.window: 'buf' must come from pld.alloc_window_buffer");
   TensorView v;
@@ -108,7 +108,7 @@ Value op_Notify(Interp& in, const ir::OpCall& c) {
   int peer = global_peer(in, c, t);
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = signal_cell_offset(in, c, t, offsets);
-  long long value = in.eval_int(c.arg("value"));
+  long long value = in.int_arg(c, "value");
   const ir::EnumImm* op = enum_arg(c, "op");
   bool add = !op || op->value != "Set";
   WindowAddr cell{t.window.segment, t.window.offset + at};
@@ -118,31 +118,25 @@ Value op_Notify(Interp& in, const ir::OpCall& c) {
   return NoneValue{};
 }
 
-// Every pld.system.notify in `fn`, for the deadlock report's wait-for edges.
-static std::vector<const ir::OpCall*> notifies_in(const ir::FunctionNode& fn) {
-  struct Finder : ir::Walker {
-    std::vector<const ir::OpCall*> found;
-    void visit_expr(const ir::Expr& e) override {
-      if (!e) return;
-      if (const auto* call = e->as<ir::OpCall>(); call && call->arg("peer") && call->op->has(ir::kNotify))
-        found.push_back(call);
-      ir::Walker::visit_expr(e);
-    }
-  } finder;
-  for (const ir::Stmt& s : fn.body) finder.visit_stmt(s);
-  return finder.found;
-}
-
 // Whether the core running `in` (blocked, so its frame is stable) has a notify whose peer evaluates
 // to `rank` in its current frame. A peer that cannot be evaluated yet (it uses a name defined later)
 // may be any rank. Called only by the scheduler's baton holder when it writes a deadlock report.
 static bool may_notify_rank(Interp& in, int rank) {
-  if (!in.f.fn) return true;
-  for (const ir::OpCall* call : notifies_in(*in.f.fn)) {
+  if (!in.f.code) return true;
+  // Each notify's operands are read as those of the running op; the blocked op is put back after.
+  struct Site {
+    Frame& f;
+    const DecodedOp* blocked = f.site;
+    ~Site() { f.site = blocked; }
+  } site{in.f};
+  for (const DecodedOp& op : in.f.code->ops) {
+    if ((op.effects & ir::kNotify) == 0) continue;
+    in.f.site = &op;
+    if (!in.has_arg(*op.call, "peer")) continue;
     try {
-      Value target = in.eval(call->arg("target"));  // the peer is a rank of its window's group
-      const auto* t = std::get_if<TensorView>(&target);
-      if ((t ? global_peer(in, *call, *t) : in.eval_int(call->arg("peer"))) == rank) return true;
+      OperandHolder h;
+      const auto* t = std::get_if<TensorView>(&in.operand_arg(*op.call, "target", h));  // a group's rank
+      if ((t ? global_peer(in, *op.call, *t) : in.int_arg(*op.call, "peer")) == rank) return true;
     } catch (const RunError&) {
       return true;
     }
@@ -155,7 +149,7 @@ Value op_Wait(Interp& in, const ir::OpCall& c) {
   const TensorView& t = window_arg(in, c, "signal", h);
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = signal_cell_offset(in, c, t, offsets);
-  long long expected = in.eval_int(c.arg("expected"));
+  long long expected = in.int_arg(c, "expected");
   const ir::EnumImm* cmp = enum_arg(c, "cmp");
   bool ge = cmp && cmp->value == "Ge";
   auto* cell = reinterpret_cast<int32_t*>(t.data + at);
@@ -184,7 +178,7 @@ Value op_DeferWait(Interp& in, const ir::OpCall& c) {
   const TensorView& t = window_arg(in, c, "signal", h);
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = signal_cell_offset(in, c, t, offsets);
-  long long expected = in.eval_int(c.arg("expected"));
+  long long expected = in.int_arg(c, "expected");
   if (expected < 0 || expected > INT32_MAX)
     in.fail(c.span, "pld.system.defer_wait: 'expected' is " + std::to_string(expected) +
                         "; deferred conditions are monotonic counters in [0, INT32_MAX]");
@@ -285,7 +279,7 @@ Value op_TilePut(Interp& in, const ir::OpCall& c) {
   OperandHolder h1, h2;
   const TileValue& stage = in.tile_arg(c, "stage", h1);
   const TileValue* stage2 =
-      c.arg("stage2") && !c.arg("stage2")->isa<ir::NoneImm>() ? &in.tile_arg(c, "stage2", h2) : nullptr;
+      in.given_arg(c, "stage2") ? &in.tile_arg(c, "stage2", h2) : nullptr;
   staged_transfer(in, c, true, &stage, stage2);
   return NoneValue{};
 }
@@ -294,7 +288,7 @@ Value op_TileGet(Interp& in, const ir::OpCall& c) {
   OperandHolder h1, h2;
   const TileValue& stage = in.tile_arg(c, "stage", h1);
   const TileValue* stage2 =
-      c.arg("stage2") && !c.arg("stage2")->isa<ir::NoneImm>() ? &in.tile_arg(c, "stage2", h2) : nullptr;
+      in.given_arg(c, "stage2") ? &in.tile_arg(c, "stage2", h2) : nullptr;
   staged_transfer(in, c, false, &stage, stage2);
   return NoneValue{};
 }

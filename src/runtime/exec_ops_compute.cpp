@@ -24,8 +24,7 @@ kernels::TileView view_of(const TileValue& t) {
 // The checked result type carries the memory the operand names (the contract put it there), so the
 // enum is parsed only for a call without one.
 ir::Memory memory_arg(Interp& in, const ir::OpCall& c, std::string_view slot, ir::Memory fallback) {
-  if (const DecodedOp* op = in.site_of(c); op && op->tile_result) return op->memory;
-  if (c.type && c.type->kind == ir::TypeKind::Tile) return c.type->memory;
+  if (const DecodedOp& op = in.site_of(c); op.tile_result) return op.memory;
   if (const ir::EnumImm* e = enum_arg(c, slot)) {
     if (auto m = ir::memory_from_name(e->value)) return *m;
   }
@@ -48,19 +47,7 @@ long long checked_region(Interp& in, const ir::OpCall& c, const TensorView& t, c
 // Sets `out` to the shape of the op's result type when every dim is a constant, else leaves it:
 // TypeNode::static_shape without its heap vector, decoded once for the running op.
 void static_dims(Interp& in, const ir::OpCall& c, Dims& out) {
-  if (const DecodedOp* op = in.site_of(c)) {
-    if (op->static_shape) out = op->shape;
-    return;
-  }
-  if (!c.type) return;
-  const ir::TypeNode& type = *c.type;
-  Dims dims;
-  for (const ir::Expr& d : type.shape) {
-    auto v = ir::as_const_int(d);
-    if (!v) return;
-    dims.push_back(*v);
-  }
-  out = dims;
+  if (const DecodedOp& op = in.site_of(c); op.static_shape) out = op.shape;
 }
 
 // A tile's shape aligned to a tensor's rank: leading 1s are added or dropped.
@@ -93,7 +80,7 @@ Value scalar_op(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
   OperandHolder h;
   if (std::holds_alternative<TensorView>(in.operand_arg(c, "tile", h))) return tensor_scalar(in, c, op);
   const TileValue& a = in.tile_arg(c, "tile", h);
-  double s = in.eval_double(c.arg("scalar"));
+  double s = in.double_arg(c, "scalar");
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
   kernels::binary_scalar(op, view_of(out), view_of(a), s);
   out.valid = a.valid;
@@ -140,14 +127,12 @@ long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView&
 // The region a load reads: `valid_shape` (else `shapes`), cut at the tensor's edge with clamp=True.
 Dims load_region(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
                  const Dims& shape) {
-  const ir::Expr& valid_e = c.arg("valid_shape");
-  bool has_valid = valid_e && !valid_e->isa<ir::NoneImm>();
+  bool has_valid = in.given_arg(c, "valid_shape");
   Dims region = has_valid ? in.ints_arg(c, "valid_shape") : shape;
   if (region.size() != shape.size())
     in.fail(c.span, c.op->spelling + ": valid_shape " + dims_str(region) +
                         " must have one entry per dim of shapes " + dims_str(shape));
-  const ir::Expr& clamp = c.arg("clamp");
-  bool clamped = clamp && clamp->isa<ir::BoolImm>() && clamp->as<ir::BoolImm>()->value;
+  bool clamped = in.literal_true(c, "clamp");
   for (size_t i = 0; i < region.size(); ++i) {
     if (region[i] < 0 || region[i] > shape[i])
       in.fail(c.span, c.op->spelling + ": valid_shape " + dims_str(region) + " must lie within shapes " +
@@ -244,8 +229,7 @@ Value op_MatmulAcc(Interp& in, const ir::OpCall& c) {
   const TileValue& acc = in.tile_arg(c, "acc", hc);
   const TileValue& a = in.tile_arg(c, "lhs", ha);
   const TileValue& b = in.tile_arg(c, "rhs", hb);
-  const ir::Expr& init = c.arg("init_cond");
-  bool overwrite = init && !init->isa<ir::NoneImm>() && in.eval_int(init) != 0;
+  bool overwrite = in.given_arg(c, "init_cond") && in.int_arg(c, "init_cond") != 0;
   matmul_into(in, c, a, b, acc, !overwrite);
   return acc;
 }
@@ -350,7 +334,7 @@ static Value filled(Interp& in, const ir::OpCall& c, double value, bool fill) {
 }
 
 Value op_Full(Interp& in, const ir::OpCall& c) {
-  return filled(in, c, in.eval_double(c.arg("value")), true);
+  return filled(in, c, in.double_arg(c, "value"), true);
 }
 Value op_Zeros(Interp& in, const ir::OpCall& c) {
   return filled(in, c, 0, true);
@@ -386,14 +370,16 @@ Value op_RowMax(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_ScalarMin(Interp& in, const ir::OpCall& c) {
-  Scalar a = std::get<Scalar>(in.eval(c.arg("lhs"))), b = std::get<Scalar>(in.eval(c.arg("rhs")));
+  Scalar a = std::get<Scalar>(in.value_of(in.operand_of(c, "lhs")));
+  Scalar b = std::get<Scalar>(in.value_of(in.operand_of(c, "rhs")));
   ir::DType t = c.type ? c.type->dtype : a.dtype;
   if (ir::dtype_is_float(t)) return Scalar::of_float(std::min(a.as_double(), b.as_double()), t);
   return Scalar::of_int(std::min(a.as_int(), b.as_int()), t);
 }
 
 Value op_ScalarMax(Interp& in, const ir::OpCall& c) {
-  Scalar a = std::get<Scalar>(in.eval(c.arg("lhs"))), b = std::get<Scalar>(in.eval(c.arg("rhs")));
+  Scalar a = std::get<Scalar>(in.value_of(in.operand_of(c, "lhs")));
+  Scalar b = std::get<Scalar>(in.value_of(in.operand_of(c, "rhs")));
   ir::DType t = c.type ? c.type->dtype : a.dtype;
   if (ir::dtype_is_float(t)) return Scalar::of_float(std::max(a.as_double(), b.as_double()), t);
   return Scalar::of_int(std::max(a.as_int(), b.as_int()), t);
@@ -428,7 +414,8 @@ Value op_Write(Interp& in, const ir::OpCall& c) {
   Dims offsets = in.ints_arg(c, "offset");
   long long at = checked_region(in, c, t, offsets, Dims(offsets.size(), 1));
   report_access(in, c, t, offsets, Dims(offsets.size(), 1), true);
-  Value value = in.eval(c.arg("value"));
+  OperandHolder hv;
+  const Value& value = in.operand_arg(c, "value", hv);
   const auto* v = std::get_if<Scalar>(&value);
   if (!v) in.fail(c.arg("value")->span, "pl.write: 'value' is not a scalar");
   if (t.dtype == ir::DType::INT64 && !v->is_float())  // exactly: a double holds only 53 bits

@@ -75,7 +75,7 @@ Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
   OperandHolder h;
   TensorView a = dense_copy(in, c, tensor_operand(in, c, "tile", h));
   TensorView out = new_tensor(in, c, a.shape, a.dtype, c.op->spelling);
-  kernels::binary_scalar(op, flat(out), flat(a), in.eval_double(c.arg("scalar")));
+  kernels::binary_scalar(op, flat(out), flat(a), in.double_arg(c, "scalar"));
   return out;
 }
 
@@ -214,7 +214,7 @@ Value op_Reshape(Interp& in, const ir::OpCall& c) {
 Value op_TensorDim(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   const TensorView& t = in.tensor_arg(c, "tensor", h);
-  long long axis = in.eval_int(c.arg("axis"));
+  long long axis = in.int_arg(c, "axis");
   long long rank = static_cast<long long>(t.shape.size());
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) in.fail(c.span, c.op->spelling + ": axis out of range");
@@ -224,14 +224,13 @@ Value op_TensorDim(Interp& in, const ir::OpCall& c) {
 Value op_CreateTensor(Interp& in, const ir::OpCall& c) {
   ir::DType dtype = c.type ? c.type->dtype : ir::DType::FP32;
   TensorView t = new_tensor(in, c, in.ints_arg(c, "shape"), dtype, "create_tensor");
-  const ir::Expr& init = c.arg("init_value");
-  if (init && !init->isa<ir::NoneImm>()) kernels::fill(flat(t), in.eval_double(init));
+  if (in.given_arg(c, "init_value")) kernels::fill(flat(t), in.double_arg(c, "init_value"));
   return t;
 }
 
 // An array is a 1-D INT tile in pooled storage: the C-stack of the core, never placed by plan-memory.
 Value op_ArrayCreate(Interp& in, const ir::OpCall& c) {
-  long long n = in.eval_int(c.arg("extent"));
+  long long n = in.int_arg(c, "extent");
   if (n <= 0 || n > (1LL << 20))
     in.fail(c.span, c.op->spelling + ": extent " + std::to_string(n) +
                         " must lie in [1, 1048576] (an on-core array)");
@@ -244,7 +243,7 @@ Value op_ArrayCreate(Interp& in, const ir::OpCall& c) {
 namespace {
 
 long long checked_index(Interp& in, const ir::OpCall& c, const TileValue& a) {
-  long long i = in.eval_int(c.arg("index"));
+  long long i = in.int_arg(c, "index");
   if (i < 0 || i >= a.numel())
     in.fail(c.arg("index")->span, c.op->spelling + ": index " + std::to_string(i) +
                                       " is outside the array of " + std::to_string(a.numel()) + " elements");
@@ -271,7 +270,7 @@ Value op_ArrayUpdateElement(Interp& in, const ir::OpCall& c) {
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
   std::memcpy(out.data, a.data, static_cast<size_t>(a.bytes()));
   store_element(out.data + i * ir::dtype_bytes(a.dtype), a.dtype,
-                static_cast<double>(in.eval_int(c.arg("value"))));
+                static_cast<double>(in.int_arg(c, "value")));
   return out;
 }
 

@@ -79,7 +79,7 @@ void pad_outside(std::byte* data, ir::DType t, const Dims& shape, const Dims& va
 
 // valid_rows / valid_cols of a set_validshape call, checked against the operand's 2-D shape.
 Dims valid_extents(Interp& in, const ir::OpCall& c, const Dims& shape) {
-  Dims valid{in.eval_int(c.arg("valid_rows")), in.eval_int(c.arg("valid_cols"))};
+  Dims valid{in.int_arg(c, "valid_rows"), in.int_arg(c, "valid_cols")};
   for (size_t d = 0; d < 2; ++d)
     if (shape.size() != 2 || valid[d] < 0 || valid[d] > shape[d])
       in.fail(c.span, c.op->spelling + ": the valid region " + dims_str(valid) + " does not fit the shape " +
@@ -130,9 +130,8 @@ Value op_FillPadInplace(Interp& in, const ir::OpCall& c) {
 Value op_Arange(Interp& in, const ir::OpCall& c) {
   Dims shape = in.ints_arg(c, "shape");
   ir::DType t = c.type->dtype;
-  long long start = in.eval_int(c.arg("start"));
-  const auto* desc = c.arg("descending") ? c.arg("descending")->as<ir::BoolImm>() : nullptr;
-  long long step = desc && desc->value ? -1 : 1;
+  long long start = in.int_arg(c, "start");
+  long long step = in.literal_true(c, "descending") ? -1 : 1;
   auto fill = [&](std::byte* data) {
     for (long long k = 0, n = shape_numel(shape); k < n; ++k) {
       long long v = start + step * k;

@@ -74,7 +74,8 @@ void Interp::exec_range(uint32_t begin, uint32_t end) {
         continue;
       case ir::StmtKind::Return: {
         f.results.clear();
-        for (const ir::Expr& v : static_cast<const ir::Return*>(s.node)->values) f.results.push_back(eval(v));
+        const DecodedOperand* values = f.code->operands.data() + s.values;
+        for (uint32_t v = 0; v < s.n_values; ++v) f.results.push_back(value_of(values[v]));
         f.returned = true;
         break;
       }
@@ -87,16 +88,20 @@ void Interp::exec_range(uint32_t begin, uint32_t end) {
 
 Value Interp::run_op(const DecodedOp& op, long long planned_addr) {
   tick();
+  // An op nested in another's operand runs while the other is running: both get theirs back after.
+  const DecodedOp* outer = f.site;
+  const ir::OpCall* outer_planned = f.planned_call;
+  const long long outer_addr = f.planned_addr;
   // plan-memory records a tile's address on its variable's type: the op's result goes there.
   if (planned_addr >= 0) {
     f.planned_call = op.call;
     f.planned_addr = planned_addr;
   }
-  const DecodedOp* outer = f.site;
   f.site = &op;
   Value v = dispatch_op(*this, *op.call, op.id, op.effects);
   f.site = outer;
-  f.planned_call = nullptr;
+  f.planned_call = outer_planned;
+  f.planned_addr = outer_addr;
   return v;
 }
 
@@ -185,22 +190,26 @@ bool Interp::scalar_of(const DecodedOperand& o, Scalar& out) {
   }
 }
 
+// The flat forms first; their tree when they cannot give the value (it reports why).
 Value Interp::value_of(const DecodedOperand& o) {
   if (o.kind == DecodedOperand::Kind::Var) {
     if (const Value* v = lookup_slot(o.slot)) return *v;
   }
   if (Scalar s; scalar_of(o, s)) return s;
-  return eval(*o.expr);
+  PTODIST_INTERNAL_ASSERT(o.kind != DecodedOperand::Kind::Missing, "a missing operand evaluated");
+  return eval(o.tree);
 }
 
 long long Interp::int_of(const DecodedOperand& o) {
   if (Scalar s; scalar_of(o, s)) return s.as_int();
-  return eval_int(*o.expr);
+  PTODIST_INTERNAL_ASSERT(o.kind != DecodedOperand::Kind::Missing, "a missing operand evaluated");
+  return eval_int(o.tree);
 }
 
 double Interp::double_of(const DecodedOperand& o) {
   if (Scalar s; scalar_of(o, s)) return s.as_double();
-  return eval_double(*o.expr);
+  PTODIST_INTERNAL_ASSERT(o.kind != DecodedOperand::Kind::Missing, "a missing operand evaluated");
+  return eval_double(o.tree);
 }
 
 void Interp::exec_for(const DecodedStmt& loop, uint32_t at) {

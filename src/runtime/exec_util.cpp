@@ -15,18 +15,14 @@ namespace ptodist::runtime {
 
 const Value& Interp::operand_slow(const ir::OpCall& c, OperandName slot, const DecodedOperand* decoded,
                                   OperandHolder& holder) {
-  if (decoded && decoded->kind == DecodedOperand::Kind::Int)
-    return holder.emplace(Scalar::of_int(decoded->value));
-  const ir::Expr& e = c.arg(slot.name());
-  if (!e) fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot.name()) + "'");
-  return value_in_place(e, holder);
+  if (!decoded || decoded->kind == DecodedOperand::Kind::Missing) missing_operand(c, slot);
+  if (decoded->kind == DecodedOperand::Kind::Int) return holder.emplace(Scalar::of_int(decoded->value));
+  if (decoded->kind == DecodedOperand::Kind::None) return holder.emplace(NoneValue{});
+  return value_in_place(decoded->tree, holder);
 }
 
-const Value& Interp::value_in_place(const ir::Expr& e, OperandHolder& holder) {
-  if (const auto* ref = e->as<ir::VarRef>()) {
-    if (const Value* v = lookup(*ref->var)) return *v;
-  }
-  return holder.emplace(eval(e));
+void Interp::missing_operand(const ir::OpCall& c, OperandName slot) const {
+  fail(c.span, c.op->spelling + ": missing operand '" + std::string(slot.name()) + "'");
 }
 
 void Interp::not_a_bound_tensor(const ir::OpCall& c, OperandName slot, const TensorView* t) const {
@@ -41,12 +37,12 @@ void Interp::not_a_tile(const ir::OpCall& c, OperandName slot) const {
        c.op->spelling + ": operand '" + std::string(slot.name()) + "' must be a tile here");
 }
 
-// The decoded entries of a list operand, read into `out`; false when it has none (not the running op,
-// or an entry whose variables are unbound or not scalars: evaluation then handles or reports it).
-static bool decoded_ints(Interp& in, const DecodedOperand* o, Dims& out) {
-  if (!o || o->kind != DecodedOperand::Kind::Ints) return false;
-  const IntEntry* entries = in.f.code->ints.data() + o->first;
-  for (uint8_t i = 0; i < o->count; ++i) {
+// The decoded entries of a list operand, read into `out`; false when it is not a flat list, or has an
+// entry whose variables are unbound or not scalars (its tree then gives the value or reports why).
+static bool decoded_ints(Interp& in, const DecodedOperand& o, Dims& out) {
+  if (o.kind != DecodedOperand::Kind::Ints) return false;
+  const IntEntry* entries = in.f.code->ints.data() + o.first;
+  for (uint8_t i = 0; i < o.count; ++i) {
     Scalar s;
     if (!in.entry_of(entries[i], s)) return false;
     out.push_back(s.as_int());
@@ -55,10 +51,11 @@ static bool decoded_ints(Interp& in, const DecodedOperand* o, Dims& out) {
 }
 
 Dims Interp::ints_arg(const ir::OpCall& c, OperandName slot) {
+  const DecodedOperand& o = operand_of(c, slot);
   // One named result, so it is built in the caller's object rather than copied out.
   Dims out;
-  if (!decoded_ints(*this, decoded_operand(c, slot), out)) [[unlikely]]
-    out = eval_ints(c.arg(slot.name()));
+  if (!decoded_ints(*this, o, out)) [[unlikely]]
+    out = eval_ints(o.tree);
   return out;
 }
 
@@ -133,11 +130,7 @@ TileValue Interp::new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dty
   t.dtype = dtype;
   t.memory = memory;
   const long long bytes = checked_bytes(*this, c, shape, dtype, "tile");
-  long long addr = -1;
-  if (const DecodedOp* op = site_of(c))
-    addr = op->addr;
-  else if (c.type && c.type->kind == ir::TypeKind::Tile)
-    addr = c.type->addr;
+  long long addr = site_of(c).addr;
   if (f.planned_call == &c) addr = f.planned_addr;
   if (addr >= 0 && f.buffers) {
     const long long cap = memory_capacity(world().profile(), memory);
@@ -226,10 +219,6 @@ Value dispatch_unobserved(Interp& in, const ir::OpCall& c, ir::OpId id, uint32_t
   transport.begin_local_stores();
   Running running{transport};
   return run_op(in, c, id);
-}
-
-Value dispatch_op(Interp& in, const ir::OpCall& c) {
-  return dispatch_op(in, c, c.op->id, c.op->effects);
 }
 
 // ---- worker threads ----

@@ -39,7 +39,7 @@ std::string group_str(const std::vector<int>& members) {
 }
 
 int global_peer(Interp& in, const ir::OpCall& c, const TensorView& window) {
-  long long peer = in.eval_int(c.arg("peer"));
+  long long peer = in.int_arg(c, "peer");
   const std::vector<int>* group = window_group(*in.f.env, window);
   long long n = group ? static_cast<long long>(group->size()) : in.world().ranks();
   if (peer < 0 || peer >= n) {

@@ -358,9 +358,9 @@ Value dispatch(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args, 
   return result;
 }
 
-Value call_on_device(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn,
+Value call_on_device(Interp& in, const ir::FuncCall& call, uint32_t device, const ir::FunctionNode& fn,
                      std::vector<Value> args) {
-  long long r = in.eval_int(call.device);
+  long long r = in.eval_int(device);
   if (r < 0 || r >= in.world().ranks()) {
     in.fail(call.device->span, "device " + std::to_string(r) + " is not a rank of this world (0.." +
                                    std::to_string(in.world().ranks() - 1) + ")");
@@ -451,17 +451,15 @@ void check_switch_point(Interp& in) {
   if (s && actor_of(in) >= 0) s->yield(actor_of(in));
 }
 
-Value call_function(Interp& in, const ir::FuncCall& call) {
+Value call_function(Interp& in, const ir::FuncCall& call, std::vector<Value> args,
+                    std::optional<uint32_t> device) {
   const ir::FunctionNode& fn = in.function_named(call.callee, call.span);
-  std::vector<Value> args;
-  args.reserve(call.args.size());
-  for (const ir::Expr& a : call.args) args.push_back(in.eval(a));
   if (args.size() != fn.params.size()) {
     in.fail(call.span, "'" + fn.name + "' takes " + std::to_string(fn.params.size()) + " arguments, got " +
                            std::to_string(args.size()));
   }
   if (fn.host_callback) return call_host_callback(in, call, fn, std::move(args));
-  if (call.device) return call_on_device(in, call, fn, std::move(args));
+  if (device) return call_on_device(in, call, *device, fn, std::move(args));
   if (in.f.rank < 0) {
     if (fn.kind != ir::FunctionKind::Orchestration)
       in.fail(call.span,
@@ -499,22 +497,23 @@ Value call_function(Interp& in, const ir::FuncCall& call) {
 }
 
 Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
-  Value k = in.eval(c.arg("kernel"));
-  const auto* ref = std::get_if<FuncRefValue>(&k);
+  OperandHolder hk;
+  const auto* ref = std::get_if<FuncRefValue>(&in.operand_arg(c, "kernel", hk));
   if (!ref || !ref->fn)
     in.fail(c.span, "pl.spmd_submit: the first argument must name a kernel (self.kernel)");
   const ir::FunctionNode& fn = *ref->fn;
+  std::span<const DecodedOperand> varargs = in.varargs_of(c);
   std::vector<Value> args;
-  args.reserve(c.varargs.size());
-  for (const ir::Expr& a : c.varargs) args.push_back(in.eval(a));
+  args.reserve(varargs.size());
+  for (const DecodedOperand& a : varargs) args.push_back(in.value_of(a));
   if (args.size() != fn.params.size()) {
     in.fail(c.span, "pl.spmd_submit: kernel '" + fn.name + "' takes " + std::to_string(fn.params.size()) +
                         " arguments, got " + std::to_string(args.size()));
   }
-  long long cores = c.arg("core_num") ? in.eval_int(c.arg("core_num")) : 1;
+  long long cores = in.has_arg(c, "core_num") ? in.int_arg(c, "core_num") : 1;
   std::vector<std::shared_ptr<TaskState>> deps;
-  if (const ir::Expr& d = c.arg("deps"); d && !d->isa<ir::NoneImm>()) {
-    Value dv = in.eval(d);
+  if (in.given_arg(c, "deps")) {
+    Value dv = in.value_of(in.operand_of(c, "deps"));
     if (auto* list = std::get_if<std::shared_ptr<TupleValue>>(&dv)) {
       for (const Value& x : (*list)->elements) {
         if (const auto* tv = std::get_if<TaskValue>(&x)) deps.push_back(tv->task);

@@ -58,9 +58,7 @@ struct Transfer {
 };
 
 Dims ints_or(Interp& in, const ir::OpCall& c, OperandName slot, Dims fallback) {
-  const ir::Expr& e = c.arg(slot.name());
-  if (!e || e->isa<ir::NoneImm>()) return fallback;
-  return in.ints_arg(c, slot);
+  return in.given_arg(c, slot) ? in.ints_arg(c, slot) : fallback;
 }
 
 void check_inner_contiguous(Interp& in, const ir::OpCall& c, const TensorView& t) {

@@ -103,9 +103,9 @@ TEST_F(DecodedTest, OperandsAreSlotsConstantsOrExpressions) {
   EXPECT_EQ(k.steps[row.value + 2].kind, ScalarStep::Kind::Binary);
 }
 
-// An operand the decoder cannot resolve keeps its expression: a float constant, or arithmetic nested
-// deeper than the evaluation stack.
-TEST_F(DecodedTest, AnythingElseStaysAnExpression) {
+// An operand of no flat form is a tree of decoded nodes: a float constant, arithmetic nested deeper
+// than the evaluation stack.
+TEST_F(DecodedTest, AnythingElseIsADecodedTree) {
   std::string deep = "i";
   for (int d = 0; d < kMaxScalarDepth; ++d) deep = "1 + (" + deep + " * 1)";
   std::string text = R"(@pl.program
@@ -123,9 +123,51 @@ class P:
   auto decoded = decode_program(*p);
   const DecodedFunction& k = kernel_of(*decoded, *p);
   ASSERT_EQ(k.code[1].kind, ir::StmtKind::Assign);
-  EXPECT_EQ(k.code[1].value.kind, DecodedOperand::Kind::Expr);  // i * 0.5
-  EXPECT_EQ(k.code[2].value.kind, DecodedOperand::Kind::Expr);  // nested too deep
+  const DecodedOperand& x = k.code[1].value;  // i * 0.5
+  EXPECT_EQ(x.kind, DecodedOperand::Kind::Tree);
+  const DecodedExpr& mul = k.exprs[x.tree];
+  ASSERT_EQ(mul.kind, ir::ExprKind::Binary);
+  ASSERT_EQ(mul.count, 2u);
+  EXPECT_EQ(k.exprs[k.children[mul.first]].slot, k.code[0].iv_slot);
+  const DecodedExpr& half = k.exprs[k.children[mul.first + 1]];
+  ASSERT_EQ(half.kind, ir::ExprKind::FloatImm);
+  EXPECT_EQ(half.constant.f, 0.5);
+  EXPECT_EQ(k.code[2].value.kind, DecodedOperand::Kind::Tree);  // nested too deep
   EXPECT_TRUE(k.steps.empty());                                 // nothing left behind by the attempts
+  // The return value is decoded too: the parameter `out`.
+  const DecodedStmt& ret = k.code.back();
+  ASSERT_EQ(ret.n_values, 1u);
+  EXPECT_EQ(k.operands[ret.values].kind, DecodedOperand::Kind::Var);
+}
+
+// An op call nested in another's operand is decoded as an op of its own, which the operand's tree
+// names: it runs from its decoded form as every op does.
+TEST_F(DecodedTest, ANestedOpCallIsADecodedOp) {
+  ir::Program p = parse(R"(@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        out = pl.store(pl.adds(pl.load(a, [0, 0], [4, 8]), 1.0), [0, 0], out)
+        return out
+)");
+  ASSERT_TRUE(p);
+  auto decoded = decode_program(*p);
+  const DecodedFunction& k = kernel_of(*decoded, *p);
+  ASSERT_EQ(k.ops.size(), 3u);
+  const DecodedOp& store = k.ops[k.code[0].op];
+  ASSERT_EQ(store.id, ir::OpId::Store);
+  const DecodedOperand& tile = k.operands[store.first + store.call->op->param_index("tile")];
+  ASSERT_EQ(tile.kind, DecodedOperand::Kind::Tree);
+  const DecodedExpr& adds = k.exprs[tile.tree];
+  ASSERT_EQ(adds.kind, ir::ExprKind::OpCall);
+  const DecodedOp& inner = k.ops[adds.op];
+  EXPECT_EQ(inner.id, ir::OpId::Adds);
+  const DecodedOperand& loaded = k.operands[inner.first + inner.call->op->param_index("tile")];
+  ASSERT_EQ(loaded.kind, DecodedOperand::Kind::Tree);
+  EXPECT_EQ(k.ops[k.exprs[loaded.tree].op].id, ir::OpId::Load);
+  // Each op's operands are contiguous, though the nested ones were decoded while the outer ones were.
+  EXPECT_EQ(k.operands[store.first].key, slot_key(store.call->op->params[0].name));
+  EXPECT_EQ(k.operands[inner.first].key, slot_key(inner.call->op->params[0].name));
 }
 
 TEST_F(DecodedTest, APlannedTileTargetCarriesItsAddress) {

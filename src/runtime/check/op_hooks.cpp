@@ -71,7 +71,7 @@ void check_after_op(Interp& in, const ir::OpCall& c, uint32_t effects, const Val
     SignalCell cell = signal_cell(in, c, "target", h);
     const ir::EnumImm* op = enum_arg(c, "op");
     hb.notify(actor, global_peer(in, c, *cell.t), cell.addr(),
-              static_cast<int32_t>(in.eval_int(c.arg("value"))), !op || op->value != "Set",
+              static_cast<int32_t>(in.int_arg(c, "value")), !op || op->value != "Set",
               {c.span, c.op->spelling, cell.t->name});
   }
   if ((effects & ir::kWait) && waits_on_a_cell(c)) {
@@ -81,7 +81,7 @@ void check_after_op(Interp& in, const ir::OpCall& c, uint32_t effects, const Val
     const ir::EnumImm* cmp = enum_arg(c, "cmp");
     int32_t seen = std::atomic_ref<int32_t>(*reinterpret_cast<int32_t*>(cell.t->data + cell.at))
                        .load(std::memory_order_acquire);
-    hb.wait_satisfied(actor, cell.t->rank, cell.addr(), seen, in.eval_int(c.arg("expected")),
+    hb.wait_satisfied(actor, cell.t->rank, cell.addr(), seen, in.int_arg(c, "expected"),
                       cmp && cmp->value == "Ge",
                       {c.span, c.op->spelling, describe_cell(*cell.t, cell.offsets)});
   }

@@ -65,10 +65,9 @@ bool describe(const Value& v, Operand& out) {
 
 // The tile and tensor operands the op reads in place (decoded variables): reading them has no effect.
 void describe_operands(Interp& in, const ir::OpCall& c, Event& e) {
-  const DecodedOp* site = in.site_of(c);
-  if (!site) return;
-  const DecodedOperand* operands = in.f.code->operands.data() + site->first;
-  for (uint8_t i = 0; i < site->count && e.n_in < 3; ++i) {
+  const DecodedOp& site = in.site_of(c);
+  const DecodedOperand* operands = in.f.code->operands.data() + site.first;
+  for (uint8_t i = 0; i < site.count && e.n_in < 3; ++i) {
     if (operands[i].kind != DecodedOperand::Kind::Var) continue;
     const Value* v = in.lookup_slot(operands[i].slot);
     if (v && describe(*v, e.in[e.n_in])) ++e.n_in;
@@ -112,41 +111,44 @@ long long product(const Dims& d) {
 // Bytes a remote access moves: its `shape` operand when given (in the source's dtype), else its
 // source (`src` tensor or `tile`), else its tile result (a remote load).
 long long remote_bytes(Interp& in, const ir::OpCall& c, const Value* result) {
-  const ir::OpInfo& info = ir::op_info(c.op->id);
   Operand source;
   for (OperandName name : {OperandName("src"), OperandName("tile")}) {
-    if (info.param_index(name.name()) < 0 || !c.arg(name.name())) continue;
+    if (!in.has_arg(c, name)) continue;
     OperandHolder h;
     if (describe(in.operand_arg(c, name, h), source)) break;
   }
-  if (info.param_index("shape") >= 0) {
-    const ir::Expr& s = c.arg("shape");
-    if (s && !s->isa<ir::NoneImm>() && source.space != Space::None)
-      return product(in.ints_arg(c, "shape")) * ir::dtype_bytes(source.dtype);
-  }
+  if (in.given_arg(c, "shape") && source.space != Space::None)
+    return product(in.ints_arg(c, "shape")) * ir::dtype_bytes(source.dtype);
   if (source.space != Space::None) return source.bytes();
   Operand r;
   return result && describe(*result, r) ? r.bytes() : 0;
 }
 
 // Operand `name` as an integer, `otherwise` when the op has no such operand.
-long long int_operand(Interp& in, const ir::OpCall& c, std::string_view name, long long otherwise) {
-  return c.arg(name) ? in.eval_int(c.arg(name)) : otherwise;
+long long int_operand(Interp& in, const ir::OpCall& c, OperandName name, long long otherwise) {
+  return in.has_arg(c, name) ? in.int_arg(c, name) : otherwise;
 }
 
 int peer_of(Interp& in, const ir::OpCall& c) {
-  if (ir::op_info(c.op->id).param_index("peer") < 0) return -1;
-  return static_cast<int>(in.eval_int(c.arg("peer")));
+  if (!in.decoded_operand(c, "peer")) return -1;  // no such parameter
+  return static_cast<int>(in.int_arg(c, "peer"));
+}
+
+// Whether the op pipelines its transfer: a `stage2` tile (put/get) or a `pipeline` flag that is not
+// written as None or False.
+bool pipelined(Interp& in, const ir::OpCall& c) {
+  const DecodedOperand* p = in.decoded_operand(c, "stage2");
+  if (!p) p = in.decoded_operand(c, "pipeline");
+  if (!p || p->kind == DecodedOperand::Kind::Missing || p->kind == DecodedOperand::Kind::None) return false;
+  if (p->kind != DecodedOperand::Kind::Tree) return true;
+  const DecodedExpr& x = in.expr_at(p->tree);
+  return x.kind != ir::ExprKind::BoolImm || x.constant.i != 0;
 }
 
 void before(Interp& in, const ir::OpCall& c, uint32_t effects, events::EventStream& ev, Event& e) {
   describe_operands(in, c, e);
   if (effects & (ir::kReadsRemote | ir::kWritesRemote | ir::kNotify)) e.peer = peer_of(in, c);
-  if (ir::op_info(c.op->id).param_index("pipeline") >= 0 || c.arg("stage2")) {
-    const ir::Expr& p =
-        ir::op_info(c.op->id).param_index("stage2") >= 0 ? c.arg("stage2") : c.arg("pipeline");
-    e.pipelined = p && !p->isa<ir::NoneImm>() && !(p->isa<ir::BoolImm>() && !p->as<ir::BoolImm>()->value);
-  }
+  e.pipelined = pipelined(in, c);
 }
 
 // Reported inside the op, before it writes the peer's cell, so a wait that sees the write finds it.
