@@ -5,7 +5,9 @@
 // ptodist's runtime also runs these ops on GM tensors, so a value is converted only where the tile form
 // exists: the value's shape is static and fits in UB, and every use of a converted variable is a slot
 // that takes a tile. Anything else is left as it was; the PTO emitter then names the op it cannot
-// lower, and the CPU runtime still runs it.
+// lower, and the CPU runtime still runs it. Two things must convert, or are located errors: the tensor
+// operand of a unified op that mixes it with a tile (the contracts' tile_with_tensor), and a slice with
+// valid_shape (as a tensor it would read past the data).
 #include "tile_values.h"
 
 #include <functional>
@@ -14,6 +16,7 @@
 #include "ptodist/ir/elementwise_ops.h"
 #include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/op_table.h"
+#include "ptodist/ir/reduce_ops.h"
 #include "ptodist/ir/unary_ops.h"
 #include "rewrite_util.h"
 
@@ -27,26 +30,49 @@ bool tensor_typed(const Expr& e) {
   return e && e->type && e->type->is_tensor_like();
 }
 
-// An elementwise op computing a new GM tensor from GM tensors (the tensor-level form of a tile op).
-bool is_tensor_compute(const OpCall& c) {
-  if (!c.type || !c.type->is_tensor_like()) return false;
-  OpId id = c.op->id;
-  return is_elementwise_arith(id) || id == OpId::Cast || unary_op_info(id) || expand_op_info(id);
+bool given(const Expr& e) {
+  return e && !e->isa<NoneImm>();
 }
 
-// `pl.slice(t, shape, offset)` without the optional slots: the region a load can read directly.
-bool is_plain_slice(const OpCall& c) {
+// An op computing values that has a tile form taking no scratch: elementwise, cast, unary, broadcast,
+// row_sum / row_max and the reductions without a tmp_tile, reshape.
+bool is_value_op(OpId id) {
+  if (is_elementwise_arith(id) || id == OpId::Cast || unary_op_info(id) || expand_op_info(id)) return true;
+  if (id == OpId::RowSum || id == OpId::RowMax || id == OpId::Reshape) return true;
+  const ReduceOpInfo* r = reduce_op_info(id);
+  return r && (r->tmp == ReduceTmp::kNone || r->tmp == ReduceTmp::kOptional);
+}
+
+// A value op computing a new GM tensor from GM tensors (the tensor-level form of a tile op).
+bool is_tensor_compute(const OpCall& c) {
+  return c.type && c.type->is_tensor_like() && is_value_op(c.op->id);
+}
+
+// A value op computing a tile with a tensor operand (a unified op mixing them, contracts'
+// tile_with_tensor): its tensor operands must become tiles.
+bool is_mixed(const OpCall& c) {
+  if (!c.type || c.type->kind != TypeKind::Tile || !is_value_op(c.op->id)) return false;
+  for (const Expr& a : c.args)
+    if (tensor_typed(a)) return true;
+  return false;
+}
+
+// `pl.slice(t, shape, offset[, valid_shape=])` of a tensor: the region a load reads directly
+// (partially valid with valid_shape).
+bool is_loadable_slice(const OpCall& c) {
   if (c.op->id != OpId::Slice || !tensor_typed(c.args[0])) return false;
-  for (size_t i = 3; i < c.args.size(); ++i)
-    if (c.args[i] && !c.args[i]->isa<NoneImm>() && !c.args[i]->isa<BoolImm>()) return false;
+  for (const char* slot : {"drop_dims", "pad_value"})
+    if (given(c.arg(slot))) return false;
   const Expr& clamp = c.arg("clamp");
   auto* b = clamp ? clamp->as<BoolImm>() : nullptr;
   return !b || !b->value;
 }
 
-// The Vec tile that holds a value of tensor type `t`.
+// The Vec tile that holds a value of tensor type `t` (partially valid as a valid_shape slice is).
 Type tile_of_type(const Type& t) {
-  return tile_type(t->shape, t->dtype, Memory::Vec);
+  auto tile = std::make_shared<TypeNode>(*tile_type(t->shape, t->dtype, Memory::Vec));
+  tile->valid_shape = t->valid_shape;
+  return tile;
 }
 
 class TileValues : public DeepRewriter {
@@ -88,7 +114,7 @@ class TileValues : public DeepRewriter {
           return false;
       return true;
     }
-    if (c) return is_plain_slice(*c);
+    if (c) return is_loadable_slice(*c);
     return e->isa<VarRef>();
   }
 
@@ -97,6 +123,7 @@ class TileValues : public DeepRewriter {
     const std::string& name = op_info(c.op->id).params[slot].name;
     if (c.op->id == OpId::Assemble) return name == "source" && tensor_typed(c.arg("target"));
     if (c.op->id == OpId::TensorRemoteStore) return name == "src";
+    if (is_mixed(c)) return tensor_typed(c.args[slot]);
     return converted && is_tensor_compute(c) && tensor_typed(c.args[slot]);
   }
 
@@ -139,10 +166,11 @@ class TileValues : public DeepRewriter {
     }
   }
 
-  // The variable a statement defines as a tensor-level op's result, or null.
+  // The variable a statement defines as a tensor-level op's result or a slice, or null.
   static Var compute_target(const Assign& a) {
     const auto* c = a.value ? a.value->as<OpCall>() : nullptr;
-    if (a.targets.size() != 1 || !a.targets[0] || !c || !is_tensor_compute(*c)) return nullptr;
+    if (a.targets.size() != 1 || !a.targets[0] || !c || !(is_tensor_compute(*c) || is_loadable_slice(*c)))
+      return nullptr;
     return a.targets[0];
   }
 
@@ -216,9 +244,19 @@ class TileValues : public DeepRewriter {
     return var_map_[v.get()] = c;
   }
 
-  // A reference to a converted variable has the variable's tile type.
+  // A reference to a converted variable has the variable's tile type; a mixed op computes on tiles; a
+  // partially valid slice that stays a tensor has no meaning (it reads past the data).
   Expr rewrite_expr(const Expr& e) override {
     if (auto v = as_var(e); v && candidates_.count(v.get())) return make_.ref(map_var(v), e->span);
+    const auto* c = e ? e->as<OpCall>() : nullptr;
+    if (c && is_mixed(*c)) return compute(*c);
+    if (c && c->op->id == OpId::Slice && given(c->arg("valid_shape"))) {
+      cx_.diags.error(e->span, c->op->spelling +
+                                   ": a slice with 'valid_shape' must be used as a tile (an operand of "
+                                   "tile arithmetic, or an assemble's source); here its value stays a "
+                                   "tensor");
+      failed_ = true;
+    }
     return DeepRewriter::rewrite_expr(e);
   }
 
@@ -227,19 +265,22 @@ class TileValues : public DeepRewriter {
     return e;
   }
 
-  // `e` (can_tile) as a tile expression.
+  // `e` (can_tile) as a tile expression; a located error for a tensor that cannot be one.
   Expr as_tile(const Expr& e) {
     if (e->type->kind == TypeKind::Tile || (as_var(e) && candidates_.count(as_var(e).get())))
       return rewrite_expr(e);
-    const auto* c = e->as<OpCall>();
-    if (c && is_tensor_compute(*c)) return compute(*c);
-    if (c) {  // a plain slice: a load of its region
-      return checked(make_.call(OpId::Load,
-                                {{"tensor", rewrite_expr(c->args[0])},
-                                 {"offsets", rewrite_expr(c->arg("offset"))},
-                                 {"shapes", rewrite_expr(c->arg("shape"))}},
-                                e->span));
+    if (!can_tile(e)) {
+      cx_.diags.error(e->span,
+                      "this tensor is an operand of tile arithmetic, but ptodist cannot load it "
+                      "into a tile: its shape " +
+                          type_str(e->type) + " must be static and fit in UB (" +
+                          std::to_string(cx_.profile.ub_bytes) +
+                          " bytes); pl.load a static region of it instead");
+      failed_ = true;
+      return nullptr;
     }
+    const auto* c = e->as<OpCall>();
+    if (c) return compute(*c);
     std::vector<long long> zeros(e->type->shape.size(), 0);
     return checked(make_.call(OpId::Load,
                               {{"tensor", rewrite_expr(e)},
@@ -248,8 +289,22 @@ class TileValues : public DeepRewriter {
                               e->span));
   }
 
-  // A tensor-level op as its tile op (the canonical spelling: `pl.tensor.add` is tensor-only).
+  // A slice as the load of its region (partially valid with valid_shape, as PyPTO's tensor.slice
+  // conversion loads it).
+  Expr load_slice(const OpCall& c) {
+    return checked(make_.call(
+        OpId::Load,
+        {{"tensor", rewrite_expr(c.args[0])},
+         {"offsets", rewrite_expr(c.arg("offset"))},
+         {"shapes", rewrite_expr(c.arg("shape"))},
+         {"valid_shape", given(c.arg("valid_shape")) ? rewrite_expr(c.arg("valid_shape")) : nullptr}},
+        c.span));
+  }
+
+  // A tensor-level op (or a slice) as its tile op (the canonical spelling: `pl.tensor.add` is
+  // tensor-only).
   Expr compute(const OpCall& c) {
+    if (c.op->id == OpId::Slice) return load_slice(c);
     std::vector<Expr> slots;
     for (const Expr& a : c.args) slots.push_back(tensor_typed(a) ? as_tile(a) : rewrite_opt(a));
     if (failed_) return nullptr;

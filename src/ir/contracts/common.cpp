@@ -29,6 +29,31 @@ bool takes_tensors(const ContractContext& cx, std::string_view operand) {
   return t && t->is_tensor_like();
 }
 
+const std::vector<Expr>* need_valid_shape(const ContractContext& cx, const std::vector<Expr>& shapes,
+                                          std::string_view of) {
+  const std::vector<Expr>* valid = need_int_list(cx, "valid_shape", static_cast<int>(shapes.size()), of);
+  if (!valid) return nullptr;
+  for (size_t i = 0; i < valid->size(); ++i) {
+    auto v = as_const_int((*valid)[i]), s = as_const_int(shapes[i]);
+    if (v && (*v < 0 || (s && *v > *s))) {
+      cx.fail("valid_shape", "'valid_shape' dim " + std::to_string(i) + " (" + std::to_string(*v) +
+                                 ") must lie in [0, " + (s ? std::to_string(*s) : "shapes") +
+                                 "]: the valid region narrows the tile, it cannot widen it");
+      return nullptr;
+    }
+  }
+  return valid;
+}
+
+bool tile_with_tensor(const ContractContext& cx, std::string_view a, std::string_view b) {
+  if (spelled_in(cx) != Namespace::Unified) return false;
+  const TypeNode* x = type_of(cx, a);
+  const TypeNode* y = type_of(cx, b);
+  if (!x || !y) return false;
+  return (x->kind == TypeKind::Tile && y->is_tensor_like()) ||
+         (y->kind == TypeKind::Tile && x->is_tensor_like());
+}
+
 bool need_default(const ContractContext& cx, std::string_view name, std::string_view what) {
   Expr e = cx.arg(name);
   auto b = e ? e->as<BoolImm>() : nullptr;

@@ -52,6 +52,11 @@ bool need_default(const ContractContext& cx, std::string_view name, std::string_
 // A signal array: a pld.DistributedTensor of pl.INT32.
 const TypeNode* need_signal(const ContractContext& cx, std::string_view name);
 
+// `valid_shape` of pl.load / pl.slice: one dim per dim of `shapes` (the rank of operand `of`), each
+// constant one in [0, shapes dim].
+const std::vector<Expr>* need_valid_shape(const ContractContext& cx, const std::vector<Expr>& shapes,
+                                          std::string_view of = "tensor");
+
 // `atomic` (when given) is a pld.AtomicType member; Add only for dtypes the hardware accumulates.
 bool check_atomic(const ContractContext& cx, DType dt);
 
@@ -61,6 +66,10 @@ enum class Namespace { Unified, Tile, Tensor };
 Namespace spelled_in(const ContractContext& cx);
 // True when the call computes on GM tensors: spelled pl.tensor.*, or unified with a tensor `operand`.
 bool takes_tensors(const ContractContext& cx, std::string_view operand);
+// True when a unified call mixes a tile and a tensor in operands `a` and `b`: it computes on tiles, the
+// tensor loaded into a Vec tile by convert-tensor-to-tile. PyPTO code mixes them because its pl.full is
+// a tensor that its ConvertTensorToTileOps turns into a tile, where ptodist's pl.full is a tile already.
+bool tile_with_tensor(const ContractContext& cx, std::string_view a, std::string_view b);
 
 std::string dtype_str(DType t);             // "pl.FP16"
 std::string quoted(std::string_view name);  // "'name'"

@@ -23,6 +23,13 @@ const TypeNode* need_tile_in(const ContractContext& cx, std::string_view name, M
   return nullptr;
 }
 
+// A Vec tile operand, or with `mixed` (tile_with_tensor) the tensor a Vec tile will be loaded from.
+const TypeNode* vec_operand(const ContractContext& cx, std::string_view name, bool mixed) {
+  const TypeNode* t = type_of(cx, name);
+  if (mixed && t && t->is_tensor_like()) return t;
+  return need_tile_in(cx, name, Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
+}
+
 // Constant dims that differ; symbolic dims are rechecked after specialize.
 bool dims_differ(const Expr& a, const Expr& b) {
   auto x = as_const_int(a), y = as_const_int(b);
@@ -88,10 +95,11 @@ Type tensor_elementwise(const ContractContext& cx) {
 // Two tiles of the same shape, dtype and memory (Vec: the vector unit computes elementwise ops), or,
 // spelled pl.X or pl.tensor.X, two GM tensors.
 Type elementwise(const ContractContext& cx) {
-  if (takes_tensors(cx, "lhs")) return tensor_elementwise(cx);
-  const TypeNode* l = need_tile_in(cx, "lhs", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
+  bool mixed = tile_with_tensor(cx, "lhs", "rhs");
+  if (!mixed && takes_tensors(cx, "lhs")) return tensor_elementwise(cx);
+  const TypeNode* l = vec_operand(cx, "lhs", mixed);
   if (!l) return nullptr;
-  const TypeNode* r = need_tile_in(cx, "rhs", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
+  const TypeNode* r = vec_operand(cx, "rhs", mixed);
   if (!r) return nullptr;
   if (l->dtype != r->dtype)
     return cx.fail("rhs", "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " +
@@ -99,7 +107,7 @@ Type elementwise(const ContractContext& cx) {
   if (shapes_differ(l->shape, r->shape))
     return cx.fail("rhs",
                    "'rhs' shape " + shape_str(r->shape) + " must match 'lhs' shape " + shape_str(l->shape));
-  return cx.arg("lhs")->type;
+  return l->kind == TypeKind::Tile ? cx.arg("lhs")->type : cx.arg("rhs")->type;
 }
 
 Type tile_scalar(const ContractContext& cx) {

@@ -71,10 +71,15 @@ bool check_tmp(const ContractContext& cx) {
 
 Type expand(const ContractContext& cx) {
   const ExpandOpInfo& row = *expand_op_info(cx.call.op->id);
-  bool tensor = takes_tensors(cx, "lhs");
-  const TypeNode* l = need_operand(cx, "lhs", tensor);
+  bool mixed = tile_with_tensor(cx, "lhs", "rhs");
+  bool tensor = !mixed && takes_tensors(cx, "lhs");
+  auto is_tensor = [&](std::string_view name) {
+    const TypeNode* t = type_of(cx, name);
+    return tensor || (mixed && t && t->is_tensor_like());
+  };
+  const TypeNode* l = need_operand(cx, "lhs", is_tensor("lhs"));
   if (!l) return nullptr;
-  const TypeNode* v = need_operand(cx, "rhs", tensor);
+  const TypeNode* v = need_operand(cx, "rhs", is_tensor("rhs"));
   if (!v || !check_dtypes(cx, row, l->dtype, v->dtype) || !check_vector_shape(cx, row, *l, *v) ||
       !check_tmp(cx))
     return nullptr;
@@ -82,7 +87,8 @@ Type expand(const ContractContext& cx) {
     if (!omitted(cx, "tmp")) return cx.fail("tmp", "'tmp' is a tile scratch; a tensor-level call takes none");
     return tensor_type(l->shape, l->dtype);
   }
-  return cx.arg("lhs")->type;
+  // Mixed, the result is the tile convert-tensor-to-tile computes: lhs's shape in Vec.
+  return l->kind == TypeKind::Tile ? cx.arg("lhs")->type : tile_type(l->shape, l->dtype, Memory::Vec);
 }
 
 }  // namespace

@@ -31,33 +31,12 @@ std::optional<long long> const_bytes(const std::vector<Expr>& shape, DType dt) {
   return n;
 }
 
-}  // namespace
-
-namespace {
-
 // An optional True/False operand (a literal); nullopt after reporting anything else.
 std::optional<bool> need_flag(const ContractContext& cx, std::string_view name) {
   if (omitted(cx, name)) return false;
   if (auto b = cx.arg(name)->as<BoolImm>()) return b->value;
   cx.fail(name, quoted(name) + " must be True or False, got " + describe(cx.arg(name)));
   return std::nullopt;
-}
-
-// pl.load's valid_shape: one dim per dim of `shapes`, each constant one in [0, shapes dim].
-const std::vector<Expr>* need_valid_shape(const ContractContext& cx, const std::vector<Expr>& shapes) {
-  const std::vector<Expr>* valid =
-      need_int_list(cx, "valid_shape", static_cast<int>(shapes.size()), "tensor");
-  if (!valid) return nullptr;
-  for (size_t i = 0; i < valid->size(); ++i) {
-    auto v = as_const_int((*valid)[i]), s = as_const_int(shapes[i]);
-    if (v && (*v < 0 || (s && *v > *s))) {
-      cx.fail("valid_shape", "'valid_shape' dim " + std::to_string(i) + " (" + std::to_string(*v) +
-                                 ") must lie in [0, " + (s ? std::to_string(*s) : "shapes") +
-                                 "]: the valid region narrows the tile, it cannot widen it");
-      return nullptr;
-    }
-  }
-  return valid;
 }
 
 }  // namespace

@@ -37,12 +37,20 @@ Type check_Slice(const ContractContext& cx) {
   if (!shape || !check_positive_dims(cx, "shape", *shape)) return nullptr;
   const std::vector<Expr>* offset = need_int_list(cx, "offset", rank, "input");
   if (!offset) return nullptr;
-  if (!need_default(cx, "valid_shape", "a partially valid slice") ||
-      !need_default(cx, "drop_dims", "rank reduction") || !need_default(cx, "pad_value", "padding") ||
+  if (!need_default(cx, "drop_dims", "rank reduction") || !need_default(cx, "pad_value", "padding") ||
       !need_default(cx, "clamp", "a window past the tensor's edge"))
     return nullptr;
-  if (!check_in_bounds(cx, "shape", *offset, *shape, t->shape, "input")) return nullptr;
-  return tensor_like(t, *shape);
+  // valid_shape: only that corner of the window is data (PyPTO's slice of a token tail); the slice is
+  // then a partially valid tile load (convert-tensor-to-tile), which reads only the valid region.
+  const std::vector<Expr>* valid = shape;
+  if (!omitted(cx, "valid_shape") && !(valid = need_valid_shape(cx, *shape, "input"))) return nullptr;
+  if (!check_in_bounds(cx, valid == shape ? "shape" : "valid_shape", *offset, *valid, t->shape, "input"))
+    return nullptr;
+  Type out = tensor_like(t, *shape);
+  if (valid == shape) return out;
+  auto partial = std::make_shared<TypeNode>(*out);
+  partial->valid_shape = *valid;
+  return partial;
 }
 
 // Writes `source` (a tensor, or in a kernel a computed tile) into `target` at `offset`; returns the

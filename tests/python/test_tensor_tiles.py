@@ -1,0 +1,20 @@
+"""Tensor slices and tensor-level ops used inside tile arithmetic run with the values a hand formula
+gives (tensor_tiles.py), in fast and in check mode."""
+
+import pytest
+import torch
+from pypto.ir.distributed_compiled_program import DistributedConfig
+from pypto.runtime import RunConfig
+
+import tensor_tiles as tt
+
+
+@pytest.mark.parametrize("platform", ["ptodist", "ptodist-check"])
+def test_row_sums_of_squares_over_slices_and_a_partial_tail(platform):
+    config = RunConfig(platform=platform, distributed_config=DistributedConfig(device_ids=[0]))
+    # Small integers: every square and sum is exact in FP32, so the comparison is bit-exact.
+    x = torch.randint(-4, 5, (tt.ROWS, tt.COLS)).to(torch.float32)
+    out = torch.full((tt.TILES * tt.T_TILE, 1), -1.0)
+    tt.sum_squares.compile(x, out, config=config)(x, out)
+    expected = torch.tensor([[float(sum(int(v) ** 2 for v in row))] for row in x])
+    assert torch.equal(out[: tt.ROWS], expected)
