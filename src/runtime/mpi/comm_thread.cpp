@@ -3,6 +3,7 @@
 #include "comm_thread.h"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -198,7 +199,7 @@ void CommThread::poll() {
 void CommThread::start_mpi() {
   auto getenv = [](const char* name) { return std::getenv(name); };
   ThreadModeChoice choice = choose_thread_mode(getenv);
-  inline_limit_ = choose_inline_limit(getenv);
+  inline_limit_ = choose_inline_limit(getenv, sysconf(_SC_NPROCESSORS_ONLN));
   shared_windows_ = choose_shared_windows(getenv);
   int provided = MPI_THREAD_SINGLE;
   marks_.arrive();  // before MPI_Init_thread, which waits for every process

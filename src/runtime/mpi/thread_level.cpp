@@ -91,7 +91,7 @@ ThreadModeChoice choose_thread_mode(const std::function<const char*(const char*)
           "PTODIST_MPI_THREADS must be auto, funneled, serialized or multiple, not '" + threads + "'"};
 }
 
-InlineLimitChoice choose_inline_limit(const std::function<const char*(const char*)>& getenv) {
+InlineLimitChoice choose_inline_limit(const std::function<const char*(const char*)>& getenv, long cpus) {
   constexpr long long kCopyingRputLimit = 256LL << 10;
   std::string set = value_of(getenv, "PTODIST_MPI_INLINE_BYTES");
   if (!set.empty()) {
@@ -103,6 +103,12 @@ InlineLimitChoice choose_inline_limit(const std::function<const char*(const char
   std::string osc = value_of(getenv, "OMPI_MCA_osc");
   if (osc_may_be_pt2pt(osc))
     return {LLONG_MAX, "OMPI_MCA_osc=" + osc + " may select osc pt2pt, whose MPI_Rput does not copy", ""};
+  long long local = count_of(value_of(getenv, "OMPI_COMM_WORLD_LOCAL_SIZE"));
+  if (cpus > 0 && local >= cpus)
+    return {LLONG_MAX,
+            std::to_string(local) + " ranks on " + std::to_string(cpus) +
+                " CPUs: no CPU for the communication thread to copy on while the core computes",
+            ""};
   return {kCopyingRputLimit, "windows in osc rdma or osc sm, whose MPI_Rput copies", ""};
 }
 

@@ -40,9 +40,12 @@ struct InlineLimitChoice {
 
 // PTODIST_MPI_INLINE_BYTES when set; otherwise unlimited (the core starts every transfer) when
 // OMPI_MCA_osc may select osc pt2pt, whose MPI_Rput only queues a send that progress moves later, so
-// a hand-off buys no overlap and costs a wake-up; else 256 KiB: osc rdma and osc sm copy the data
-// inside MPI_Rput, and handing a large copy to the communication thread lets it overlap the core.
-InlineLimitChoice choose_inline_limit(const std::function<const char*(const char*)>& getenv);
+// a hand-off buys no overlap and costs a wake-up; unlimited too when this machine runs at least as
+// many ranks (OMPI_COMM_WORLD_LOCAL_SIZE) as it has online CPUs (`cpus`): the communication thread
+// then has no CPU of its own to copy on, and a hand-off only adds a wake-up and a reschedule; else
+// 256 KiB: osc rdma and osc sm copy the data inside MPI_Rput, and handing a large copy to the
+// communication thread lets it overlap the core.
+InlineLimitChoice choose_inline_limit(const std::function<const char*(const char*)>& getenv, long cpus);
 
 // Whether windows are mapped into shared memory (MPI_Win_allocate_shared) when every rank runs on
 // this machine, so that a put is a memcpy and a notify an atomic store (docs/mpi.md). From

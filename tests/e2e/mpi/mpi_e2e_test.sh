@@ -4,8 +4,8 @@
 # outputs against a reference computed independently from the inputs (reference.py, plain Python).
 #   mpi_e2e_test.sh PTODIST SOURCE_DIR NP CASE [-- MPIRUN_FLAGS...]
 # CASE: put | put_async (ring shuffles, byte-identical) | overlap (one 1 MiB put_async per rank, over
-# the size a core starts itself over shared memory: the communication thread runs it; over osc pt2pt
-# the core starts it) | gemm (all-gather + GEMM, allclose).
+# the size a core starts itself over shared memory where the machine has a CPU to spare: the
+# communication thread runs it; over osc pt2pt the core starts it) | gemm (all-gather + GEMM, allclose).
 # Exit 77 (ctest: skipped) when mpirun is absent.
 set -uo pipefail
 
