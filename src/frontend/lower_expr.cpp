@@ -20,6 +20,8 @@ const std::vector<EnumSpec>& enum_specs() {
       {"pl.MemorySpace", ir::EnumKind::Memory, {"Vec", "Mat", "Left", "Right", "Acc"}},
       {"pld.NotifyOp", ir::EnumKind::NotifyOp, {"AtomicAdd", "Set"}},
       {"pld.WaitCmp", ir::EnumKind::WaitCmp, {"Eq", "Ne", "Gt", "Ge", "Lt", "Le"}},
+      // PyPTO exports the one AtomicType enum under both namespaces (pl.store / pl.assemble take it).
+      {"pl.AtomicType", ir::EnumKind::AtomicType, {"None_", "Add"}},
       {"pld.AtomicType", ir::EnumKind::AtomicType, {"None_", "Add"}},
       {"pld.ReduceOp", ir::EnumKind::ReduceOp, {"Sum", "Max", "Min", "Prod"}},
       {"pl.FunctionType", ir::EnumKind::FunctionType, {"InCore", "AIC", "AIV", "Orchestration", "Opaque"}},

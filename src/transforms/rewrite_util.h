@@ -75,7 +75,7 @@ class DeepRewriter {
  public:
   virtual ~DeepRewriter() = default;
   ir::Function rewrite_function(const ir::Function& f);
-  ir::Block rewrite_block(const ir::Block& b);
+  virtual ir::Block rewrite_block(const ir::Block& b);
   virtual ir::Block rewrite_stmt(const ir::Stmt& s);
   virtual ir::Expr rewrite_expr(const ir::Expr& e);
   virtual ir::Type map_type(const ir::Type& t) { return t; }

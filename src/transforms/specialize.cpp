@@ -14,6 +14,25 @@ using detail::DeepRewriter;
 
 namespace {
 
+// How many statements bind each variable of a function: an assignment target, a loop variable; a
+// parameter counts as one too.
+void count_definitions(const Block& body, std::map<const VarNode*, int>& defs) {
+  for (const Stmt& s : body) {
+    if (auto* a = s->as<Assign>())
+      for (const Var& v : a->targets)
+        if (v) ++defs[v.get()];
+    if (auto* f = s->as<For>()) {
+      ++defs[f->iv.get()];
+      count_definitions(f->body, defs);
+    }
+    if (auto* i = s->as<If>()) {
+      count_definitions(i->then_body, defs);
+      count_definitions(i->else_body, defs);
+    }
+    if (auto* m = s->as<ManualScope>()) count_definitions(m->body, defs);
+  }
+}
+
 // Substitutes bound constants for their variables and folds what becomes constant, in bodies and in
 // the shapes of every type.
 class Specializer : public DeepRewriter {
@@ -50,7 +69,30 @@ class Specializer : public DeepRewriter {
     return out;
   }
 
+  // A function's locals bound once (see bind_constant_local); call before rewriting it.
+  void set_function(const Function& f) {
+    defs_.clear();
+    for (const Param& p : f->params) ++defs_[p.var.get()];
+    count_definitions(f->body, defs_);
+  }
+
+  // Constants a block binds stay bound until its end: the statements after the binding in that block,
+  // and the blocks nested in them, are the code it dominates.
+  Block rewrite_block(const Block& b) override {
+    std::vector<const VarNode*> outer;
+    outer.swap(block_locals_);
+    Block out = DeepRewriter::rewrite_block(b);
+    for (const VarNode* v : block_locals_) env_.erase(v);
+    block_locals_.swap(outer);
+    return out;
+  }
+
   Block rewrite_stmt(const Stmt& s) override {
+    if (auto* a = s->as<Assign>()) {
+      Block out = DeepRewriter::rewrite_stmt(s);
+      bind_constant_local(*a, out);
+      return out;
+    }
     if (auto* i = s->as<If>()) {
       // A condition fixed by the factory parameters keeps only the branch it takes, so later analyses
       // do not see paths that cannot run.
@@ -90,6 +132,18 @@ class Specializer : public DeepRewriter {
     return rewrite_expr(v->truthy() ? i->then_value : i->else_value);
   }
 
+  // `cols = a.shape[1]`: a local that no other statement binds and whose value folds to a constant is
+  // that constant where the assignment dominates, so a tile shape written with it is static (PyPTO's
+  // parser folds such values too).
+  void bind_constant_local(const Assign& original, const Block& rewritten) {
+    if (original.targets.size() != 1 || !original.targets[0] || rewritten.size() != 1) return;
+    const VarNode* v = original.targets[0].get();
+    auto* a = rewritten[0]->as<Assign>();
+    if (!a || defs_[v] != 1 || !detail::is_scalar_constant(a->value)) return;
+    env_[v] = a->value;
+    block_locals_.push_back(v);
+  }
+
   Expr rewrite_op_call(const OpCall& o, const Expr& self) {
     if (o.op->id == OpId::WorldSize) {
       auto ws = cx_.bindings.find("world_size");
@@ -108,6 +162,8 @@ class Specializer : public DeepRewriter {
   Builder& b_;
   BuildScope scope_;
   std::map<const VarNode*, Expr> env_;
+  std::map<const VarNode*, int> defs_;
+  std::vector<const VarNode*> block_locals_;  // bound by bind_constant_local in the current block
   std::map<const TypeNode*, Type> type_map_;
   bool failed_ = false;
 };
@@ -158,6 +214,7 @@ Program specialize(const Program& p, PassContext& cx) {
     scope.function_name = f->name;
     scope.functions = &signatures;
     sp.set_scope(scope);
+    sp.set_function(f);
     out->functions.push_back(sp.rewrite_function(f));
   }
   if (sp.failed()) return nullptr;

@@ -28,7 +28,7 @@ def copy_rows(
     y: pl.Out[pl.Tensor[[4, D], pl.FP32]],
 ):
     full = (ROWS // TILE) * TILE
-    # IR: for r in pl.range(0, full, 16):
+    # IR: for r in pl.range(0, 32, 16):
     # IR-NEXT: tile: pl.Tile{{\[\[}}16, 64], pl.FP32, pl.Mem.Vec, addr=0] = pl.load(src, [r, 0], [16, 64])
     # IR-NEXT: out = pl.assemble(out, tile, [r, 0])
     for r in pl.range(0, full, TILE):
