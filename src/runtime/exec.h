@@ -289,6 +289,15 @@ class Interp {
     const DecodedExpr& e = expr_at(o->tree);
     return e.kind == ir::ExprKind::BoolImm && e.constant.i != 0;
   }
+  // What operand `slot` of `c` writes as a static attribute of the call (an enum such as pl.Mem.Vec,
+  // a dtype, a string), from its decoded node; null when the operand is missing or of another kind.
+  template <typename Node>
+  const Node* attribute(const ir::OpCall& c, OperandName slot) const {
+    const DecodedOperand* o = decoded_operand(c, slot);
+    if (!o || o->kind != DecodedOperand::Kind::Tree) return nullptr;
+    const DecodedExpr& e = expr_at(o->tree);
+    return e.kind == Node::kKind ? static_cast<const Node*>(e.node) : nullptr;
+  }
   // The variadic arguments of `c` (pl.spmd_submit's kernel arguments).
   std::span<const DecodedOperand> varargs_of(const ir::OpCall& c) const {
     const DecodedOp& op = site_of(c);
@@ -498,7 +507,9 @@ inline int actor_of(const Interp& in) {
 void check_switch_point(Interp& in);
 
 // Helpers shared by the op files.
-const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot);
+inline const ir::EnumImm* enum_arg(const Interp& in, const ir::OpCall& c, OperandName slot) {
+  return in.attribute<ir::EnumImm>(c, slot);
+}
 std::string dims_str(std::span<const long long> dims);  // "[2, 3]"
 std::string describe_cell(const TensorView& t, const Dims& offsets);
 long long region_offset_bytes(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offsets,
@@ -541,7 +552,7 @@ Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op);
 Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op);
 Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast);
 // pl.cast's rounding `mode` (checked by its contract) as the kernels' RoundMode.
-kernels::RoundMode round_mode(const ir::OpCall& c);
+kernels::RoundMode round_mode(const Interp& in, const ir::OpCall& c);
 // The broadcast family (ir/expand_ops.def): a runtime check that the vector fits lhs (a failure when
 // not), `row` computed into `out` from lhs and the vector, and its tensor-level form.
 void check_expand_vector(Interp& in, const ir::OpCall& c, const ir::ExpandOpInfo& row, const Dims& lhs,

@@ -23,8 +23,8 @@ const TensorView& window_arg(Interp& in, const ir::OpCall& c, OperandName slot, 
 
 Value op_AllocWindowBuffer(Interp& in, const ir::OpCall& c) {
   Dims shape = in.ints_arg(c, "size");
-  const ir::Expr& dt = c.arg("dtype");
-  ir::DType dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value : ir::DType::INT8;
+  const auto* dt = in.attribute<ir::DTypeImm>(c, "dtype");
+  ir::DType dtype = dt ? dt->value : ir::DType::INT8;
   long long bytes = ir::dtype_bytes(dtype);
   bool overflow = false;
   for (long long d : shape) {
@@ -52,9 +52,8 @@ Value op_Window(Interp& in, const ir::OpCall& c) {
   if (!buf) in.fail(c.arg("buf")->span, "pld.window: 'buf' must come from pld.alloc_window_buffer");
   TensorView v;
   v.shape = in.ints_arg(c, "shape");
-  const ir::Expr& dt = c.arg("dtype");
-  v.dtype = dt && dt->isa<ir::DTypeImm>() ? dt->as<ir::DTypeImm>()->value
-                                          : (c.type ? c.type->dtype : ir::DType::INT8);
+  const auto* dt = in.attribute<ir::DTypeImm>(c, "dtype");
+  v.dtype = dt ? dt->value : (c.type ? c.type->dtype : ir::DType::INT8);
   v.strides = dense_strides(v.shape);
   v.window = WindowAddr{buf->segment, 0};
   v.name = "window";
@@ -109,7 +108,7 @@ Value op_Notify(Interp& in, const ir::OpCall& c) {
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = signal_cell_offset(in, c, t, offsets);
   long long value = in.int_arg(c, "value");
-  const ir::EnumImm* op = enum_arg(c, "op");
+  const ir::EnumImm* op = enum_arg(in, c, "op");
   bool add = !op || op->value != "Set";
   WindowAddr cell{t.window.segment, t.window.offset + at};
   // Check mode's switch point before the signal and its release after it: check/op_hooks.cpp.
@@ -150,7 +149,7 @@ Value op_Wait(Interp& in, const ir::OpCall& c) {
   Dims offsets = in.ints_arg(c, "offsets");
   long long at = signal_cell_offset(in, c, t, offsets);
   long long expected = in.int_arg(c, "expected");
-  const ir::EnumImm* cmp = enum_arg(c, "cmp");
+  const ir::EnumImm* cmp = enum_arg(in, c, "cmp");
   bool ge = cmp && cmp->value == "Ge";
   auto* cell = reinterpret_cast<int32_t*>(t.data + at);
   BlockInfo info{
@@ -227,7 +226,7 @@ static void store_tile_remote(Interp& in, const ir::OpCall& c, const std::byte* 
                               const TensorView& t, int peer, const Dims& offsets, const Dims& shape) {
   region_offset_bytes(in, c, t, offsets, shape);
   if (src_type != t.dtype) in.fail(c.span, c.op->spelling + ": source and target dtypes differ");
-  const ir::EnumImm* atomic = enum_arg(c, "atomic");
+  const ir::EnumImm* atomic = enum_arg(in, c, "atomic");
   bool add = atomic && atomic->value == "Add";
   Region r{&t, offsets, shape};
   report_accesses(in, c, {MemoryAccess{t, offsets, shape, peer, true, add}});

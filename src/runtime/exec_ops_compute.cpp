@@ -23,19 +23,18 @@ kernels::TileView view_of(const TileValue& t) {
 
 // The checked result type carries the memory the operand names (the contract put it there), so the
 // enum is parsed only for a call without one.
-ir::Memory memory_arg(Interp& in, const ir::OpCall& c, std::string_view slot, ir::Memory fallback) {
+ir::Memory memory_arg(Interp& in, const ir::OpCall& c, OperandName slot, ir::Memory fallback) {
   if (const DecodedOp& op = in.site_of(c); op.tile_result) return op.memory;
-  if (const ir::EnumImm* e = enum_arg(c, slot)) {
+  if (const ir::EnumImm* e = enum_arg(in, c, slot)) {
     if (auto m = ir::memory_from_name(e->value)) return *m;
   }
   return fallback;
 }
 
-ir::DType dtype_arg(Interp& in, const ir::OpCall& c, std::string_view slot) {
-  const ir::Expr& e = c.arg(slot);
-  if (e && e->isa<ir::DTypeImm>()) return e->as<ir::DTypeImm>()->value;
+ir::DType dtype_arg(Interp& in, const ir::OpCall& c, OperandName slot) {
+  if (const auto* dt = in.attribute<ir::DTypeImm>(c, slot)) return dt->value;
   if (c.type) return c.type->dtype;
-  in.fail(c.span, c.op->spelling + ": " + std::string(slot) + " must be a dtype such as pl.FP32");
+  in.fail(c.span, c.op->spelling + ": " + std::string(slot.name()) + " must be a dtype such as pl.FP32");
 }
 
 // Checks that [offsets, offsets + shape) lies inside the tensor; returns the region's byte offset.
@@ -195,7 +194,7 @@ void store_tile(Interp& in, const ir::OpCall& c, const TileValue& tile, const Te
   if (tile_strides.size() != shape.size()) tile_strides = dense_strides(shape);
   long long at = checked_region(in, c, t, offsets, shape);
   report_access(in, c, t, offsets, shape, true);
-  const ir::EnumImm* atomic = enum_arg(c, "atomic");
+  const ir::EnumImm* atomic = enum_arg(in, c, "atomic");
   if (atomic && atomic->value == "Add")
     atomic_add_region(tile.data, tile_strides, t.data + at, t.strides, shape, t.dtype);
   else
@@ -300,8 +299,10 @@ static Scalar cast_scalar(const Scalar& s, ir::DType to) {
   return Scalar::of_int(v, to);
 }
 
-kernels::RoundMode round_mode(const ir::OpCall& c) {
-  return static_cast<kernels::RoundMode>(ir::cast_mode_code(c.arg("mode")).value_or(ir::kCastModeRound));
+kernels::RoundMode round_mode(const Interp& in, const ir::OpCall& c) {
+  const DecodedOperand* mode = in.decoded_operand(c, "mode");
+  std::optional<int> code = mode && mode->expr ? ir::cast_mode_code(*mode->expr) : std::nullopt;
+  return static_cast<kernels::RoundMode>(code.value_or(ir::kCastModeRound));
 }
 
 Value op_Cast(Interp& in, const ir::OpCall& c) {
@@ -311,7 +312,7 @@ Value op_Cast(Interp& in, const ir::OpCall& c) {
   if (std::holds_alternative<TensorView>(v)) return tensor_unary(in, c, true);
   const TileValue& a = in.tile_arg(c, "input", h);
   TileValue out = in.new_tile(c, a.shape, dtype_arg(in, c, "target_type"), a.memory);
-  kernels::cast(view_of(out), view_of(a), round_mode(c));
+  kernels::cast(view_of(out), view_of(a), round_mode(in, c));
   out.valid = a.valid;
   return out;
 }

@@ -85,7 +85,7 @@ Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast) {
   ir::DType to = cast && c.type ? c.type->dtype : a.dtype;
   TensorView out = new_tensor(in, c, a.shape, to, c.op->spelling);
   if (cast)
-    kernels::cast(flat(out), flat(a), round_mode(c));
+    kernels::cast(flat(out), flat(a), round_mode(in, c));
   else
     kernels::exp(flat(out), flat(a));
   return out;

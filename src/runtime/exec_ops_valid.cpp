@@ -53,8 +53,8 @@ void pad_element(std::byte* out, ir::DType t, const std::string& pad) {
 }
 
 // The pad of the call (`pad_value`, zero when omitted or the literal 0).
-std::string pad_of(const ir::OpCall& c) {
-  const ir::EnumImm* e = enum_arg(c, "pad_value");
+std::string pad_of(const Interp& in, const ir::OpCall& c) {
+  const ir::EnumImm* e = enum_arg(in, c, "pad_value");
   return e ? e->value : "zero";
 }
 
@@ -92,7 +92,7 @@ Value fillpad_tile(Interp& in, const ir::OpCall& c, OperandName slot) {
   const TileValue& a = in.tile_arg(c, slot, h);
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
   if (out.data != a.data) std::memmove(out.data, a.data, static_cast<size_t>(a.bytes()));
-  pad_outside(out.data, out.dtype, out.shape, a.valid, pad_of(c));
+  pad_outside(out.data, out.dtype, out.shape, a.valid, pad_of(in, c));
   out.valid.clear();
   return out;
 }
@@ -117,7 +117,7 @@ Value op_SetValidShape(Interp& in, const ir::OpCall& c) {
 Value op_FillPad(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   if (std::holds_alternative<TensorView>(in.operand_arg(c, "value", h)))
-    return tensor_fillpad(in, c, pad_of(c));
+    return tensor_fillpad(in, c, pad_of(in, c));
   return fillpad_tile(in, c, "value");
 }
 

@@ -59,11 +59,6 @@ Dims Interp::ints_arg(const ir::OpCall& c, OperandName slot) {
   return out;
 }
 
-const ir::EnumImm* enum_arg(const ir::OpCall& c, std::string_view slot) {
-  const ir::Expr& e = c.arg(slot);
-  return e ? e->as<ir::EnumImm>() : nullptr;
-}
-
 std::string dims_str(std::span<const long long> dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);

@@ -104,7 +104,7 @@ void staged_transfer(Interp& in, const ir::OpCall& c, bool is_put, const TileVal
     if (!in.f.tiles) in.f.tiles = std::make_shared<TilePool>();
     pooled = in.f.tiles->take(bytes);
   }
-  const ir::EnumImm* atomic = enum_arg(c, "atomic");
+  const ir::EnumImm* atomic = enum_arg(in, c, "atomic");
   bool add = is_put && atomic && atomic->value == "Add";
   // The source is read and the destination written as a whole (one switch point in check mode).
   report_accesses(in, c,

@@ -69,7 +69,7 @@ void check_after_op(Interp& in, const ir::OpCall& c, uint32_t effects, const Val
     // can see the new value.
     OperandHolder h;
     SignalCell cell = signal_cell(in, c, "target", h);
-    const ir::EnumImm* op = enum_arg(c, "op");
+    const ir::EnumImm* op = enum_arg(in, c, "op");
     hb.notify(actor, global_peer(in, c, *cell.t), cell.addr(),
               static_cast<int32_t>(in.int_arg(c, "value")), !op || op->value != "Set",
               {c.span, c.op->spelling, cell.t->name});
@@ -78,7 +78,7 @@ void check_after_op(Interp& in, const ir::OpCall& c, uint32_t effects, const Val
     // Still holding the scheduler's baton: the value seen is the one that satisfied the wait.
     OperandHolder h;
     SignalCell cell = signal_cell(in, c, "signal", h);
-    const ir::EnumImm* cmp = enum_arg(c, "cmp");
+    const ir::EnumImm* cmp = enum_arg(in, c, "cmp");
     int32_t seen = std::atomic_ref<int32_t>(*reinterpret_cast<int32_t*>(cell.t->data + cell.at))
                        .load(std::memory_order_acquire);
     hb.wait_satisfied(actor, cell.t->rank, cell.addr(), seen, in.int_arg(c, "expected"),

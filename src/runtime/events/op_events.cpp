@@ -158,7 +158,7 @@ void announce_notify(Interp& in, const ir::OpCall& c, events::EventStream& ev, c
   Event n = e;
   n.kind = Kind::Notify;
   n.t_us = 0;
-  const ir::EnumImm* op = enum_arg(c, "op");
+  const ir::EnumImm* op = enum_arg(in, c, "op");
   n.id = ev.record_notify(std::get<0>(cell), std::get<1>(cell), std::get<2>(cell),
                           int_operand(in, c, "value", 1), !op || op->value != "Set");
   ev.emit(n);
@@ -182,7 +182,7 @@ void after(Interp& in, const ir::OpCall& c, uint32_t effects, events::EventStrea
     if (signal_cell(in, c, "signal", in.f.rank, cell)) {
       Event w = e;
       w.kind = Kind::WaitSatisfied;
-      const ir::EnumImm* cmp = enum_arg(c, "cmp");
+      const ir::EnumImm* cmp = enum_arg(in, c, "cmp");
       // What the waiter has seen of the cell is its own (the actor, not the CPU core it ran on: which
       // blocks shared a core depends on the host threads, and the replay places blocks anew).
       w.deps = ev.notifies_seen(std::get<0>(cell), std::get<1>(cell), std::get<2>(cell), e.actor.id,
