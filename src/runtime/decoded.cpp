@@ -18,7 +18,7 @@ namespace {
 
 class Decoder {
  public:
-  explicit Decoder(DecodedFunction& out) : out_(out) {}
+  Decoder(DecodedFunction& out, const ir::ProgramNode& program) : out_(out), program_(program) {}
 
   void block(const ir::Block& b) {
     for (const ir::Stmt& s : b) stmt(s);
@@ -26,6 +26,14 @@ class Decoder {
 
  private:
   DecodedFunction& out_;
+  const ir::ProgramNode& program_;
+
+  // The program's function called `name` (the first, as the executor always took), or null.
+  const ir::FunctionNode* function_named(const std::string& name) const {
+    for (const ir::Function& fn : program_.functions)
+      if (fn && fn->name == name) return fn.get();
+    return nullptr;
+  }
 
   // The operand's tree, and its flat form when it has one (decoded.h).
   DecodedOperand operand(const ir::Expr& e) {
@@ -37,8 +45,10 @@ class Decoder {
     if (const auto* ref = e->as<ir::VarRef>()) {
       o.kind = DecodedOperand::Kind::Var;
       o.slot = ref->var->frame_slot;
-    } else if (const auto* imm = e->as<ir::IntImm>(); imm && (!e->type || e->type->dtype == ir::DType::INT64)) {
-      o.kind = DecodedOperand::Kind::Int;  // an INT64 constant (a typed one, pl.const(v, dtype), keeps its tree)
+    } else if (const auto* imm = e->as<ir::IntImm>();
+               imm && (!e->type || e->type->dtype == ir::DType::INT64)) {
+      o.kind =
+          DecodedOperand::Kind::Int;  // an INT64 constant (a typed one, pl.const(v, dtype), keeps its tree)
       o.value = imm->value;
     } else if (e->kind == ir::ExprKind::NoneImm) {
       o.kind = DecodedOperand::Kind::None;
@@ -66,7 +76,8 @@ class Decoder {
         d.constant = Scalar::of_int(e->as<ir::IntImm>()->value, typed);
         break;
       case ir::ExprKind::FloatImm:
-        d.constant = Scalar::of_float(e->as<ir::FloatImm>()->value, e->type ? e->type->dtype : ir::DType::FP32);
+        d.constant =
+            Scalar::of_float(e->as<ir::FloatImm>()->value, e->type ? e->type->dtype : ir::DType::FP32);
         break;
       case ir::ExprKind::BoolImm:
         d.constant = Scalar::of_bool(e->as<ir::BoolImm>()->value);
@@ -76,7 +87,9 @@ class Decoder {
       case ir::ExprKind::DTypeImm:
       case ir::ExprKind::EnumImm:
       case ir::ExprKind::Dynamic:
+        break;
       case ir::ExprKind::FuncRef:
+        d.callee = function_named(e->as<ir::FuncRef>()->callee);
         break;
       case ir::ExprKind::VarRef: {
         const ir::VarNode& v = *e->as<ir::VarRef>()->var;
@@ -116,6 +129,7 @@ class Decoder {
         d.op = op(*e->as<ir::OpCall>());
         break;
       case ir::ExprKind::FuncCall:
+        d.callee = function_named(e->as<ir::FuncCall>()->callee);
         for (const ir::Expr& x : e->as<ir::FuncCall>()->args) add(x);
         if (e->as<ir::FuncCall>()->device) add(e->as<ir::FuncCall>()->device);
         break;
@@ -237,7 +251,8 @@ class Decoder {
     std::set<uint32_t> keys;
     const std::vector<ir::OpParam>& params = ir::op_info(c.op->id).params;  // an alias's slots are its op's
     for (const ir::OpParam& p : params) keys.insert(slot_key(p.name));
-    PTODIST_INTERNAL_ASSERT(keys.size() == params.size(), "decode: parameters of " + c.op->spelling + " share a key");
+    PTODIST_INTERNAL_ASSERT(keys.size() == params.size(),
+                            "decode: parameters of " + c.op->spelling + " share a key");
     PTODIST_INTERNAL_ASSERT(c.args.size() <= params.size(),
                             "decode: " + c.op->spelling + " has more arguments than parameters");
     std::vector<DecodedOperand> list;
@@ -353,7 +368,7 @@ std::unique_ptr<DecodedProgram> decode_program(const ir::ProgramNode& program) {
     DecodedFunction& d = decoded->functions[fn.get()];
     d.fn = fn.get();
     d.frame_size = sizes[fn.get()];
-    Decoder(d).block(fn->body);
+    Decoder(d, program).block(fn->body);
     for (const DecodedOp& op : d.ops) d.defers_completion |= (op.effects & ir::kDeferWait) != 0;
   }
   return decoded;

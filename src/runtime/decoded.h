@@ -73,6 +73,9 @@ struct DecodedExpr {
   const ir::ExprNode* node = nullptr;
   int slot = -1;  // VarRef: the frame slot
   int op = -1;    // OpCall: DecodedFunction::ops[op]
+  // FuncCall, FuncRef: the program's function of that name, found once; null when there is none
+  // (evaluating the node then reports it).
+  const ir::FunctionNode* callee = nullptr;
   uint32_t first = 0;
   uint32_t count = 0;
   Scalar constant;  // IntImm, FloatImm, BoolImm: the value, typed as the IR evaluator typed it

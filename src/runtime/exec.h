@@ -475,9 +475,10 @@ void report_round_start(World& world, int round, bool zeroed);
 void report_deferred(World& world, const CoreState& core, int rank, const TaskState& task,
                      const std::vector<DeferredCondition>& conds);
 
-// Calls of program functions: kernels, orchestrators and `device=` calls (orchestration.cpp), with
-// the arguments evaluated; `device` is the decoded tree of the call's `device=` when it has one.
-Value call_function(Interp& in, const ir::FuncCall& call, std::vector<Value> args,
+// Calls of program functions: kernels, orchestrators and `device=` calls (orchestration.cpp): `fn`,
+// the callee, with the arguments evaluated; `device` is the decoded tree of the call's `device=` when it has
+// one.
+Value call_function(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn, std::vector<Value> args,
                     std::optional<uint32_t> device);
 // Runs a chip orchestration the host queued for `rank` (its arguments are moved into its frame).
 void run_device_call(RunEnv& env, int rank, DeviceCall& call);

@@ -118,16 +118,17 @@ Value Interp::eval(uint32_t tree) {
       return eval_call(e);
     case ir::ExprKind::FuncRef: {
       const auto* r = static_cast<const ir::FuncRef*>(e.node);
-      return FuncRefValue{&function_named(r->callee, r->span)};
+      return FuncRefValue{e.callee ? e.callee : &function_named(r->callee, r->span)};
     }
   }
   PTODIST_INTERNAL_ASSERT(false, "eval: an expression of unknown kind");
 }
 
-// A call of a program function: its arguments left to right, then the call (which evaluates the
-// `device=` when it needs it).
+// A call of a program function (found when decoded): its arguments left to right, then the call
+// (which evaluates the `device=` when it needs it).
 Value Interp::eval_call(const DecodedExpr& e) {
   const auto& call = *static_cast<const ir::FuncCall*>(e.node);
+  const ir::FunctionNode& fn = e.callee ? *e.callee : function_named(call.callee, call.span);
   const uint32_t* kids = children_of(*this, e);
   const uint32_t n_args = static_cast<uint32_t>(call.args.size());
   std::vector<Value> args;
@@ -135,7 +136,7 @@ Value Interp::eval_call(const DecodedExpr& e) {
   for (uint32_t i = 0; i < n_args; ++i) args.push_back(eval(kids[i]));
   std::optional<uint32_t> device;
   if (e.count > n_args) device = kids[n_args];
-  return call_function(*this, call, std::move(args), device);
+  return call_function(*this, call, fn, std::move(args), device);
 }
 
 const ir::FunctionNode& Interp::function_named(const std::string& name, const SourceSpan& span) const {

@@ -277,8 +277,7 @@ Value op_Get(Interp& in, const ir::OpCall& c) {
 Value op_TilePut(Interp& in, const ir::OpCall& c) {
   OperandHolder h1, h2;
   const TileValue& stage = in.tile_arg(c, "stage", h1);
-  const TileValue* stage2 =
-      in.given_arg(c, "stage2") ? &in.tile_arg(c, "stage2", h2) : nullptr;
+  const TileValue* stage2 = in.given_arg(c, "stage2") ? &in.tile_arg(c, "stage2", h2) : nullptr;
   staged_transfer(in, c, true, &stage, stage2);
   return NoneValue{};
 }
@@ -286,8 +285,7 @@ Value op_TilePut(Interp& in, const ir::OpCall& c) {
 Value op_TileGet(Interp& in, const ir::OpCall& c) {
   OperandHolder h1, h2;
   const TileValue& stage = in.tile_arg(c, "stage", h1);
-  const TileValue* stage2 =
-      in.given_arg(c, "stage2") ? &in.tile_arg(c, "stage2", h2) : nullptr;
+  const TileValue* stage2 = in.given_arg(c, "stage2") ? &in.tile_arg(c, "stage2", h2) : nullptr;
   staged_transfer(in, c, false, &stage, stage2);
   return NoneValue{};
 }

@@ -451,9 +451,8 @@ void check_switch_point(Interp& in) {
   if (s && actor_of(in) >= 0) s->yield(actor_of(in));
 }
 
-Value call_function(Interp& in, const ir::FuncCall& call, std::vector<Value> args,
+Value call_function(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn, std::vector<Value> args,
                     std::optional<uint32_t> device) {
-  const ir::FunctionNode& fn = in.function_named(call.callee, call.span);
   if (args.size() != fn.params.size()) {
     in.fail(call.span, "'" + fn.name + "' takes " + std::to_string(fn.params.size()) + " arguments, got " +
                            std::to_string(args.size()));

@@ -35,7 +35,8 @@ void expect_complete(const DecodedFunction& d, std::set<ir::OpId>& seen) {
         EXPECT_EQ(o.key, slot_key(params[i].name)) << op.call->op->spelling;
       }
       const bool written = i < op.count ? i < op.call->args.size() && op.call->args[i] : true;
-      EXPECT_EQ(o.kind != DecodedOperand::Kind::Missing, written) << op.call->op->spelling << " operand " << i;
+      EXPECT_EQ(o.kind != DecodedOperand::Kind::Missing, written)
+          << op.call->op->spelling << " operand " << i;
       if (written) {
         EXPECT_LT(o.tree, d.exprs.size());
       }

@@ -170,6 +170,66 @@ class P:
   EXPECT_EQ(k.operands[inner.first].key, slot_key(inner.call->op->params[0].name));
 }
 
+// Calls of program functions name their callee, found once when decoded; an op call in a loop bound
+// or in a notify's peer is a decoded op; a device= is the call's last child.
+TEST_F(DecodedTest, CallsAndNestedOpsAreResolved) {
+  ir::Program p = parse(R"(@pl.program
+class Calls:
+    @pl.function(type=pl.FunctionType.AIV)
+    def producer(self, cells: pld.DistributedTensor[[1, 2], pl.INT32]):
+        ctx = pld.get_comm_ctx(cells)
+        pld.system.notify(cells, peer=pld.rank(ctx), offsets=[0, 1], value=2, op=pld.NotifyOp.Set)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, cells: pld.DistributedTensor[[1, 2], pl.INT32]):
+        s, t = pl.spmd_submit(self.producer, cells, core_num=1)
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 4], pl.FP32]):
+        buf = pld.alloc_window_buffer([1, 2], dtype=pl.INT32)
+        for r in pl.range(pld.world_size()):
+            self.chip(pld.window(buf, [1, 2], dtype=pl.INT32), device=r)
+)");
+  ASSERT_TRUE(p);
+  auto decoded = decode_program(*p);
+  const DecodedFunction* producer = decoded->find(p->find("producer").get());
+  const DecodedFunction* chip = decoded->find(p->find("chip").get());
+  const DecodedFunction* host = decoded->find(p->find("host").get());
+  ASSERT_TRUE(producer && chip && host);
+
+  // notify's peer: the op call pld.rank(ctx), decoded as an op of its own.
+  const DecodedOp& notify = producer->ops[producer->code[1].op];
+  const DecodedOperand& peer = producer->operands[notify.first + notify.call->op->param_index("peer")];
+  ASSERT_EQ(peer.kind, DecodedOperand::Kind::Tree);
+  ASSERT_EQ(producer->exprs[peer.tree].kind, ir::ExprKind::OpCall);
+  EXPECT_EQ(producer->ops[producer->exprs[peer.tree].op].call->op->spelling, "pld.rank");
+
+  // spmd_submit: the kernel is a function reference found when decoded; `signal` is its vararg.
+  const DecodedOp& submit = chip->ops[chip->code[0].op];
+  const DecodedOperand& kernel = chip->operands[submit.first];
+  ASSERT_EQ(chip->exprs[kernel.tree].kind, ir::ExprKind::FuncRef);
+  EXPECT_EQ(chip->exprs[kernel.tree].callee, p->find("producer").get());
+  ASSERT_EQ(submit.n_varargs, 1u);
+  EXPECT_EQ(chip->operands[submit.varargs].kind, DecodedOperand::Kind::Var);
+
+  // The loop's stop is pld.world_size(); the call's callee is `chip`, its argument the op call
+  // pld.window(...), its device= the last child.
+  const DecodedStmt& loop = host->code[1];
+  ASSERT_EQ(loop.kind, ir::StmtKind::For);
+  ASSERT_EQ(loop.stop.kind, DecodedOperand::Kind::Tree);
+  EXPECT_EQ(host->ops[host->exprs[loop.stop.tree].op].call->op->spelling, "pld.world_size");
+  const DecodedStmt& call = host->code[2];
+  ASSERT_EQ(call.value.kind, DecodedOperand::Kind::Tree);
+  const DecodedExpr& fc = host->exprs[call.value.tree];
+  ASSERT_EQ(fc.kind, ir::ExprKind::FuncCall);
+  EXPECT_EQ(fc.callee, p->find("chip").get());
+  ASSERT_EQ(fc.count, 2u);  // the window, device=r
+  const DecodedExpr& window = host->exprs[host->children[fc.first]];
+  ASSERT_EQ(window.kind, ir::ExprKind::OpCall);
+  EXPECT_EQ(host->ops[window.op].call->op->spelling, "pld.window");
+  EXPECT_EQ(host->exprs[host->children[fc.first + 1]].slot, loop.iv_slot);
+}
+
 TEST_F(DecodedTest, APlannedTileTargetCarriesItsAddress) {
   ir::Program p = parse(kProgram);
   ASSERT_TRUE(p);

@@ -70,9 +70,8 @@ void check_after_op(Interp& in, const ir::OpCall& c, uint32_t effects, const Val
     OperandHolder h;
     SignalCell cell = signal_cell(in, c, "target", h);
     const ir::EnumImm* op = enum_arg(in, c, "op");
-    hb.notify(actor, global_peer(in, c, *cell.t), cell.addr(),
-              static_cast<int32_t>(in.int_arg(c, "value")), !op || op->value != "Set",
-              {c.span, c.op->spelling, cell.t->name});
+    hb.notify(actor, global_peer(in, c, *cell.t), cell.addr(), static_cast<int32_t>(in.int_arg(c, "value")),
+              !op || op->value != "Set", {c.span, c.op->spelling, cell.t->name});
   }
   if ((effects & ir::kWait) && waits_on_a_cell(c)) {
     // Still holding the scheduler's baton: the value seen is the one that satisfied the wait.
