@@ -42,6 +42,7 @@ struct Binding {
   Kind kind = Kind::Local;
   ir::Var var;           // null when its definition failed: uses are then silently null
   ir::Expr const_value;  // Constant: its value, so a dtype constant can be used in a type
+  int block = -1;        // Local: the block (Parser::block_) whose statement bound it
 };
 using ScopeMap = std::map<std::string, Binding>;
 
@@ -452,6 +453,10 @@ class Parser {
   // Appended to the names of the variables an inline body defines ("__<n>", n counting expansions), so
   // the spliced code's variables print apart from the caller's.
   std::string inline_var_suffix_;
+  // The block being parsed (each suite gets its own number), so a name bound in this very block may be
+  // rebound to a value of another type (bind_local).
+  int block_ = 0;
+  int blocks_ = 0;
   int inline_expansions_ = 0;
 
   friend struct DepthGuard;

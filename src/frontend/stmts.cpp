@@ -55,6 +55,12 @@ bool is_aug_op(const Token& t) {
 }  // namespace
 
 ir::Block Parser::parse_suite(const std::string& header, LowerCtx& cx, std::string* docstring) {
+  struct BlockScope {
+    int& current;
+    int outer;
+    ~BlockScope() { current = outer; }
+  } scope{block_, block_};
+  block_ = ++blocks_;
   if (peek().kind != TokenKind::Newline) {
     ir::Block out;
     parse_simple_statement(out, cx, docstring);
@@ -180,14 +186,21 @@ ir::Var Parser::bind_local(const std::string& name, const ir::Type& type, const 
   auto it = cx.locals->find(name);
   if (it != cx.locals->end() && it->second.var) {
     const ir::Var& v = it->second.var;
-    if (type && v->type && !rebind_compatible(v->type, type))
+    if (!type || !v->type || rebind_compatible(v->type, type)) return v;
+    // Python rebinds a name to any value, and PyPTO's SSA makes it a new variable. Here one variable
+    // holds a name wherever its value may flow around a loop or out of a branch, so only a name bound
+    // in this same block (straight-line code after it reads the new variable) takes a new type.
+    if (it->second.kind != Binding::Kind::Local || it->second.block != block_) {
       error(span, "cannot rebind '" + name + "' (" + ir::type_str(v->type) + ") to a value of type " +
-                      ir::type_str(type) + "; use a new name");
-    return v;
+                      ir::type_str(type) +
+                      " outside the block that bound it (its value may flow around a loop or out of a "
+                      "branch); use a new name");
+      return v;
+    }
   }
   // A name seen only through failed definitions stays poisoned (null) so its uses stay silent.
   ir::Var v = type ? b_->make_var(name + inline_var_suffix_, type, span) : nullptr;
-  (*cx.locals)[name] = Binding{Binding::Kind::Local, v, nullptr};
+  (*cx.locals)[name] = Binding{Binding::Kind::Local, v, nullptr, block_};
   return v;
 }
 

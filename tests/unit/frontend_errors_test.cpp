@@ -28,15 +28,16 @@ TEST(FrontendErrors, SeveralErrorsInOneRun) {
       "    u = undefined_nme + 1\n"
       "    q = 1 < n < 3\n"
       "    t = pl.load(x, [0, 0], [8, 8])\n"
-      "    t = n\n");
+      "    for j in pl.range(2): t = n\n");
   EXPECT_FALSE(p->module);
   std::vector<std::string> expected = {
       "4:9: unknown op 'pl.lod'; did you mean 'pl.load'?",
       "5:25: expected ':' after 'for' header",
       "7:9: undefined name 'undefined_nme'",
       "8:9: chained comparisons are not supported; combine two comparisons with 'and'",
-      "10:5: cannot rebind 't' (pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec]) to a value of type "
-      "pl.Scalar[pl.INT32]; use a new name",
+      "10:27: cannot rebind 't' (pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec]) to a value of type "
+      "pl.Scalar[pl.INT32] outside the block that bound it (its value may flow around a loop or out "
+      "of a branch); use a new name",
   };
   EXPECT_EQ(p->errors(), expected);
 }
