@@ -22,6 +22,11 @@ bool rebind_compatible(const ir::Type& old_type, const ir::Type& new_type) {
          ir::dtype_is_int(old_type->dtype) && ir::dtype_is_int(new_type->dtype);
 }
 
+// A tile type whose valid region differs from the old one's (type_equal ignores it).
+bool new_valid_region(const ir::Type& old_type, const ir::Type& new_type) {
+  return old_type->kind == ir::TypeKind::Tile && ir::type_str(old_type) != ir::type_str(new_type);
+}
+
 const char* const kUnsupportedKeywords[] = {
     "while", "break", "continue", "raise",   "assert", "del",   "global", "nonlocal", "import", "from",
     "yield", "try",   "except",   "finally", "async",  "await", "lambda", "def",      "class"};
@@ -186,11 +191,15 @@ ir::Var Parser::bind_local(const std::string& name, const ir::Type& type, const 
   auto it = cx.locals->find(name);
   if (it != cx.locals->end() && it->second.var) {
     const ir::Var& v = it->second.var;
-    if (!type || !v->type || rebind_compatible(v->type, type)) return v;
+    bool same_block = it->second.kind == Binding::Kind::Local && it->second.block == block_;
+    if (!type || !v->type ||
+        (rebind_compatible(v->type, type) && !(same_block && new_valid_region(v->type, type))))
+      return v;
     // Python rebinds a name to any value, and PyPTO's SSA makes it a new variable. Here one variable
     // holds a name wherever its value may flow around a loop or out of a branch, so only a name bound
-    // in this same block (straight-line code after it reads the new variable) takes a new type.
-    if (it->second.kind != Binding::Kind::Local || it->second.block != block_) {
+    // in this same block (straight-line code after it reads the new variable) takes a new type, or a
+    // tile's new valid region (`t = pl.set_validshape(t, 1, 1)`).
+    if (!same_block) {
       error(span, "cannot rebind '" + name + "' (" + ir::type_str(v->type) + ") to a value of type " +
                       ir::type_str(type) +
                       " outside the block that bound it (its value may flow around a loop or out of a "

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "common.h"
+#include "ptodist/ir/printer.h"
 
 namespace ptodist::ir {
 
@@ -83,6 +84,26 @@ Type check_Load(const ContractContext& cx) {
 
 namespace {
 
+// `shapes`, PyPTO's ND partition of the destination (pypto-lib writes `shapes=[1, 1]` for a [1, 8]
+// tile valid in [1, 1]): the region the store writes. ptodist writes the tile's valid region (after
+// leading 1s), so `shapes` must name that region; another partition is not supported yet.
+bool check_partition(const ContractContext& cx, const std::vector<Expr>& region, int rank) {
+  const std::vector<Expr>* shapes = need_int_list(cx, "shapes", rank, "output_tensor");
+  if (!shapes) return false;
+  for (size_t i = 0; i < region.size(); ++i) {
+    auto a = as_const_int((*shapes)[i]), b = as_const_int(region[i]);
+    bool same = a && b ? *a == *b : print_expr((*shapes)[i]) == print_expr(region[i]);
+    if (!same) {
+      cx.fail("shapes", "'shapes' " + shape_str(*shapes) + " must be the region the tile writes, " +
+                            shape_str(region) +
+                            " (its valid region after leading 1s); another ND partition is not "
+                            "supported by ptodist yet");
+      return false;
+    }
+  }
+  return true;
+}
+
 // A tile's valid region: its valid_shape, or its shape.
 const std::vector<Expr>& valid_region(const TypeNode* tile) {
   return tile->valid_shape.empty() ? tile->shape : tile->valid_shape;
@@ -109,13 +130,10 @@ Type check_Store(const ContractContext& cx) {
   if (static_cast<int>(tile->shape.size()) > rank)
     return cx.fail("tile", "'tile' rank " + std::to_string(tile->shape.size()) +
                                " is higher than 'output_tensor' rank " + std::to_string(rank));
-  if (!omitted(cx, "shapes"))
-    return cx.fail("shapes",
-                   "'shapes' (an ND partition shape) is not supported by ptodist yet; the tile's "
-                   "valid region is stored");
   if (!check_atomic(cx, tile->dtype)) return nullptr;
   std::vector<Expr> region(rank - tile->shape.size(), int_dim(1));
   for (const Expr& d : valid_region(tile)) region.push_back(d);
+  if (!omitted(cx, "shapes") && !check_partition(cx, region, rank)) return nullptr;
   if (!check_in_bounds(cx, "tile", *offsets, region, t->shape, "output_tensor")) return nullptr;
   return cx.arg("output_tensor")->type;
 }

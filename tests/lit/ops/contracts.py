@@ -27,8 +27,10 @@ class Contracts:
         e = pl.load(x, [2, 0], [4, 16])
         # expected-error@+1 {{pl.store: takes at most 4 positional arguments, got 5; pass 'atomic' and the parameters after it by keyword}}
         y = pl.store(t, [0, 0], y, None, pld.AtomicType.Add)
-        # expected-error@+1 {{pl.store: 'shapes' (an ND partition shape) is not supported by ptodist yet; the tile's valid region is stored}}
+        # A partition naming the region the tile writes is that store; another one is an error.
         y = pl.store(t, [0, 0], y, [4, 16])
+        # expected-error@+1 {{pl.store: 'shapes' [2, 16] must be the region the tile writes, [4, 16] (its valid region after leading 1s); another ND partition is not supported by ptodist yet}}
+        y = pl.store(t, [0, 0], y, [2, 16])
         # expected-error@+1 {{pl.tile.row_sum: missing required argument 'tmp_tile'}}
         f = pl.tile.row_sum(t)
         # expected-error@+1 {{pl.tile.row_sum: 'tmp_tile' must have the input's dtype and rank and be at least as large in every dim}}
