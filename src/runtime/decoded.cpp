@@ -220,6 +220,9 @@ class Decoder {
     d.call = &c;
     d.id = c.op->id;
     d.effects = c.op->effects;
+    // An assemble into a tile (PyPTO's tile.assemble) copies on-chip: none of pl.assemble's GM effects.
+    if (d.id == ir::OpId::Assemble && c.type && c.type->kind == ir::TypeKind::Tile)
+      d.effects &= ~(ir::kReadsGM | ir::kWritesGM);
     if (c.type) result_type(*c.type, d);
     operands(c, d);
     out_.ops.push_back(std::move(d));

@@ -164,9 +164,29 @@ Value op_Slice(Interp& in, const ir::OpCall& c) {
   return v;
 }
 
+// PyPTO's tile.assemble: the valid region of `src` copied into `dst` at `offset`; the result is `dst`'s
+// bytes (plan-memory gives the result the target's buffer).
+Value assemble_into_tile(Interp& in, const ir::OpCall& c, const TileValue& dst, const TileValue& src) {
+  Dims offset = in.ints_arg(c, "offset");
+  Dims extent = src.valid.empty() ? src.shape : src.valid;
+  if (extent.size() != 2 || dst.shape.size() != 2 || offset.size() != 2)
+    in.fail(c.span, c.op->spelling + ": assembling into a tile supports 2-D tiles only");
+  for (size_t i = 0; i < 2; ++i)
+    if (offset[i] < 0 || offset[i] + extent[i] > dst.shape[i])
+      in.fail(c.span, c.op->spelling + ": region " + dims_str(extent) + " at " + dims_str(offset) +
+                          " is out of bounds of the target tile " + dims_str(dst.shape));
+  long long elem = ir::dtype_bytes(dst.dtype);
+  for (long long r = 0; r < extent[0]; ++r)
+    std::memmove(dst.data + ((offset[0] + r) * dst.shape[1] + offset[1]) * elem,
+                 src.data + r * src.shape[1] * elem, static_cast<size_t>(extent[1] * elem));
+  return dst;
+}
+
 // Writes `source` into `target` at `offset` and returns the target. A tile source is a store.
 Value op_Assemble(Interp& in, const ir::OpCall& c) {
   OperandHolder ht, hs;
+  if (const auto* dst = std::get_if<TileValue>(&in.operand_arg(c, "target", ht)))
+    return assemble_into_tile(in, c, *dst, in.tile_arg(c, "source", hs));
   const TensorView& target = in.tensor_arg(c, "target", ht);
   Dims offset = in.ints_arg(c, "offset");
   const Value& source = in.operand_arg(c, "source", hs);

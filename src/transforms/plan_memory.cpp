@@ -101,11 +101,17 @@ bool runs_in_place(const OpCall& c) {
 }
 
 // The tile whose buffer an op's result is, by definition (PyPTO: the result reuses the input's memory):
-// pl.set_validshape only narrows the valid region, pl.tile.fillpad_inplace pads in place.
+// pl.set_validshape only narrows the valid region, pl.tile.fillpad_inplace pads in place, an assemble
+// into a tile writes the target.
 const VarNode* aliased_operand(const Expr& value) {
   const auto* c = value->as<OpCall>();
-  if (!c || (c->op->id != OpId::SetValidShape && c->op->id != OpId::FillPadInplace)) return nullptr;
-  const auto* r = c->arg(c->op->id == OpId::SetValidShape ? "input" : "tile")->as<VarRef>();
+  if (!c) return nullptr;
+  const char* slot = c->op->id == OpId::SetValidShape    ? "input"
+                     : c->op->id == OpId::FillPadInplace ? "tile"
+                     : c->op->id == OpId::Assemble       ? "target"
+                                                         : nullptr;
+  if (!slot) return nullptr;
+  const auto* r = c->arg(slot)->as<VarRef>();
   return r && is_tile_var(r->var) ? r->var.get() : nullptr;
 }
 

@@ -43,3 +43,36 @@ def sum_squares(
 ):
     result = sum_squares_chip(x, out)
     return result
+
+
+# Two-level full-row reduction, as pypto-lib's gate (ffn_norm) writes it: row_sum of x as [8, 8], the
+# eight partial sums assembled into row 0 of a tile (`grid[0:1, :] = ...`, PyPTO's tile.assemble), the
+# grid narrowed to that row, summed again, and the total stored with `shapes=[1, 1]`.
+# partials[0, j] = sum(x[0, 8j:8j+8]); total[0, 0] = sum(x).
+@pl.jit
+def two_level_sum_chip(
+    x: pl.Tensor[[1, 64], pl.FP32],
+    partials: pl.Out[pl.Tensor[[1, 8], pl.FP32]],
+    total: pl.Out[pl.Tensor[[1, 1], pl.FP32]],
+):
+    for _ in pl.spmd(1, name_hint="two_level_sum"):
+        rows = pl.reshape(pl.load(x, [0, 0], [1, 64]), [8, 8])
+        partial = pl.row_sum(rows)
+        grid = pl.full([8, 8], dtype=pl.FP32, value=0.0)
+        grid[0:1, :] = pl.reshape(partial, [1, 8])
+        grid = pl.set_validshape(grid, 1, 8)
+        pl.tile.store(grid, [0, 0], partials, shapes=[1, 8])
+        sums = pl.row_sum(grid)
+        sums = pl.set_validshape(pl.reshape(sums, [1, 8]), 1, 1)
+        pl.tile.store(sums, [0, 0], total, shapes=[1, 1])
+    return partials, total
+
+
+@pl.jit.host
+def two_level_sum(
+    x: pl.Tensor[[1, 64], pl.FP32],
+    partials: pl.Out[pl.Tensor[[1, 8], pl.FP32]],
+    total: pl.Out[pl.Tensor[[1, 1], pl.FP32]],
+):
+    partials, total = two_level_sum_chip(x, partials, total)
+    return partials, total

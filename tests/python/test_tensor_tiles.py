@@ -18,3 +18,14 @@ def test_row_sums_of_squares_over_slices_and_a_partial_tail(platform):
     tt.sum_squares.compile(x, out, config=config)(x, out)
     expected = torch.tensor([[float(sum(int(v) ** 2 for v in row))] for row in x])
     assert torch.equal(out[: tt.ROWS], expected)
+
+
+@pytest.mark.parametrize("platform", ["ptodist", "ptodist-check"])
+def test_partial_sums_assembled_into_a_tile_then_summed(platform):
+    config = RunConfig(platform=platform, distributed_config=DistributedConfig(device_ids=[0]))
+    x = torch.randint(-9, 10, (1, 64)).to(torch.float32)
+    partials, total = torch.full((1, 8), -1.0), torch.full((1, 1), -1.0)
+    tt.two_level_sum.compile(x, partials, total, config=config)(x, partials, total)
+    values = [int(v) for v in x[0]]
+    assert partials.tolist() == [[float(sum(values[8 * j : 8 * j + 8])) for j in range(8)]]
+    assert total.tolist() == [[float(sum(values))]]

@@ -79,6 +79,12 @@ void FunctionEmitter::emit_slice(const CallSite& site) {
 void FunctionEmitter::emit_assemble(const CallSite& site) {
   const OpCall& c = site.call;
   const Expr& source = c.arg("source");
+  if (c.type && c.type->kind == TypeKind::Tile) {
+    // PyPTO lowers tile.assemble to pto.subview of the target and a pto.tmov into it.
+    fail(c.span,
+         c.op->spelling + ": assembling into a tile has no PTO lowering yet (pto.subview + pto.tmov)");
+    return;
+  }
   if (!source->type || source->type->kind != TypeKind::Tile) {
     fail(source->span, c.op->spelling +
                            ": assembling a GM tensor (not a tile) has no PTO lowering yet; load it "

@@ -53,14 +53,38 @@ Type check_Slice(const ContractContext& cx) {
   return partial;
 }
 
+// PyPTO's tile.assemble: the valid region of tile `source` written into tile `target` at `offset`
+// (`t[0:1, :] = row` in a kernel); the result is the target, in its own buffer (plan-memory).
+Type tile_assemble(const ContractContext& cx, const TypeNode* target) {
+  const TypeNode* source = type_of(cx, "source");
+  if (!source || source->kind != TypeKind::Tile)
+    return cx.fail("source", "'source' of an assemble into a tile must be a tile, got " +
+                                 describe(cx.arg("source")) + "; load it with pl.load first");
+  if (source->memory != target->memory)
+    return cx.fail("source", "'source' must be in the target's memory (" + type_str(cx.arg("target")->type) +
+                                 "), got " + type_str(cx.arg("source")->type) + "; use pl.move first");
+  if (source->dtype != target->dtype)
+    return cx.fail("source", "'source' dtype " + dtype_str(source->dtype) + " must match 'target' dtype " +
+                                 dtype_str(target->dtype) + "; use pl.cast first");
+  int rank = static_cast<int>(target->shape.size());
+  if (static_cast<int>(source->shape.size()) != rank)
+    return cx.fail("source", "'source' rank " + std::to_string(source->shape.size()) +
+                                 " must match 'target' rank " + std::to_string(rank));
+  const std::vector<Expr>* offset = need_int_list(cx, "offset", rank, "target");
+  if (!offset) return nullptr;
+  auto atomic = cx.arg("atomic") ? cx.arg("atomic")->as<EnumImm>() : nullptr;
+  if (atomic && atomic->value != "None_")
+    return cx.fail("atomic", "atomic=pl.AtomicType.Add needs a GM target; this assemble writes a tile");
+  const std::vector<Expr>& extent = source->valid_shape.empty() ? source->shape : source->valid_shape;
+  if (!check_in_bounds(cx, "source", *offset, extent, target->shape, "target")) return nullptr;
+  return cx.arg("target")->type;
+}
+
 // Writes `source` (a tensor, or in a kernel a computed tile) into `target` at `offset`; returns the
-// target, as PyPTO's assemble does.
+// target, as PyPTO's assemble does. Into a tile target, tile_assemble.
 Type check_Assemble(const ContractContext& cx) {
   const TypeNode* target = type_of(cx, "target");
-  if (target && target->kind == TypeKind::Tile)
-    return cx.fail("target",
-                   "assembling into a tile is not supported by ptodist yet; the target must be a "
-                   "tensor in GM");
+  if (target && target->kind == TypeKind::Tile) return tile_assemble(cx, target);
   if (!(target = need_tensor_like(cx, "target"))) return nullptr;
   const TypeNode* source = type_of(cx, "source");
   if (!source || (source->kind != TypeKind::Tile && !source->is_tensor_like()))
