@@ -149,9 +149,32 @@ Value tensor_fillpad(Interp& in, const ir::OpCall& c, const std::string& pad) {
   return out;
 }
 
-// A view: the same memory at an offset, with the source's strides.
+// PyPTO's tile.slice: the region `offset`/`shape` of tile `src` copied into a new tile.
+Value slice_of_tile(Interp& in, const ir::OpCall& c, const TileValue& src) {
+  Dims shape = in.ints_arg(c, "shape");
+  Dims offset = in.ints_arg(c, "offset");
+  if (shape.size() != 2 || src.shape.size() != 2 || offset.size() != 2)
+    in.fail(c.span, c.op->spelling + ": slicing a tile supports 2-D tiles only");
+  for (size_t i = 0; i < 2; ++i)
+    if (offset[i] < 0 || offset[i] + shape[i] > src.shape[i])
+      in.fail(c.span, c.op->spelling + ": region " + dims_str(shape) + " at " + dims_str(offset) +
+                          " is out of bounds of the tile " + dims_str(src.shape));
+  TileValue out = in.new_tile(c, shape, src.dtype, src.memory);
+  long long elem = ir::dtype_bytes(src.dtype);
+  for (long long r = 0; r < shape[0]; ++r)
+    std::memmove(out.data + r * shape[1] * elem,
+                 src.data + ((offset[0] + r) * src.shape[1] + offset[1]) * elem,
+                 static_cast<size_t>(shape[1] * elem));
+  if (in.given_arg(c, "valid_shape")) out.valid = in.ints_arg(c, "valid_shape");
+  if (out.valid == out.shape) out.valid.clear();
+  return out;
+}
+
+// A view: the same memory at an offset, with the source's strides. Of a tile, a copy (slice_of_tile).
 Value op_Slice(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
+  if (const auto* tile = std::get_if<TileValue>(&in.operand_arg(c, "input", h)))
+    return slice_of_tile(in, c, *tile);
   const TensorView& t = in.tensor_arg(c, "input", h);
   Dims shape = in.ints_arg(c, "shape");
   Dims offset = in.ints_arg(c, "offset");

@@ -250,7 +250,7 @@ class TileValues : public DeepRewriter {
     if (auto v = as_var(e); v && candidates_.count(v.get())) return make_.ref(map_var(v), e->span);
     const auto* c = e ? e->as<OpCall>() : nullptr;
     if (c && is_mixed(*c)) return compute(*c);
-    if (c && c->op->id == OpId::Slice && given(c->arg("valid_shape"))) {
+    if (c && c->op->id == OpId::Slice && tensor_typed(c->args[0]) && given(c->arg("valid_shape"))) {
       cx_.diags.error(e->span, c->op->spelling +
                                    ": a slice with 'valid_shape' must be used as a tile (an operand of "
                                    "tile arithmetic, or an assemble's source); here its value stays a "

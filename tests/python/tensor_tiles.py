@@ -47,16 +47,23 @@ def sum_squares(
 
 # Two-level full-row reduction, as pypto-lib's gate (ffn_norm) writes it: row_sum of x as [8, 8], the
 # eight partial sums assembled into row 0 of a tile (`grid[0:1, :] = ...`, PyPTO's tile.assemble), the
-# grid narrowed to that row, summed again, and the total stored with `shapes=[1, 1]`.
-# partials[0, j] = sum(x[0, 8j:8j+8]); total[0, 0] = sum(x).
+# grid narrowed to that row, summed again, and the total stored with `shapes=[1, 1]`. On the way, slices
+# of the [8, 8] tile (PyPTO's tile.slice, as pypto-lib's expert_shared takes rows of a tile): rows 2:4
+# whole, and rows 4:8 valid in their first two rows only.
+# partials[0, j] = sum(x[0, 8j:8j+8]); total[0, 0] = sum(x); middle = x[0, 16:32] as [2, 8];
+# tail[0:2] = x[0, 32:48] as [2, 8], tail[2:4] untouched.
 @pl.jit
 def two_level_sum_chip(
     x: pl.Tensor[[1, 64], pl.FP32],
     partials: pl.Out[pl.Tensor[[1, 8], pl.FP32]],
     total: pl.Out[pl.Tensor[[1, 1], pl.FP32]],
+    middle: pl.Out[pl.Tensor[[2, 8], pl.FP32]],
+    tail: pl.Out[pl.Tensor[[4, 8], pl.FP32]],
 ):
     for _ in pl.spmd(1, name_hint="two_level_sum"):
         rows = pl.reshape(pl.load(x, [0, 0], [1, 64]), [8, 8])
+        pl.tile.store(rows[2:4, :], [0, 0], middle)
+        pl.tile.store(pl.slice(rows, [4, 8], [4, 0], valid_shape=[2, 8]), [0, 0], tail)
         partial = pl.row_sum(rows)
         grid = pl.full([8, 8], dtype=pl.FP32, value=0.0)
         grid[0:1, :] = pl.reshape(partial, [1, 8])
@@ -65,7 +72,7 @@ def two_level_sum_chip(
         sums = pl.row_sum(grid)
         sums = pl.set_validshape(pl.reshape(sums, [1, 8]), 1, 1)
         pl.tile.store(sums, [0, 0], total, shapes=[1, 1])
-    return partials, total
+    return partials, total, middle, tail
 
 
 @pl.jit.host
@@ -73,6 +80,8 @@ def two_level_sum(
     x: pl.Tensor[[1, 64], pl.FP32],
     partials: pl.Out[pl.Tensor[[1, 8], pl.FP32]],
     total: pl.Out[pl.Tensor[[1, 1], pl.FP32]],
+    middle: pl.Out[pl.Tensor[[2, 8], pl.FP32]],
+    tail: pl.Out[pl.Tensor[[4, 8], pl.FP32]],
 ):
-    partials, total = two_level_sum_chip(x, partials, total)
-    return partials, total
+    partials, total, middle, tail = two_level_sum_chip(x, partials, total, middle, tail)
+    return partials, total, middle, tail

@@ -21,11 +21,16 @@ def test_row_sums_of_squares_over_slices_and_a_partial_tail(platform):
 
 
 @pytest.mark.parametrize("platform", ["ptodist", "ptodist-check"])
-def test_partial_sums_assembled_into_a_tile_then_summed(platform):
+def test_partial_sums_assembled_into_a_tile_then_summed_and_tile_slices(platform):
     config = RunConfig(platform=platform, distributed_config=DistributedConfig(device_ids=[0]))
     x = torch.randint(-9, 10, (1, 64)).to(torch.float32)
     partials, total = torch.full((1, 8), -1.0), torch.full((1, 1), -1.0)
-    tt.two_level_sum.compile(x, partials, total, config=config)(x, partials, total)
+    middle, tail = torch.full((2, 8), -1.0), torch.full((4, 8), -1.0)
+    outs = (partials, total, middle, tail)
+    tt.two_level_sum.compile(x, *outs, config=config)(x, *outs)
     values = [int(v) for v in x[0]]
     assert partials.tolist() == [[float(sum(values[8 * j : 8 * j + 8])) for j in range(8)]]
     assert total.tolist() == [[float(sum(values))]]
+    # Slices of the [8, 8] tile: rows 2:4 whole; rows 4:8 valid in two rows, so two rows are stored.
+    assert middle.tolist() == [[float(v) for v in values[16:24]], [float(v) for v in values[24:32]]]
+    assert tail.tolist() == [[float(v) for v in values[32:40]], [float(v) for v in values[40:48]]] + [[-1.0] * 8] * 2

@@ -25,6 +25,11 @@ bool FunctionEmitter::emit_tensor_view_op(const CallSite& site) {
     emit_slice(site);
     return true;
   }
+  if (c.op->id == OpId::Slice) {
+    // PyPTO lowers tile.slice to pto.subview (or pto.textract) of the source tile.
+    fail(c.span, c.op->spelling + ": slicing a tile has no PTO lowering yet (pto.subview)");
+    return true;
+  }
   if (c.op->id == OpId::Assemble) {
     emit_assemble(site);
     return true;

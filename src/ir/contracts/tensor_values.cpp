@@ -24,13 +24,30 @@ std::optional<long long> const_numel(const std::vector<Expr>& shape) {
 
 }  // namespace
 
-// A view of the region `offset`/`shape` of a GM tensor: no data moves (PyPTO's tensor.slice).
+// PyPTO's tile.slice: the region `offset`/`shape` of a tile as a new tile of `shape` in its memory,
+// partially valid with valid_shape (`t[0:2, :]` of a tile in a kernel).
+Type tile_slice(const ContractContext& cx, const TypeNode* t) {
+  int rank = static_cast<int>(t->shape.size());
+  const std::vector<Expr>* shape = need_int_list(cx, "shape", rank, "input");
+  if (!shape || !check_positive_dims(cx, "shape", *shape)) return nullptr;
+  const std::vector<Expr>* offset = need_int_list(cx, "offset", rank, "input");
+  if (!offset) return nullptr;
+  if (!need_default(cx, "drop_dims", "rank reduction") || !need_default(cx, "pad_value", "padding") ||
+      !need_default(cx, "clamp", "a window past the tile's edge"))
+    return nullptr;
+  const std::vector<Expr>* valid = shape;
+  if (!omitted(cx, "valid_shape") && !(valid = need_valid_shape(cx, *shape, "input"))) return nullptr;
+  if (!check_in_bounds(cx, "shape", *offset, *shape, t->shape, "input")) return nullptr;
+  auto out = std::make_shared<TypeNode>(*tile_type(*shape, t->dtype, t->memory));
+  if (valid != shape) out->valid_shape = *valid;
+  return out;
+}
+
+// A view of the region `offset`/`shape` of a GM tensor: no data moves (PyPTO's tensor.slice). Of a
+// tile, tile_slice.
 Type check_Slice(const ContractContext& cx) {
   const TypeNode* t = type_of(cx, "input");
-  if (t && t->kind == TypeKind::Tile)
-    return cx.fail("input",
-                   "slicing a tile is not supported by ptodist yet; load the region from its tensor "
-                   "with pl.load(tensor, offsets, shapes)");
+  if (t && t->kind == TypeKind::Tile) return tile_slice(cx, t);
   if (!(t = need_tensor_like(cx, "input"))) return nullptr;
   int rank = static_cast<int>(t->shape.size());
   const std::vector<Expr>* shape = need_int_list(cx, "shape", rank, "input");
