@@ -22,6 +22,17 @@ std::optional<long long> const_numel(const std::vector<Expr>& shape) {
   return n;
 }
 
+// pl.tile.X takes a tile in `operand`, pl.tensor.X a tensor (the unified pl.X either).
+bool check_spelled_kind(const ContractContext& cx, std::string_view operand, const TypeNode* t) {
+  Namespace ns = spelled_in(cx);
+  if (ns == Namespace::Unified || !t) return true;
+  bool tile = t->kind == TypeKind::Tile;
+  if (tile == (ns == Namespace::Tile)) return true;
+  cx.fail(operand, quoted(operand) + " must be a " + (ns == Namespace::Tile ? "tile" : "tensor") + ", got " +
+                       describe(cx.arg(operand)));
+  return false;
+}
+
 }  // namespace
 
 // PyPTO's tile.slice: the region `offset`/`shape` of a tile as a new tile of `shape` in its memory,
@@ -47,6 +58,7 @@ Type tile_slice(const ContractContext& cx, const TypeNode* t) {
 // tile, tile_slice.
 Type check_Slice(const ContractContext& cx) {
   const TypeNode* t = type_of(cx, "input");
+  if (!check_spelled_kind(cx, "input", t)) return nullptr;
   if (t && t->kind == TypeKind::Tile) return tile_slice(cx, t);
   if (!(t = need_tensor_like(cx, "input"))) return nullptr;
   int rank = static_cast<int>(t->shape.size());
@@ -101,6 +113,7 @@ Type tile_assemble(const ContractContext& cx, const TypeNode* target) {
 // target, as PyPTO's assemble does. Into a tile target, tile_assemble.
 Type check_Assemble(const ContractContext& cx) {
   const TypeNode* target = type_of(cx, "target");
+  if (!check_spelled_kind(cx, "target", target)) return nullptr;
   if (target && target->kind == TypeKind::Tile) return tile_assemble(cx, target);
   if (!(target = need_tensor_like(cx, "target"))) return nullptr;
   const TypeNode* source = type_of(cx, "source");

@@ -9,12 +9,12 @@ import pypto.language as pl
 
 # PLAN: grid: pl.Tile{{\[\[}}8, 8], pl.FP32, pl.Mem.Vec, addr=[[G:[0-9]+]]{{]}} = pl.full(
 # PLAN-NEXT: grid = pl.assemble(grid, pl.load(x, [0, 0], [1, 8]), [2, 0])
-# PLAN-NEXT: both: pl.Tile{{\[\[}}8, 8], pl.FP32, pl.Mem.Vec, addr=[[G]]{{]}} = pl.assemble(grid,
+# PLAN-NEXT: both: pl.Tile{{\[\[}}8, 8], pl.FP32, pl.Mem.Vec, addr=[[G]]{{]}} = pl.tile.assemble(
 # PTO: error: pl.assemble: assembling into a tile has no PTO lowering yet (pto.subview + pto.tmov)
 @pl.jit.incore
 def ok(x: pl.Tensor[[1, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]):
     grid = pl.full([8, 8], dtype=pl.FP32, value=0.0)
     grid[2:3, :] = pl.load(x, [0, 0], [1, 8])
-    both = pl.assemble(grid, pl.load(x, [0, 0], [1, 8]), [5, 0])
+    both = pl.tile.assemble(grid, pl.load(x, [0, 0], [1, 8]), [5, 0])
     out = pl.store(both, [0, 0], out)
     return out

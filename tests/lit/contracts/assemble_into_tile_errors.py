@@ -12,3 +12,7 @@ def errors(x: pl.Tensor[[1, 8], pl.FP32], h: pl.Tensor[[1, 8], pl.FP16]):
     grid = pl.assemble(grid, pl.load(h, [0, 0], [1, 8]), [0, 0])
     # expected-error@+1 {{pl.assemble: region [8, 9) in dim 0 is out of bounds of 'target' (size 8)}}
     grid = pl.assemble(grid, pl.load(x, [0, 0], [1, 8]), [8, 0])
+    # expected-error@+1 {{pl.tile.assemble: 'target' must be a tile, got}}
+    x = pl.tile.assemble(x, pl.load(x, [0, 0], [1, 8]), [0, 0])
+    # expected-error@+1 {{pl.tensor.assemble: 'target' must be a tensor, got}}
+    grid = pl.tensor.assemble(grid, pl.load(x, [0, 0], [1, 8]), [0, 0])

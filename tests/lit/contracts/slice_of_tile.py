@@ -11,4 +11,5 @@ import pypto.language as pl
 def rows(x: pl.Tensor[[8, 16], pl.FP32], out: pl.Out[pl.Tensor[[2, 16], pl.FP32]]):
     t = pl.load(x, [0, 0], [8, 16])
     out = pl.store(t[2:4, :], [0, 0], out)
+    out = pl.store(pl.tile.slice(t, [2, 16], [4, 0], valid_shape=[1, 16]), [0, 0], out)
     return out

@@ -12,3 +12,7 @@ def errors(x: pl.Tensor[[8, 16], pl.FP32]):
     b = pl.slice(t, [4, 16], [0, 0], valid_shape=[4, 17])
     # expected-error@+1 {{pl.slice: 'pad_value' (padding) is not supported by ptodist yet}}
     c = pl.slice(t, [4, 16], [0, 0], pad_value=pl.PadValue.zero)
+    # expected-error@+1 {{pl.tile.slice: 'tile' must be a tile, got}}
+    d = pl.tile.slice(x, [4, 16], [0, 0])
+    # expected-error@+1 {{pl.tensor.slice: 'tensor' must be a tensor, got}}
+    e = pl.tensor.slice(t, [4, 16], [0, 0])
