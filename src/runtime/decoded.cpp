@@ -231,6 +231,8 @@ class Decoder {
 
   // What ops read from their checked result type: a tile's memory and planned address, static dims.
   static void result_type(const ir::TypeNode& type, DecodedOp& d) {
+    d.typed = true;
+    d.dtype = type.dtype;
     if (type.kind == ir::TypeKind::Tile) {
       d.tile_result = true;
       d.memory = type.memory;

@@ -110,7 +110,9 @@ struct DecodedOp {
   uint32_t varargs = 0;  // the variadic arguments (pl.spmd_submit's): operands[varargs, + n_varargs)
   uint32_t n_varargs = 0;
   bool tile_result = false;  // the checked result type is a tile: `memory` and `addr` are its
+  bool typed = false;        // the call has a checked result type: `dtype` is its
   ir::Memory memory = ir::Memory::Vec;
+  ir::DType dtype = ir::DType::INT64;
   long long addr = -1;        // the result type's planned address, -1 when unplanned
   bool static_shape = false;  // `shape` holds the result type's dims (all constants)
   Dims shape;

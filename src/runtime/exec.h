@@ -344,8 +344,6 @@ class Interp {
   TileValue new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dtype, ir::Memory memory);
 
   void bind(const ir::Var& v, Value value);
-  // The variable's value in this frame, or null before it is bound.
-  const Value* lookup(const ir::VarNode& v) const { return lookup_slot(v.frame_slot); }
   const Value* lookup_slot(int slot) const { return f.vars.get(static_cast<size_t>(slot)); }
   // The decoded form of `c`, the op running now: every op runs from its DecodedOp (run_op), a nested
   // one too, so an op's operands are always its site's.
@@ -360,6 +358,11 @@ class Interp {
     for (uint8_t i = 0; i < op.count; ++i)
       if (operands[i].key == slot.key()) return &operands[i];
     return nullptr;
+  }
+  // The dtype of the checked result type of `c`, `otherwise` when the call has none.
+  ir::DType result_dtype(const ir::OpCall& c, ir::DType otherwise) const {
+    const DecodedOp& op = site_of(c);
+    return op.typed ? op.dtype : otherwise;
   }
   // The same for an operand the op cannot run without: a located error when it is missing.
   const DecodedOperand& operand_of(const ir::OpCall& c, OperandName slot) const {

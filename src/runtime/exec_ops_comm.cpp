@@ -53,7 +53,7 @@ Value op_Window(Interp& in, const ir::OpCall& c) {
   TensorView v;
   v.shape = in.ints_arg(c, "shape");
   const auto* dt = in.attribute<ir::DTypeImm>(c, "dtype");
-  v.dtype = dt ? dt->value : (c.type ? c.type->dtype : ir::DType::INT8);
+  v.dtype = dt ? dt->value : in.result_dtype(c, ir::DType::INT8);
   v.strides = dense_strides(v.shape);
   v.window = WindowAddr{buf->segment, 0};
   v.name = "window";

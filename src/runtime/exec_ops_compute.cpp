@@ -33,7 +33,7 @@ ir::Memory memory_arg(Interp& in, const ir::OpCall& c, OperandName slot, ir::Mem
 
 ir::DType dtype_arg(Interp& in, const ir::OpCall& c, OperandName slot) {
   if (const auto* dt = in.attribute<ir::DTypeImm>(c, slot)) return dt->value;
-  if (c.type) return c.type->dtype;
+  if (const DecodedOp& op = in.site_of(c); op.typed) return op.dtype;
   in.fail(c.span, c.op->spelling + ": " + std::string(slot.name()) + " must be a dtype such as pl.FP32");
 }
 
@@ -216,7 +216,7 @@ Value op_Matmul(Interp& in, const ir::OpCall& c) {
   OperandHolder ha, hb;
   const TileValue& a = in.tile_arg(c, "lhs", ha);
   const TileValue& b = in.tile_arg(c, "rhs", hb);
-  ir::DType acc_type = c.type ? c.type->dtype : ir::DType::FP32;
+  ir::DType acc_type = in.result_dtype(c, ir::DType::FP32);
   TileValue acc = in.new_tile(c, {a.rows(), b.cols()}, acc_type, ir::Memory::Acc);
   matmul_into(in, c, a, b, acc, false);
   return acc;
@@ -351,9 +351,10 @@ static Value reduce(Interp& in, const ir::OpCall& c, bool sum) {
   OperandHolder h;
   const Value& v = in.operand_arg(c, "input", h);
   auto kind = sum ? kernels::AxisReduce::Sum : kernels::AxisReduce::Max;
-  if (std::holds_alternative<TensorView>(v)) return tensor_reduce(in, c, kind, true, c.type->dtype);
+  if (std::holds_alternative<TensorView>(v))
+    return tensor_reduce(in, c, kind, true, in.result_dtype(c, ir::DType::FP32));
   const TileValue& a = std::get<TileValue>(v);
-  ir::DType t = c.type ? c.type->dtype : a.dtype;
+  ir::DType t = in.result_dtype(c, a.dtype);
   if (!a.valid.empty()) return reduce_tile(in, c, a, kind, true, t);
   TileValue out = in.new_tile(c, {a.rows(), 1}, t, a.memory);
   if (sum)
@@ -373,7 +374,7 @@ Value op_RowMax(Interp& in, const ir::OpCall& c) {
 Value op_ScalarMin(Interp& in, const ir::OpCall& c) {
   Scalar a = std::get<Scalar>(in.value_of(in.operand_of(c, "lhs")));
   Scalar b = std::get<Scalar>(in.value_of(in.operand_of(c, "rhs")));
-  ir::DType t = c.type ? c.type->dtype : a.dtype;
+  ir::DType t = in.result_dtype(c, a.dtype);
   if (ir::dtype_is_float(t)) return Scalar::of_float(std::min(a.as_double(), b.as_double()), t);
   return Scalar::of_int(std::min(a.as_int(), b.as_int()), t);
 }
@@ -381,7 +382,7 @@ Value op_ScalarMin(Interp& in, const ir::OpCall& c) {
 Value op_ScalarMax(Interp& in, const ir::OpCall& c) {
   Scalar a = std::get<Scalar>(in.value_of(in.operand_of(c, "lhs")));
   Scalar b = std::get<Scalar>(in.value_of(in.operand_of(c, "rhs")));
-  ir::DType t = c.type ? c.type->dtype : a.dtype;
+  ir::DType t = in.result_dtype(c, a.dtype);
   if (ir::dtype_is_float(t)) return Scalar::of_float(std::max(a.as_double(), b.as_double()), t);
   return Scalar::of_int(std::max(a.as_int(), b.as_int()), t);
 }

@@ -55,7 +55,8 @@ Value op_Gather(Interp& in, const ir::OpCall& c) {
   const long long rows = src.shape[0], cols = src.shape[1], eb = ir::dtype_bytes(src.dtype);
   if (in.given_arg(c, "mask_pattern")) {
     long long p = in.int_arg(c, "mask_pattern");
-    TensorView out = new_owned_tensor(in, c, {rows, cols / pattern_start_stride(p).second}, c.type->dtype);
+    TensorView out =
+        new_owned_tensor(in, c, {rows, cols / pattern_start_stride(p).second}, in.result_dtype(c, src.dtype));
     gather_mask_rows(src.data, rows, cols, eb, p, out.data);
     return out;
   }
@@ -89,8 +90,8 @@ Value op_TileGatherMask(Interp& in, const ir::OpCall& c) {
   OperandHolder hs;
   const TileValue& s = in.tile_arg(c, "src", hs);
   long long p = in.int_arg(c, "mask_pattern");
-  TileValue out = in.new_tile(c, {s.shape[0], s.shape[1] / pattern_start_stride(p).second}, c.type->dtype,
-                              ir::Memory::Vec);
+  TileValue out = in.new_tile(c, {s.shape[0], s.shape[1] / pattern_start_stride(p).second},
+                              in.result_dtype(c, s.dtype), ir::Memory::Vec);
   gather_mask_rows(s.data, s.shape[0], s.shape[1], ir::dtype_bytes(s.dtype), p, out.data);
   return out;
 }

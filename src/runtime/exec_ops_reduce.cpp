@@ -33,7 +33,7 @@ Value table_reduce(Interp& in, const ir::OpCall& c) {
   bool index = row.kind == ir::ReduceKind::kArgMax || row.kind == ir::ReduceKind::kArgMin;
   OperandHolder h;
   const Value& v = in.operand_arg(c, "input", h);
-  ir::DType out = index ? ir::DType::INT32 : (c.type ? c.type->dtype : ir::DType::FP32);
+  ir::DType out = index ? ir::DType::INT32 : in.result_dtype(c, ir::DType::FP32);
   bool per_row = row.axis == ir::ReduceAxis::kRow;
   if (std::holds_alternative<TensorView>(v)) return tensor_reduce(in, c, kind_of(row.kind), per_row, out);
   return reduce_tile(in, c, std::get<TileValue>(v), kind_of(row.kind), per_row, out);

@@ -82,7 +82,7 @@ Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
 Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast) {
   OperandHolder h;
   TensorView a = dense_copy(in, c, tensor_operand(in, c, "input", h));
-  ir::DType to = cast && c.type ? c.type->dtype : a.dtype;
+  ir::DType to = cast ? in.result_dtype(c, a.dtype) : a.dtype;
   TensorView out = new_tensor(in, c, a.shape, to, c.op->spelling);
   if (cast)
     kernels::cast(flat(out), flat(a), round_mode(in, c));
@@ -96,7 +96,7 @@ Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast) {
 Value tensor_unary_op(Interp& in, const ir::OpCall& c, kernels::UnaryOp op, OperandName slot) {
   OperandHolder h;
   TensorView a = dense_copy(in, c, tensor_operand(in, c, slot, h));
-  ir::DType to = c.type ? c.type->dtype : a.dtype;
+  ir::DType to = in.result_dtype(c, a.dtype);
   TensorView out = new_tensor(in, c, a.shape, to, c.op->spelling);
   if (to != a.dtype) {
     kernels::cast(flat(out), flat(a));
@@ -265,7 +265,7 @@ Value op_TensorDim(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_CreateTensor(Interp& in, const ir::OpCall& c) {
-  ir::DType dtype = c.type ? c.type->dtype : ir::DType::FP32;
+  ir::DType dtype = in.result_dtype(c, ir::DType::FP32);
   TensorView t = new_tensor(in, c, in.ints_arg(c, "shape"), dtype, "create_tensor");
   if (in.given_arg(c, "init_value")) kernels::fill(flat(t), in.double_arg(c, "init_value"));
   return t;
@@ -277,7 +277,7 @@ Value op_ArrayCreate(Interp& in, const ir::OpCall& c) {
   if (n <= 0 || n > (1LL << 20))
     in.fail(c.span, c.op->spelling + ": extent " + std::to_string(n) +
                         " must lie in [1, 1048576] (an on-core array)");
-  ir::DType dtype = c.type ? c.type->dtype : ir::DType::INT32;
+  ir::DType dtype = in.result_dtype(c, ir::DType::INT32);
   TileValue a = in.new_tile(c, Dims{n}, dtype, ir::Memory::Vec);
   std::fill_n(a.data, a.bytes(), std::byte{0});
   return a;

@@ -129,7 +129,7 @@ Value op_FillPadInplace(Interp& in, const ir::OpCall& c) {
 // the contract allows, wrapping in the dtype as the device's integer arithmetic does.
 Value op_Arange(Interp& in, const ir::OpCall& c) {
   Dims shape = in.ints_arg(c, "shape");
-  ir::DType t = c.type->dtype;
+  ir::DType t = in.result_dtype(c, ir::DType::INT32);
   long long start = in.int_arg(c, "start");
   long long step = in.literal_true(c, "descending") ? -1 : 1;
   auto fill = [&](std::byte* data) {
@@ -141,7 +141,7 @@ Value op_Arange(Interp& in, const ir::OpCall& c) {
         put<int32_t>(data + k * 4, static_cast<int32_t>(v));
     }
   };
-  if (c.type->kind == ir::TypeKind::Tile) {
+  if (in.site_of(c).tile_result) {
     TileValue out = in.new_tile(c, shape, t, ir::Memory::Vec);
     fill(out.data);
     return out;

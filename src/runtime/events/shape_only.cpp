@@ -57,7 +57,7 @@ std::optional<Value> shape_only_matmul(Interp& in, const ir::OpCall& c, ir::OpId
       return std::nullopt;
     return Value(*acc);  // updated in place: the same tile
   }
-  ir::DType acc_type = c.type ? c.type->dtype : ir::DType::FP32;
+  ir::DType acc_type = in.result_dtype(c, ir::DType::FP32);
   if (acc_type != ir::DType::FP32) return std::nullopt;
   return Value(in.new_tile(c, {a->rows(), b->cols()}, acc_type, ir::Memory::Acc));
 }
