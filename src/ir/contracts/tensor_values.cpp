@@ -72,6 +72,10 @@ Type check_Slice(const ContractContext& cx) {
   // valid_shape: only that corner of the window is data (PyPTO's slice of a token tail); the slice is
   // then a partially valid tile load (convert-tensor-to-tile), which reads only the valid region.
   const std::vector<Expr>* valid = shape;
+  if (!omitted(cx, "valid_shape") && !is_kernel(cx.scope.function_kind))
+    return cx.fail("valid_shape",
+                   "'valid_shape' is supported in kernels only, where the slice becomes a partially "
+                   "valid tile load; outside one the view would read the whole window");
   if (!omitted(cx, "valid_shape") && !(valid = need_valid_shape(cx, *shape, "input"))) return nullptr;
   if (!check_in_bounds(cx, valid == shape ? "shape" : "valid_shape", *offset, *valid, t->shape, "input"))
     return nullptr;
