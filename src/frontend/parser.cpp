@@ -161,6 +161,10 @@ ir::Module Parser::run() {
   } catch (const SyntaxAbort&) {
     // Reported already; the module scan recovers per statement, so this is only a last resort.
   }
+  if (constant_defines_ && !constant_defines_->only_program.empty())
+    for (const auto& c : containers_)
+      for (const ClassDecl& cls : c->classes)
+        if (!c->imported && cls.name == constant_defines_->only_program) selected_class_ = cls.name;
   for (const auto& c : containers_)
     if (!c->imported) build_programs(*c);
   std::stable_sort(programs_.begin(), programs_.end(), [](const auto& a, const auto& b) {

@@ -13,7 +13,8 @@ std::vector<ir::Type> first_return_types(const ir::Function& fn);
 
 void Parser::build_programs(const Container& c) {
   for (const ClassDecl& cls : c.classes)
-    if (ir::Program p = build_class_program(cls, c)) programs_.emplace_back(cls.span, p);
+    if (class_selected(cls.name))
+      if (ir::Program p = build_class_program(cls, c)) programs_.emplace_back(cls.span, p);
   for (const ir::Program& p : build_jit_programs(c)) programs_.emplace_back(p->span, p);
 }
 

@@ -39,7 +39,7 @@ void check_program(const ir::Program& p, LoadedFile& lf, const CheckOptions& o) 
 
 int run_check(const CheckOptions& o) {
   parse_defines(o.program.defines);  // malformed -D values are usage errors before any parsing
-  std::unique_ptr<LoadedFile> lf = load_file(o.program.file, o.program.defines);
+  std::unique_ptr<LoadedFile> lf = load_file(o.program.file, o.program.defines, o.program.program);
   // Without --program, every program of the file is checked (PyPTO's test files hold several; negative
   // test files hold one small program per expected error).
   std::string checked;

@@ -91,7 +91,8 @@ bool is_symbolic_define(const std::string& text) {
 
 }  // namespace
 
-std::unique_ptr<LoadedFile> load_file(const std::string& path, const std::vector<std::string>& defines) {
+std::unique_ptr<LoadedFile> load_file(const std::string& path, const std::vector<std::string>& defines,
+                                      const std::string& program) {
   auto lf = std::make_unique<LoadedFile>();
   std::string error;
   std::error_code ec;
@@ -101,6 +102,7 @@ std::unique_ptr<LoadedFile> load_file(const std::string& path, const std::vector
   lf->file = lf->sources.load(path, &error);
   if (!lf->file) usage_error(error.empty() ? "cannot read '" + path + "'" : error);
   frontend::ConstantDefines symbolic;
+  symbolic.only_program = program;
   for (const std::string& d : defines)
     if (size_t eq = d.find('='); eq != std::string::npos && is_symbolic_define(d.substr(eq + 1)))
       symbolic.values[d.substr(0, eq)] = d.substr(eq + 1);

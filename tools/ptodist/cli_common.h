@@ -44,8 +44,10 @@ struct LoadedFile {
 
 // Reads and parses `path`; an unreadable file is a usage error. The -D values that name a dtype or an
 // enum member (`-D dtype=pl.FP16`) are bound while parsing; one that binds no factory parameter is a
-// usage error.
-std::unique_ptr<LoadedFile> load_file(const std::string& path, const std::vector<std::string>& defines = {});
+// usage error. With `program` (--program), only the @pl.program classes of that name are built when the
+// file has one (see ConstantDefines::only_program).
+std::unique_ptr<LoadedFile> load_file(const std::string& path, const std::vector<std::string>& defines = {},
+                                      const std::string& program = "");
 
 // Parses `-D name=value` strings (integer values; dtype and enum values are left to load_file); a
 // malformed one is a usage error.

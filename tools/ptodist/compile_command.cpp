@@ -80,7 +80,7 @@ int emit_tile_ir(const CompileOptions& o, const ir::Program& p, LoadedFile& lf) 
 
 int run_compile(const CompileOptions& o) {
   parse_defines(o.program.defines);
-  std::unique_ptr<LoadedFile> lf = load_file(o.program.file, o.program.defines);
+  std::unique_ptr<LoadedFile> lf = load_file(o.program.file, o.program.defines, o.program.program);
   if (!lf->module) {
     lf->diags.print(std::cerr);
     return kExitProgramError;

@@ -138,7 +138,7 @@ void zero_unnamed_inputs(const ir::FunctionNode& host, std::vector<std::string>&
 PreparedRun prepare_run(const RunFlags& f, bool persistent) {
   PreparedRun run;
   parse_defines(f.program.defines);
-  run.file = load_file(f.program.file, f.program.defines);
+  run.file = load_file(f.program.file, f.program.defines, f.program.program);
   LoadedFile& lf = *run.file;
   if (!lf.module) {
     lf.diags.print(std::cerr);
@@ -319,7 +319,7 @@ int run_each(const RunOptions& o) {
   std::vector<std::string> names;
   if (o.flags.program.program.empty()) {
     parse_defines(o.flags.program.defines);
-    std::unique_ptr<LoadedFile> lf = load_file(o.flags.program.file, o.flags.program.defines);
+    std::unique_ptr<LoadedFile> lf = load_file(o.flags.program.file, o.flags.program.defines, o.flags.program.program);
     if (lf->module && lf->module->programs.size() > 1)
       for (const ir::Program& p : lf->module->programs) names.push_back(p->name);
   }

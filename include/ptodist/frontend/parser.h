@@ -29,6 +29,10 @@ struct ConstantDefines {
   std::string error;
   std::map<std::string, std::string> non_integer;
   std::set<std::string> integer;  // parameters that take an integer (in some factory of the file)
+  // The CLI's --program NAME: when a @pl.program class of that name exists, the file's other classes
+  // are not built. They may belong to factories whose dtype or enum parameters only a Python caller
+  // binds (a PyPTO test file's module-level class beside a `_build(dtype, ...)` factory).
+  std::string only_program;
 };
 ir::Module parse_module(const SourceFile& file, DiagnosticEngine& diags, SourceManager* sources = nullptr,
                         ConstantDefines* defines = nullptr);
