@@ -263,6 +263,7 @@ static bool is_tensor_form(const OpCall& c) {
     case OpId::FillPad:
     case OpId::Gather:
     case OpId::Arange:
+    case OpId::Cmp:
     case OpId::RowSum:
     case OpId::RowMax:
       return c.type && c.type->is_tensor_like();
@@ -386,6 +387,48 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
                        " has no PTO lowering yet (pto.tfillpad takes its pad value from the result tile's "
                        "type, which the emitter does not write yet)");
       return true;
+    case OpId::Cmp:
+    case OpId::Cmps: {
+      // PyPTO's MakeModalCodegenPTO: pto.tcmp / pto.tcmps with the mode after the operands,
+      // {cmpMode = #pto<cmp lt>}; the scalar rhs (pl.cmps, or pl.cmp of a scalar) in lhs's element type.
+      static const char* kModes[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+      const TileRef* a = tile_of(c.arg("lhs"), c, "lhs");
+      const TileRef* out = result_tile(site);
+      if (!a || !out) return true;
+      long long mode = c.arg("cmp_type") ? as_const_int(c.arg("cmp_type")).value_or(0) : 0;
+      std::string attr = std::string(" {cmpMode = #pto<cmp ") + kModes[mode] + ">}";
+      const Expr& rhs = c.arg("rhs");
+      if (rhs->type && rhs->type->kind == TypeKind::Tile) {
+        const TileRef* b = tile_of(rhs, c, "rhs");
+        if (b)
+          line("pto.tcmp ins(" + a->ssa + ", " + b->ssa + attr + " : " + a->type + ", " + b->type +
+               ") outs(" + out->ssa + " : " + out->type + ")");
+        return true;
+      }
+      std::string ty = value_type(a->ir_type->dtype);
+      Value s = emit_scalar_as(rhs, ty);
+      if (s.valid())
+        line("pto.tcmps ins(" + a->ssa + ", " + s.ssa + attr + " : " + a->type + ", " + ty + ") outs(" +
+             out->ssa + " : " + out->type + ")");
+      return true;
+    }
+    case OpId::Sel: {
+      // PyPTO's MakeTileSelCodegenPTO: pto.tsel ins(mask, lhs, rhs, tmp) outs(dst).
+      const TileRef* m = tile_of(c.arg("mask"), c, "mask");
+      const TileRef* a = tile_of(c.arg("lhs"), c, "lhs");
+      const TileRef* b = tile_of(c.arg("rhs"), c, "rhs");
+      const TileRef* tmp = tile_of(c.arg("tmp"), c, "tmp");
+      const TileRef* out = result_tile(site);
+      if (m && a && b && tmp && out) line("pto.tsel " + ins_outs({m, a, b, tmp}, "", "", *out));
+      return true;
+    }
+    case OpId::Concat: {
+      const TileRef* a = tile_of(c.arg("src0"), c, "src0");
+      const TileRef* b = tile_of(c.arg("src1"), c, "src1");
+      const TileRef* out = result_tile(site);
+      if (a && b && out) line("pto.tconcat " + ins_outs({a, b}, "", "", *out));
+      return true;
+    }
     case OpId::Move: {
       const TileRef* a = tile_of(c.arg("tile"), c, "tile");
       const TileRef* out = result_tile(site);

@@ -61,8 +61,8 @@ class Contracts:
         s = pl.matmul(t, t, a_trans=True)
         # expected-error@+1 {{pl.const: a float value needs a float dtype, got pl.INT32}}
         u = pl.const(1.5, pl.INT32)
-        # expected-error@+1 {{'pl.tile.sel' is a PyPTO op that ptodist does not support yet}}
-        v = pl.tile.sel(t, t, t, t)
+        # expected-error@+1 {{'pl.tile.sels' is a PyPTO op that ptodist does not support yet}}
+        v = pl.tile.sels(t, t, t, 1.0)
         # expected-error@+1 {{'pl.cos' is a PyPTO op that ptodist does not support yet}}
         pl.cos(t)
         # expected-error@+1 {{unknown op 'pl.tile.bogus'}}
