@@ -14,6 +14,7 @@ _NUMPY = {
     np.dtype(np.int16): "INT16",
     np.dtype(np.int8): "INT8",
     np.dtype(np.uint8): "UINT8",
+    np.dtype(np.uint32): "UINT32",
     np.dtype(np.int64): "INT64",
     np.dtype(np.bool_): "BOOL",
 }

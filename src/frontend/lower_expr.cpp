@@ -47,7 +47,8 @@ std::string join(const std::vector<std::string>& items) {
 // Every value spelling the language knows, for suggestions.
 std::vector<std::string> known_value_paths() {
   std::vector<std::string> out;
-  for (const char* d : {"FP32", "FP16", "BF16", "INT32", "INT16", "INT8", "UINT8", "INT64", "BOOL"})
+  for (const char* d :
+       {"FP32", "FP16", "BF16", "INT32", "INT16", "INT8", "UINT8", "UINT16", "UINT32", "INT64", "BOOL"})
     out.push_back(std::string("pl.") + d);
   for (const EnumSpec& s : enum_specs())
     for (const std::string& m : s.members) out.push_back(std::string(s.prefix) + "." + m);

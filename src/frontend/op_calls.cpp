@@ -95,20 +95,22 @@ ir::Expr Parser::lower_unified(const ir::OpInfo& op, const std::vector<ir::CallA
                                                                    {ir::OpId::Mul, ir::BinaryOpKind::Mul},
                                                                    {ir::OpId::Div, ir::BinaryOpKind::Div}};
   auto it = kScalarForm.find(op.id);
-  if (it == kScalarForm.end()) return nullptr;
+  bool minmax = op.id == ir::OpId::Maximum || op.id == ir::OpId::Minimum;
+  if (it == kScalarForm.end() && !minmax) return nullptr;
   ir::Expr lhs = arg_of(args, 0, "lhs"), rhs = arg_of(args, 1, "rhs");
   // Only pl.div has a third parameter (high_precision); other extra arguments are the op call's error.
   if (!lhs || !rhs || args.size() > (op.id == ir::OpId::Div ? 3u : 2u)) return nullptr;
   bool tensor_ns = op.spelling.rfind("pl.tensor.", 0) == 0;
   bool tile_ns = op.spelling.rfind("pl.tile.", 0) == 0;
-  if (is_scalar(lhs) && is_scalar(rhs) && !tensor_ns && !tile_ns && args.size() == 2) {
+  if (!minmax && is_scalar(lhs) && is_scalar(rhs) && !tensor_ns && !tile_ns && args.size() == 2) {
     handled = true;
     return b_->binary(it->second, lhs, rhs, span);
   }
   if (!is_tile_or_tensor(lhs) || !is_scalar(rhs)) return nullptr;
   handled = true;
   static const std::map<ir::OpId, std::string> kScalarOp = {
-      {ir::OpId::Add, "adds"}, {ir::OpId::Sub, "subs"}, {ir::OpId::Mul, "muls"}, {ir::OpId::Div, "divs"}};
+      {ir::OpId::Add, "adds"}, {ir::OpId::Sub, "subs"},         {ir::OpId::Mul, "muls"},
+      {ir::OpId::Div, "divs"}, {ir::OpId::Maximum, "maximums"}, {ir::OpId::Minimum, "minimums"}};
   // A scalar divisor has no high-precision form: PyPTO raises rather than falling back.
   if (args.size() == 3) {
     ir::Expr hp = arg_of(args, 2, "high_precision");
@@ -119,7 +121,12 @@ ir::Expr Parser::lower_unified(const ir::OpInfo& op, const std::vector<ir::CallA
       return nullptr;
     }
   }
-  std::string spelling = (tensor_ns ? "pl.tensor." : tile_ns ? "pl.tile." : "pl.") + kScalarOp.at(op.id);
+  // PyPTO has no pl.tensor.maximums: pl.tensor.maximum(t, scalar) is its unified pl.maximums.
+  bool tensor_spelling = tensor_ns && !minmax;
+  std::string spelling = (tensor_spelling ? "pl.tensor."
+                          : tile_ns       ? "pl.tile."
+                                          : "pl.") +
+                         kScalarOp.at(op.id);
   std::vector<ir::CallArg> scalar_args{{"", lhs, lhs->span}, {"", rhs, rhs->span}};
   return b_->op_call(*ir::find_op(spelling), scalar_args, cx.build, span);
 }

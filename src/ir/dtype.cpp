@@ -8,7 +8,7 @@ namespace ptodist::ir {
 
 namespace {
 
-constexpr std::array<std::pair<DType, std::string_view>, 10> kDTypeNames = {{
+constexpr std::array<std::pair<DType, std::string_view>, 12> kDTypeNames = {{
     {DType::FP32, "FP32"},
     {DType::FP16, "FP16"},
     {DType::BF16, "BF16"},
@@ -16,6 +16,8 @@ constexpr std::array<std::pair<DType, std::string_view>, 10> kDTypeNames = {{
     {DType::INT16, "INT16"},
     {DType::INT8, "INT8"},
     {DType::UINT8, "UINT8"},
+    {DType::UINT16, "UINT16"},
+    {DType::UINT32, "UINT32"},
     {DType::INT64, "INT64"},
     {DType::BOOL, "BOOL"},
     {DType::INDEX, "INDEX"},
@@ -33,7 +35,7 @@ constexpr std::array<std::pair<Memory, std::string_view>, 5> kMemoryNames = {{
 
 bool dtype_is_int(DType t) {
   return t == DType::INT32 || t == DType::INT16 || t == DType::INT8 || t == DType::UINT8 ||
-         t == DType::INT64 || t == DType::INDEX;
+         t == DType::UINT16 || t == DType::UINT32 || t == DType::INT64 || t == DType::INDEX;
 }
 
 std::string_view dtype_name(DType t) {

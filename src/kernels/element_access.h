@@ -50,6 +50,10 @@ decltype(auto) visit_int(ElemType t, F&& f) {
       return f(int8_t{});
     case ElemType::I64:
       return f(int64_t{});
+    case ElemType::U16:
+      return f(uint16_t{});
+    case ElemType::U32:
+      return f(uint32_t{});
     default:
       return f(uint8_t{});  // U8 and Bool
   }

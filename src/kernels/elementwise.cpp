@@ -158,6 +158,16 @@ void scalar_row_float(ScalarOp op, ElemType t, char* out, const char* a, float s
         detail::map1_f32(
             x, o, n, [&](__m256 v) { return _mm256_div_ps(v, vs); }, [&](float v) { return v / s; });
         break;
+      case ScalarOp::Maximum:  // NaN propagates as in the tile-tile maximum
+        detail::map1_f32(
+            x, o, n, [&](__m256 v) { return detail::max_nan(v, vs); },
+            [&](float v) { return detail::max_nan(v, s); });
+        break;
+      case ScalarOp::Minimum:
+        detail::map1_f32(
+            x, o, n, [&](__m256 v) { return detail::min_nan(v, vs); },
+            [&](float v) { return detail::min_nan(v, s); });
+        break;
     }
   };
   if (t == ElemType::F32) {
@@ -174,10 +184,12 @@ void scalar_row_float(ScalarOp op, ElemType t, char* out, const char* a, float s
 }
 
 void scalar_row_int(ScalarOp op, ElemType t, char* out, const char* a, double scalar, long cols) {
-  const BinaryOp bop = op == ScalarOp::Add   ? BinaryOp::Add
-                       : op == ScalarOp::Sub ? BinaryOp::Sub
-                       : op == ScalarOp::Mul ? BinaryOp::Mul
-                                             : BinaryOp::Div;
+  const BinaryOp bop = op == ScalarOp::Add       ? BinaryOp::Add
+                       : op == ScalarOp::Sub     ? BinaryOp::Sub
+                       : op == ScalarOp::Mul     ? BinaryOp::Mul
+                       : op == ScalarOp::Maximum ? BinaryOp::Maximum
+                       : op == ScalarOp::Minimum ? BinaryOp::Minimum
+                                                 : BinaryOp::Div;
   detail::visit_int(t, [&](auto tag) {
     using T = decltype(tag);
     T s;

@@ -23,6 +23,10 @@ std::string_view elem_name(ElemType t) {
       return "i8";
     case ElemType::U8:
       return "u8";
+    case ElemType::U16:
+      return "u16";
+    case ElemType::U32:
+      return "u32";
     case ElemType::I64:
       return "i64";
     case ElemType::Bool:
@@ -47,6 +51,10 @@ std::string_view npy_descr(ElemType t) {
       return "|i1";
     case ElemType::U8:
       return "|u1";
+    case ElemType::U16:
+      return "<u2";  // BF16 shares it: a read of "<u2" gives BF16
+    case ElemType::U32:
+      return "<u4";
     case ElemType::I64:
       return "<i8";
     case ElemType::Bool:
@@ -68,6 +76,7 @@ std::optional<ElemType> elem_type_from_npy_descr(std::string_view d) {
   if (d == "<i4") return ElemType::I32;
   if (d == "<i2") return ElemType::I16;
   if (d == "<i8") return ElemType::I64;
+  if (d == "<u4") return ElemType::U32;
   return std::nullopt;
 }
 

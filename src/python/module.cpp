@@ -90,9 +90,9 @@ frontend::BoundValue bound_value(const py::handle& v, const std::string& name) {
 // viewed as uint16 and reinterpreted by the Python side.
 py::array array_of(const runtime::TensorView& t) {
   static const std::map<ir::DType, const char*> formats = {
-      {ir::DType::FP32, "f4"},  {ir::DType::FP16, "f2"},  {ir::DType::BF16, "u2"},
-      {ir::DType::INT32, "i4"}, {ir::DType::INT16, "i2"}, {ir::DType::INT8, "i1"},
-      {ir::DType::UINT8, "u1"}, {ir::DType::INT64, "i8"}, {ir::DType::BOOL, "?"}};
+      {ir::DType::FP32, "f4"},  {ir::DType::FP16, "f2"},  {ir::DType::BF16, "u2"},  {ir::DType::INT32, "i4"},
+      {ir::DType::INT16, "i2"}, {ir::DType::INT8, "i1"},  {ir::DType::UINT8, "u1"}, {ir::DType::INT64, "i8"},
+      {ir::DType::BOOL, "?"},   {ir::DType::UINT32, "u4"}};
   auto it = formats.find(t.dtype);
   if (it == formats.end())
     throw RunError("a SubWorker cannot take a tensor of dtype " + std::string(ir::dtype_name(t.dtype)));

@@ -553,7 +553,8 @@ void store_tile(Interp& in, const ir::OpCall& c, const TileValue& tile, const Te
 // Tensor-level compute (exec_ops_tensor.cpp): the forms of the elementwise ops on GM tensors, each
 // giving a new tensor. `tensor_unary` is pl.exp, or pl.cast when `cast`.
 Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op);
-Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op);
+Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op, OperandName tile,
+                    OperandName scalar);
 Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast);
 // pl.cast's rounding `mode` (checked by its contract) as the kernels' RoundMode.
 kernels::RoundMode round_mode(const Interp& in, const ir::OpCall& c);
@@ -581,5 +582,10 @@ void pad_dense_outside(std::byte* data, ir::DType t, const Dims& shape, const Di
                        const std::string& pad);
 // A unary op of ir/unary_ops.def on the GM tensor in operand `slot`.
 Value tensor_unary_op(Interp& in, const ir::OpCall& c, kernels::UnaryOp op, OperandName slot);
+// The matmul forms beside the float tile kernel (exec_ops_matmul.cpp): c[M, N] (+)= a[M, K] @ b[K, N]
+// of dense INT8 matrices into INT32 (wrapping), and pl.matmul / pl.matmul_acc on GM tensors.
+void int8_matmul(const std::byte* a, const std::byte* b, std::byte* c, long long m, long long k, long long n,
+                 bool add);
+Value tensor_matmul(Interp& in, const ir::OpCall& c, bool accumulate);
 
 }  // namespace ptodist::runtime

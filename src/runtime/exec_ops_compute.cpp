@@ -75,15 +75,24 @@ Value binary_op(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
   return out;
 }
 
-Value scalar_op(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
+// The slots are `tile`/`scalar` (adds, ...) or, for maximums/minimums, PyPTO's `lhs`/`rhs`.
+Value scalar_op(Interp& in, const ir::OpCall& c, kernels::ScalarOp op, OperandName tile = "tile",
+                OperandName scalar = "scalar") {
   OperandHolder h;
-  if (std::holds_alternative<TensorView>(in.operand_arg(c, "tile", h))) return tensor_scalar(in, c, op);
-  const TileValue& a = in.tile_arg(c, "tile", h);
-  double s = in.double_arg(c, "scalar");
+  if (std::holds_alternative<TensorView>(in.operand_arg(c, tile, h)))
+    return tensor_scalar(in, c, op, tile, scalar);
+  const TileValue& a = in.tile_arg(c, tile, h);
+  double s = in.double_arg(c, scalar);
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
   kernels::binary_scalar(op, view_of(out), view_of(a), s);
   out.valid = a.valid;
   return out;
+}
+
+// Whether operand `slot` of `c` is a GM tensor (the tensor-level form of the op).
+bool tensor_operand_in(Interp& in, const ir::OpCall& c, OperandName slot) {
+  OperandHolder h;
+  return std::holds_alternative<TensorView>(in.operand_arg(c, slot, h));
 }
 
 // a @ b into acc (added to it when `add`), after checking that the three fit together.
@@ -93,13 +102,17 @@ void matmul_into(Interp& in, const ir::OpCall& c, const TileValue& a, const Tile
     in.fail(c.span, c.op->spelling + ": inner dims differ: lhs " + dims_str(a.shape) + " and rhs " +
                         dims_str(b.shape));
   }
-  if (!kernels::matmul_supported(elem_type(a.dtype), elem_type(b.dtype), elem_type(acc.dtype))) {
-    in.fail(c.span, c.op->spelling + ": operands must be FP16, BF16 or FP32 with an FP32 accumulator");
+  bool int8 = a.dtype == ir::DType::INT8 && b.dtype == ir::DType::INT8 && acc.dtype == ir::DType::INT32;
+  if (!int8 && !kernels::matmul_supported(elem_type(a.dtype), elem_type(b.dtype), elem_type(acc.dtype))) {
+    in.fail(c.span,
+            c.op->spelling +
+                ": operands must be FP16, BF16 or FP32 with an FP32 accumulator, or INT8 with an INT32 one");
   }
   if (acc.rows() != a.rows() || acc.cols() != b.cols()) {
     in.fail(c.span, c.op->spelling + ": accumulator " + dims_str(acc.shape) + " does not match " +
                         dims_str(Dims{a.rows(), b.cols()}));
   }
+  if (int8) return int8_matmul(a.data, b.data, acc.data, a.rows(), a.cols(), b.cols(), add);
   if (add)
     kernels::matmul_acc(view_of(a), view_of(b), view_of(acc));
   else
@@ -213,6 +226,7 @@ Value op_Store(Interp& in, const ir::OpCall& c) {
 }
 
 Value op_Matmul(Interp& in, const ir::OpCall& c) {
+  if (tensor_operand_in(in, c, "lhs")) return tensor_matmul(in, c, false);
   OperandHolder ha, hb;
   const TileValue& a = in.tile_arg(c, "lhs", ha);
   const TileValue& b = in.tile_arg(c, "rhs", hb);
@@ -224,6 +238,7 @@ Value op_Matmul(Interp& in, const ir::OpCall& c) {
 
 // The accumulator is updated in place, as on the device, where the result shares the Acc buffer.
 Value op_MatmulAcc(Interp& in, const ir::OpCall& c) {
+  if (tensor_operand_in(in, c, "lhs")) return tensor_matmul(in, c, true);
   OperandHolder hc, ha, hb;
   const TileValue& acc = in.tile_arg(c, "acc", hc);
   const TileValue& a = in.tile_arg(c, "lhs", ha);
@@ -256,6 +271,12 @@ Value op_Adds(Interp& in, const ir::OpCall& c) {
 }
 Value op_Muls(Interp& in, const ir::OpCall& c) {
   return scalar_op(in, c, kernels::ScalarOp::Mul);
+}
+Value op_Maximums(Interp& in, const ir::OpCall& c) {
+  return scalar_op(in, c, kernels::ScalarOp::Maximum, "lhs", "rhs");
+}
+Value op_Minimums(Interp& in, const ir::OpCall& c) {
+  return scalar_op(in, c, kernels::ScalarOp::Minimum, "lhs", "rhs");
 }
 Value op_Subs(Interp& in, const ir::OpCall& c) {
   return scalar_op(in, c, kernels::ScalarOp::Sub);
@@ -292,6 +313,12 @@ static Scalar cast_scalar(const Scalar& s, ir::DType to) {
       break;
     case ir::DType::UINT8:
       v = static_cast<uint8_t>(v);
+      break;
+    case ir::DType::UINT16:
+      v = static_cast<uint16_t>(v);
+      break;
+    case ir::DType::UINT32:
+      v = static_cast<uint32_t>(v);
       break;
     default:
       break;

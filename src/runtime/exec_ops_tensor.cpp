@@ -71,11 +71,12 @@ Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
   return out;
 }
 
-Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op) {
+Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op, OperandName tile,
+                    OperandName scalar) {
   OperandHolder h;
-  TensorView a = dense_copy(in, c, tensor_operand(in, c, "tile", h));
+  TensorView a = dense_copy(in, c, tensor_operand(in, c, tile, h));
   TensorView out = new_tensor(in, c, a.shape, a.dtype, c.op->spelling);
-  kernels::binary_scalar(op, flat(out), flat(a), in.double_arg(c, "scalar"));
+  kernels::binary_scalar(op, flat(out), flat(a), in.double_arg(c, scalar));
   return out;
 }
 

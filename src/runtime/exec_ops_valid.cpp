@@ -44,6 +44,10 @@ void pad_element(std::byte* out, ir::DType t, const std::string& pad) {
       return put_limit<int8_t>(out, max);
     case ir::DType::UINT8:
       return put_limit<uint8_t>(out, max);
+    case ir::DType::UINT16:
+      return put_limit<uint16_t>(out, max);
+    case ir::DType::UINT32:
+      return put_limit<uint32_t>(out, max);
     case ir::DType::INT64:
     case ir::DType::INDEX:
       return put_limit<int64_t>(out, max);
@@ -135,7 +139,7 @@ Value op_Arange(Interp& in, const ir::OpCall& c) {
   auto fill = [&](std::byte* data) {
     for (long long k = 0, n = shape_numel(shape); k < n; ++k) {
       long long v = start + step * k;
-      if (t == ir::DType::INT16)
+      if (ir::dtype_bytes(t) == 2)  // INT16, UINT16: the low 16 bits
         put<int16_t>(data + k * 2, static_cast<int16_t>(v));
       else
         put<int32_t>(data + k * 4, static_cast<int32_t>(v));

@@ -46,8 +46,9 @@ class SlicedFinder : public ir::Walker {
 std::optional<ir::DType> dtype_of_descr(const std::string& descr) {
   auto t = kernels::elem_type_from_npy_descr(descr);
   if (!t) return std::nullopt;
-  for (ir::DType d : {ir::DType::FP32, ir::DType::FP16, ir::DType::BF16, ir::DType::INT32, ir::DType::INT16,
-                      ir::DType::INT8, ir::DType::UINT8, ir::DType::INT64, ir::DType::BOOL})
+  for (ir::DType d :
+       {ir::DType::FP32, ir::DType::FP16, ir::DType::BF16, ir::DType::INT32, ir::DType::INT16,
+        ir::DType::INT8, ir::DType::UINT8, ir::DType::UINT32, ir::DType::INT64, ir::DType::BOOL})
     if (elem_type(d) == *t) return d;
   return std::nullopt;
 }

@@ -50,6 +50,10 @@ kernels::ElemType elem_type(ir::DType t) {
       return kernels::ElemType::I8;
     case ir::DType::UINT8:
       return kernels::ElemType::U8;
+    case ir::DType::UINT16:
+      return kernels::ElemType::U16;
+    case ir::DType::UINT32:
+      return kernels::ElemType::U32;
     case ir::DType::INT64:
     case ir::DType::INDEX:
       return kernels::ElemType::I64;
@@ -219,6 +223,7 @@ void atomic_add_elements(std::byte* dst, const std::byte* src, long long n, ir::
         });
         break;
       case ir::DType::INT16:
+      case ir::DType::UINT16:
         cas_add<int16_t>(p, [&](int16_t o) { return static_cast<int16_t>(o + read_as<int16_t>(q)); });
         break;
       case ir::DType::INT8:

@@ -61,7 +61,7 @@ TEST_F(IrCompute, MatmulNeedsLeftRightAndMatchingK) {
   diags.clear();
   EXPECT_FALSE(call("pl.matmul", {tile({16, 32}, DType::INT32, Memory::Left), r}));
   EXPECT_EQ(first_error(),
-            "pl.matmul: 'lhs' must have dtype pl.FP16, pl.BF16 or pl.FP32 (the cube unit's float inputs), "
+            "pl.matmul: 'lhs' must have dtype pl.INT8, pl.FP16, pl.BF16 or pl.FP32 (the cube unit's inputs), "
             "got pl.INT32; use pl.cast first");
   diags.clear();
   EXPECT_FALSE(call("pl.matmul_acc", {tile({16, 4}, DType::FP32, Memory::Acc), l, r}));

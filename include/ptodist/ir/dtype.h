@@ -8,17 +8,20 @@
 namespace ptodist::ir {
 
 // INDEX is PyPTO's `pl.INDEX`: a signed 64-bit integer that indexes and counts (MLIR's `index`).
-enum class DType { FP32, FP16, BF16, INT32, INT16, INT8, UINT8, INT64, BOOL, INDEX };
+// UINT16 and UINT32 are PyPTO's pl.UINT16 / pl.UINT32 (sort indices, pl.arange(..., dtype=pl.UINT32)).
+enum class DType { FP32, FP16, BF16, INT32, INT16, INT8, UINT8, INT64, BOOL, INDEX, UINT16, UINT32 };
 
 // Inline: the executor asks on every op (tile sizes, element offsets).
 constexpr int dtype_bytes(DType t) {
   switch (t) {
     case DType::FP32:
     case DType::INT32:
+    case DType::UINT32:
       return 4;
     case DType::FP16:
     case DType::BF16:
     case DType::INT16:
+    case DType::UINT16:
       return 2;
     case DType::INT8:
     case DType::UINT8:

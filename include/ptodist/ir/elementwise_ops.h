@@ -19,6 +19,8 @@ inline bool is_elementwise_arith(OpId id) {
     case OpId::Muls:
     case OpId::Subs:
     case OpId::Divs:
+    case OpId::Maximums:
+    case OpId::Minimums:
     case OpId::Exp:
       return true;
     default:

@@ -6,7 +6,7 @@
 namespace ptodist::kernels {
 
 enum class BinaryOp { Add, Sub, Mul, Div, Maximum, Minimum };
-enum class ScalarOp { Add, Sub, Mul, Div };
+enum class ScalarOp { Add, Sub, Mul, Div, Maximum, Minimum };
 // The unary family of the op table (ir/unary_ops.def names each op's row; the names match).
 enum class UnaryOp { Neg, Abs, Sqrt, Rsqrt, Recip, Log, Relu };
 

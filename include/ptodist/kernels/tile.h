@@ -9,17 +9,19 @@ namespace ptodist::kernels {
 
 // Element types of kernel operands. The kernels do not depend on the IR; the runtime maps ir::DType
 // onto this enum one to one (FP32 -> F32, ..., BOOL -> Bool). Bool is one byte holding 0 or 1.
-enum class ElemType { F32, F16, BF16, I32, I16, I8, U8, I64, Bool };
+enum class ElemType { F32, F16, BF16, I32, I16, I8, U8, I64, Bool, U16, U32 };
 
 // Inline: row addressing calls it once per row in the matmul's packing loops.
 constexpr int elem_bytes(ElemType t) {
   switch (t) {
     case ElemType::F32:
     case ElemType::I32:
+    case ElemType::U32:
       return 4;
     case ElemType::F16:
     case ElemType::BF16:
     case ElemType::I16:
+    case ElemType::U16:
       return 2;
     case ElemType::I64:
       return 8;

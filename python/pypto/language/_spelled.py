@@ -102,6 +102,8 @@ DTYPES = {
     "INT16": 2,
     "INT8": 1,
     "UINT8": 1,
+    "UINT16": 2,
+    "UINT32": 4,
     "INT64": 8,
     "BOOL": 1,
     "INDEX": 8,

@@ -266,6 +266,11 @@ static bool is_tensor_form(const OpCall& c) {
     case OpId::Cmp:
     case OpId::RowSum:
     case OpId::RowMax:
+    case OpId::Matmul:
+    case OpId::MatmulAcc:
+    case OpId::Sort32:
+    case OpId::MrgSort:
+    case OpId::Transpose:
       return c.type && c.type->is_tensor_like();
     default:
       return (unary_op_info(c.op->id) || expand_op_info(c.op->id) || reduce_op_info(c.op->id)) && c.type &&
@@ -348,6 +353,24 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
       line("pto.tmov ins(" + view + " : " + out->type + ") outs(" + out->ssa + " : " + out->type + ")");
       return true;
     }
+    case OpId::Sort32: {
+      // PyPTO's MakeSort32CodegenPTO: ins(src, idx) outs(dst).
+      const TileRef* src = tile_of(c.arg("src"), c, "src");
+      const TileRef* idx = tile_of(c.arg("idx"), c, "idx");
+      const TileRef* out = result_tile(site);
+      if (src && idx && out) line("pto.tsort32 " + ins_outs({src, idx}, "", "", *out));
+      return true;
+    }
+    case OpId::MrgSort:
+      emit_mrgsort(site);
+      return true;
+    case OpId::Transpose:
+      // PyPTO's pto.ttrans takes a scratch tile its FlattenTileNdTo2D pass allocates; plan-memory has no
+      // such scratch yet.
+      fail(c.span, c.op->spelling +
+                       " on a tile has no PTO lowering yet (pto.ttrans needs a scratch tile that plan-memory "
+                       "does not allocate yet)");
+      return true;
     case OpId::TileGather: {
       // PyPTO's tile.gather: pto.tgather ins(src, indices, tmp) outs(dst) (the index form).
       const TileRef* src = tile_of(c.arg("src"), c, "src");
@@ -371,7 +394,9 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     case OpId::Arange: {
       // PyPTO's tile.ci: pto.tci ins(start) outs(tile) {descending = ...} (its MakeCiCodegenPTO).
       const TileRef* out = result_tile(site);
-      std::string type = element_type(c.type->dtype);
+      // arith constants are signless: a UINT32 ramp starts from an i32 (as PyPTO's scalar codegen
+      // strips the `u`).
+      std::string type = value_type(c.type->dtype);
       Value start = emit_scalar_as(c.arg("start"), type);
       const auto* desc = c.arg("descending") ? c.arg("descending")->as<BoolImm>() : nullptr;
       if (out && start.valid())
@@ -459,6 +484,12 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     case OpId::Divs:
       emit_tile_scalar(site, "pto.tdivs", c.arg("tile"), c.arg("scalar"));
       return true;
+    case OpId::Maximums:
+      emit_tile_scalar(site, "pto.tmaxs", c.arg("lhs"), c.arg("rhs"));
+      return true;
+    case OpId::Minimums:
+      emit_tile_scalar(site, "pto.tmins", c.arg("lhs"), c.arg("rhs"));
+      return true;
     case OpId::Full:
       emit_tile_scalar(site, "pto.texpands", nullptr, c.arg("value"));
       return true;
@@ -480,6 +511,41 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     default:
       return false;
   }
+}
+
+// PyPTO's MakeMrgSort1CodegenPTO (format1: ins(src, blockLen : T, i32)) and MakeMrgSortCodegenPTO
+// (format2: the sources, then tmp with the exhausted attribute; outs(dst, executed) with the executed
+// counts as a vector<4xi16> that nothing reads).
+void FunctionEmitter::emit_mrgsort(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TileRef* out = result_tile(site);
+  const Expr& bl = c.arg("block_len");
+  if (bl && !bl->isa<NoneImm>()) {
+    const TileRef* src = tile_of(c.arg("src0"), c, "src0");
+    Value len = emit_scalar_as(bl, "i32");
+    if (src && out && len.valid())
+      line("pto.tmrgsort ins(" + src->ssa + ", " + len.ssa + " : " + src->type + ", i32) outs(" + out->ssa +
+           " : " + out->type + ")");
+    return;
+  }
+  std::vector<const TileRef*> srcs;
+  for (const char* s : {"src0", "src1", "src2", "src3"}) {
+    const Expr& e = c.arg(s);
+    if (!e || e->isa<NoneImm>()) continue;
+    srcs.push_back(tile_of(e, c, s));
+    if (!srcs.back()) return;
+  }
+  const TileRef* tmp = tile_of(c.arg("tmp"), c, "tmp");
+  if (!tmp || !out) return;
+  std::string executed = fresh("executed_vec");
+  line(executed + " = arith.constant dense<0> : vector<4xi16>");
+  std::string names, types;
+  for (const TileRef* s : srcs) {
+    names += s->ssa + ", ";
+    types += s->type + ", ";
+  }
+  line("pto.tmrgsort ins(" + names + tmp->ssa + " {exhausted = false} : " + types + tmp->type + ") outs(" +
+       out->ssa + ", " + executed + " : " + out->type + ", vector<4xi16>)");
 }
 
 // The element index of `offsets` in a row-major tensor, for scalar loads and stores.

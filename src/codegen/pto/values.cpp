@@ -25,6 +25,10 @@ std::string element_type(DType t) {
       return "i8";
     case DType::UINT8:
       return "ui8";
+    case DType::UINT16:
+      return "ui16";
+    case DType::UINT32:
+      return "ui32";
     case DType::INT64:
     case DType::INDEX:
       return "i64";
@@ -37,7 +41,10 @@ std::string element_type(DType t) {
 // Python ints are INT64 scalars; they index and count, so they live as MLIR `index` values.
 std::string value_type(DType t) {
   if (t == DType::INT64 || t == DType::INDEX) return "index";
-  if (t == DType::UINT8) return "i8";  // arith works on signless integers
+  // arith works on signless integers
+  if (t == DType::UINT8) return "i8";
+  if (t == DType::UINT16) return "i16";
+  if (t == DType::UINT32) return "i32";
   return element_type(t);
 }
 

@@ -7,7 +7,7 @@ using namespace contracts;
 
 // pl.arange / pl.tile.arange (PyPTO's ci), after DeduceTileCiType (src/ir/op/tile_ops/memory.cpp): a
 // constant shape whose leading dims are 1 and whose last dim is not (pto.tci fills one row), INT16 or
-// INT32 (PyPTO also takes UINT16/UINT32, which ptodist has no dtype for), a start of that dtype.
+// INT32, UINT16 or UINT32 (as PyPTO takes), a start of that dtype.
 Type check_Arange(const ContractContext& cx) {
   const std::vector<Expr>* shape = need_int_list(cx, "shape", -1, "");
   if (!shape || !check_positive_dims(cx, "shape", *shape)) return nullptr;
@@ -25,8 +25,9 @@ Type check_Arange(const ContractContext& cx) {
     if (!d) return nullptr;
     dt = *d;
   }
-  if (dt != DType::INT32 && dt != DType::INT16)
-    return cx.fail("dtype", "'dtype' must be pl.INT32 or pl.INT16, got " + dtype_str(dt));
+  if (dt != DType::INT32 && dt != DType::INT16 && dt != DType::UINT32 && dt != DType::UINT16)
+    return cx.fail("dtype",
+                   "'dtype' must be pl.INT32, pl.INT16, pl.UINT32 or pl.UINT16, got " + dtype_str(dt));
   if (!need_int_scalar(cx, "start")) return nullptr;
   // A literal start takes the ramp's dtype; a scalar variable must have it already (PyPTO checks).
   const Expr& start = cx.arg("start");

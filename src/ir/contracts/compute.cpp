@@ -50,30 +50,106 @@ const TypeNode* need_2d(const ContractContext& cx, std::string_view name, const 
 }
 
 bool need_matmul_input(const ContractContext& cx, std::string_view name, const TypeNode* t) {
-  // PyPTO's matmul takes any float pair of equal dtypes and accumulates in FP32 (tile_ops/matmul.cpp).
-  if (t->dtype == DType::FP16 || t->dtype == DType::BF16 || t->dtype == DType::FP32) return true;
+  // PyPTO's matmul takes INT8 x INT8 (INT32 accumulator) or a float pair of equal dtypes (FP32
+  // accumulator) (tile_ops/matmul.cpp).
+  if (t->dtype == DType::FP16 || t->dtype == DType::BF16 || t->dtype == DType::FP32 ||
+      t->dtype == DType::INT8)
+    return true;
   cx.fail(name, quoted(name) +
-                    " must have dtype pl.FP16, pl.BF16 or pl.FP32 (the cube unit's float inputs), got " +
+                    " must have dtype pl.INT8, pl.FP16, pl.BF16 or pl.FP32 (the cube unit's inputs), got " +
                     dtype_str(t->dtype) + "; use pl.cast first");
   return false;
 }
 
-// lhs [M, K] in Left and rhs [K, N] in Right; returns the [M, N] FP32 Acc result type.
+// The cube accumulator's dtype for `in` inputs: INT32 for INT8, FP32 for floats.
+DType accumulator_dtype(DType in) {
+  return in == DType::INT8 ? DType::INT32 : DType::FP32;
+}
+
+// A transpose flag of the tensor form: a literal bool (false when omitted).
+std::optional<bool> need_flag(const ContractContext& cx, std::string_view name) {
+  if (omitted(cx, name)) return false;
+  if (const auto* b = cx.arg(name)->as<BoolImm>()) return b->value;
+  cx.fail(name, quoted(name) + " must be True or False, got " + describe(cx.arg(name)));
+  return std::nullopt;
+}
+
+// A flag that is omitted or a literal False.
+bool need_default_flag(const ContractContext& cx, std::string_view name) {
+  const auto* b = omitted(cx, name) ? nullptr : cx.arg(name)->as<BoolImm>();
+  return omitted(cx, name) || (b && !b->value);
+}
+
+// `out_dtype`, when given, must name the accumulator's dtype: the cube unit writes only that.
+bool check_out_dtype(const ContractContext& cx, DType acc) {
+  if (omitted(cx, "out_dtype")) return true;
+  auto d = need_dtype(cx, "out_dtype");
+  if (!d) return false;
+  if (*d == acc) return true;
+  cx.fail("out_dtype", "'out_dtype' must be " + dtype_str(acc) +
+                           " (the accumulator dtype of these inputs), got " + dtype_str(*d) +
+                           "; cast the result with pl.cast");
+  return false;
+}
+
+// The [M, N] product of lhs [M, K] and rhs [K, N] (each stored transposed when its flag is set), or
+// null after a located error.
+std::optional<std::pair<std::vector<Expr>, DType>> product_of(const ContractContext& cx, const TypeNode* l,
+                                                              const TypeNode* r, bool at, bool bt) {
+  if (!need_matmul_input(cx, "lhs", l) || !need_matmul_input(cx, "rhs", r)) return std::nullopt;
+  if (l->dtype != r->dtype) {
+    cx.fail("rhs", "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " + dtype_str(l->dtype));
+    return std::nullopt;
+  }
+  const Expr& kl = l->shape[at ? 0 : 1];
+  const Expr& kr = r->shape[bt ? 1 : 0];
+  if (dims_differ(kl, kr)) {
+    cx.fail("rhs", "'rhs' shape " + shape_str(r->shape) + " does not fit 'lhs' shape " + shape_str(l->shape) +
+                       ": the K dims (lhs dim " + (at ? "0" : "1") + ", rhs dim " + (bt ? "1" : "0") +
+                       ") must be equal");
+    return std::nullopt;
+  }
+  return std::make_pair(std::vector<Expr>{l->shape[at ? 1 : 0], r->shape[bt ? 0 : 1]},
+                        accumulator_dtype(l->dtype));
+}
+
+// PyPTO's tensor-level matmul (tensor_ops/matmul.cpp): 2-D GM tensors, a_trans/b_trans swap their
+// operand's axes; the result is a new [M, N] tensor of the accumulator dtype.
+Type tensor_matmul_result(const ContractContext& cx) {
+  const TypeNode* l = need_tensor_like(cx, "lhs");
+  if (!l) return nullptr;
+  const TypeNode* r = need_tensor_like(cx, "rhs");
+  if (!r) return nullptr;
+  for (auto [name, t] : {std::pair{"lhs", l}, std::pair{"rhs", r}})
+    if (t->shape.size() != 2)
+      return cx.fail(name, quoted(name) +
+                               " must be a 2-D tensor (ptodist has no batched or vector matmul yet), got " +
+                               type_str(cx.arg(name)->type));
+  auto at = need_flag(cx, "a_trans"), bt = need_flag(cx, "b_trans");
+  if (!at || !bt) return nullptr;
+  auto p = product_of(cx, l, r, *at, *bt);
+  if (!p) return nullptr;
+  return tensor_type(p->first, p->second);
+}
+
+// lhs [M, K] in Left and rhs [K, N] in Right; returns the [M, N] Acc result type (FP32, or INT32 for
+// INT8 inputs). On tiles the transpose flags are PyPTO's errors: transposition is a tile's layout.
 Type matmul_result(const ContractContext& cx) {
+  for (const char* flag : {"a_trans", "b_trans"})
+    if (!need_default_flag(cx, flag))
+      return cx.fail(flag,
+                     quoted(flag) +
+                         " is for tensors: on tiles transposition is the tile's layout (load the operand "
+                         "transposed, or call pl.matmul on the GM tensors)");
   const TypeNode* l =
       need_2d(cx, "lhs", need_tile_in(cx, "lhs", Memory::Left, "use pl.move(x, target_memory=pl.Mem.Left)"));
   if (!l) return nullptr;
   const TypeNode* r = need_2d(
       cx, "rhs", need_tile_in(cx, "rhs", Memory::Right, "use pl.move(x, target_memory=pl.Mem.Right)"));
   if (!r) return nullptr;
-  if (!need_matmul_input(cx, "lhs", l) || !need_matmul_input(cx, "rhs", r)) return nullptr;
-  if (l->dtype != r->dtype)
-    return cx.fail("rhs",
-                   "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " + dtype_str(l->dtype));
-  if (dims_differ(l->shape[1], r->shape[0]))
-    return cx.fail("rhs", "'rhs' shape " + shape_str(r->shape) + " does not fit 'lhs' shape " +
-                              shape_str(l->shape) + ": the K dims (lhs dim 1, rhs dim 0) must be equal");
-  return tile_type({l->shape[0], r->shape[1]}, DType::FP32, Memory::Acc);
+  auto p = product_of(cx, l, r, false, false);
+  if (!p) return nullptr;
+  return tile_type(p->first, p->second, Memory::Acc);
 }
 
 // Two GM tensors of the same shape and dtype: the tensor-level form of an elementwise op, whose result
@@ -110,15 +186,18 @@ Type elementwise(const ContractContext& cx) {
   return l->kind == TypeKind::Tile ? cx.arg("lhs")->type : cx.arg("rhs")->type;
 }
 
-Type tile_scalar(const ContractContext& cx) {
-  if (takes_tensors(cx, "tile")) {
-    const TypeNode* t = need_tensor_like(cx, "tile");
-    if (!t || !need_scalar(cx, "scalar")) return nullptr;
+// A tile (or GM tensor) with a scalar; the slots are named `tile`/`scalar` (adds, ...) or `lhs`/`rhs`
+// (maximums, minimums, as PyPTO names them).
+Type tile_scalar(const ContractContext& cx, std::string_view tile = "tile",
+                 std::string_view scalar = "scalar") {
+  if (takes_tensors(cx, tile)) {
+    const TypeNode* t = need_tensor_like(cx, tile);
+    if (!t || !need_scalar(cx, scalar)) return nullptr;
     return tensor_type(t->shape, t->dtype);
   }
-  const TypeNode* t = need_tile_in(cx, "tile", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
-  if (!t || !need_scalar(cx, "scalar")) return nullptr;
-  return cx.arg("tile")->type;
+  const TypeNode* t = need_tile_in(cx, tile, Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
+  if (!t || !need_scalar(cx, scalar)) return nullptr;
+  return cx.arg(tile)->type;
 }
 
 // tmp_tile, when given, is scratch of the input's dtype and rank, at least as large in every dim.
@@ -179,17 +258,14 @@ Type new_tile(const ContractContext& cx) {
 }  // namespace
 
 Type check_Matmul(const ContractContext& cx) {
-  if (!need_default(cx, "out_dtype", "an output dtype other than FP32") ||
-      !need_default(cx, "a_trans", "a transposed lhs") || !need_default(cx, "b_trans", "a transposed rhs") ||
-      !need_default(cx, "c_matrix_nz", "an NZ result layout"))
-    return nullptr;
-  return matmul_result(cx);
+  if (!need_default(cx, "c_matrix_nz", "an NZ result layout")) return nullptr;
+  Type r = takes_tensors(cx, "lhs") ? tensor_matmul_result(cx) : matmul_result(cx);
+  if (!r || !check_out_dtype(cx, r->dtype)) return nullptr;
+  return r;
 }
 
 // init_cond (PyPTO's split-K idiom): where it holds, acc is overwritten with lhs @ rhs.
 Type check_MatmulAcc(const ContractContext& cx) {
-  if (!need_default(cx, "a_trans", "a transposed lhs") || !need_default(cx, "b_trans", "a transposed rhs"))
-    return nullptr;
   if (!omitted(cx, "init_cond")) {
     const TypeNode* p = type_of(cx, "init_cond");
     if (!p || p->kind != TypeKind::Scalar || p->dtype != DType::BOOL)
@@ -197,11 +273,21 @@ Type check_MatmulAcc(const ContractContext& cx) {
                      "'init_cond' must be a bool (a literal or a comparison such as k == 0), got " +
                          describe(cx.arg("init_cond")));
   }
+  if (takes_tensors(cx, "lhs")) {
+    const TypeNode* a = need_tensor_like(cx, "acc");
+    if (!a) return nullptr;
+    Type r = tensor_matmul_result(cx);
+    if (!r) return nullptr;
+    if (a->dtype != r->dtype || shapes_differ(a->shape, r->shape))
+      return cx.fail("acc", "'acc' must be " + type_str(r) + " (the product's type), got " +
+                                type_str(cx.arg("acc")->type));
+    return tensor_type(a->shape, a->dtype);
+  }
   const TypeNode* a = need_tile_in(cx, "acc", Memory::Acc, "the accumulator comes from pl.matmul");
   if (!a) return nullptr;
   Type r = matmul_result(cx);
   if (!r) return nullptr;
-  if (a->dtype != DType::FP32 || shapes_differ(a->shape, r->shape))
+  if (a->dtype != r->dtype || shapes_differ(a->shape, r->shape))
     return cx.fail("acc", "'acc' must be " + type_str(r) + " (the product's type), got " +
                               type_str(cx.arg("acc")->type));
   return cx.arg("acc")->type;
@@ -237,6 +323,12 @@ Type check_Subs(const ContractContext& cx) {
 }
 Type check_Divs(const ContractContext& cx) {
   return tile_scalar(cx);
+}
+Type check_Maximums(const ContractContext& cx) {
+  return tile_scalar(cx, "lhs", "rhs");
+}
+Type check_Minimums(const ContractContext& cx) {
+  return tile_scalar(cx, "lhs", "rhs");
 }
 
 Type check_Exp(const ContractContext& cx) {

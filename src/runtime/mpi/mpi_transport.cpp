@@ -44,6 +44,10 @@ MPI_Datatype mpi_type(ir::DType t) {
       return MPI_INT8_T;
     case ir::DType::UINT8:
       return MPI_UINT8_T;
+    case ir::DType::UINT16:
+      return MPI_UINT16_T;
+    case ir::DType::UINT32:
+      return MPI_UINT32_T;
     case ir::DType::BOOL:
       return MPI_UINT8_T;
     case ir::DType::INT64:

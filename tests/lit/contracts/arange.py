@@ -1,5 +1,5 @@
 # RUN: ptodist check %s --verify-diagnostics
-# pl.arange's contract, after PyPTO's tile.ci: one row of constant length (not 1), INT32 or INT16, a
+# pl.arange's contract, after PyPTO's tile.ci: one row of constant length (not 1), INT32, INT16, UINT32 or UINT16, a
 # start of that dtype.
 import pypto.language as pl
 
@@ -19,7 +19,7 @@ class Contract:
         a1 = pl.tile.arange(0, [2, N])
         # expected-error@+1 {{pl.tile.arange: 'shape' must not end in 1 (pto.tci fills a row), got [N, 1]}}
         a2 = pl.tile.arange(0, [N, 1])
-        # expected-error@+1 {{pl.arange: 'dtype' must be pl.INT32 or pl.INT16, got pl.FP32}}
+        # expected-error@+1 {{pl.arange: 'dtype' must be pl.INT32, pl.INT16, pl.UINT32 or pl.UINT16, got pl.FP32}}
         a3 = pl.arange(0, [1, N], dtype=pl.FP32)
         # expected-error@+1 {{pl.tile.ci: 'start' dtype pl.INT32 must match 'dtype' pl.INT16; use pl.cast}}
         a4 = pl.tile.ci(b0, [1, N], dtype=pl.INT16)

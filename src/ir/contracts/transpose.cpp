@@ -1,0 +1,47 @@
+// Contract of pl.transpose, after PyPTO's tile.transpose / tensor.transpose (src/ir/op/tile_ops/
+// transform.cpp, tensor_ops/transform.cpp): two constant axes (negative ones count from the end), which
+// must differ, swapped in the result's shape.
+#include "common.h"
+
+namespace ptodist::ir {
+
+using namespace contracts;
+
+namespace {
+
+// The axis in slot `name` as an index in [0, rank), or -1 after an error.
+long long need_axis(const ContractContext& cx, std::string_view name, long long rank) {
+  auto a = as_const_int(cx.arg(name));
+  if (!a || cx.arg(name)->isa<BoolImm>() || *a < -rank || *a >= rank) {
+    cx.fail(name, quoted(name) + " must be a constant axis in [" + std::to_string(-rank) + ", " +
+                      std::to_string(rank - 1) + "], got " + describe(cx.arg(name)));
+    return -1;
+  }
+  return *a < 0 ? *a + rank : *a;
+}
+
+}  // namespace
+
+Type check_Transpose(const ContractContext& cx) {
+  bool tensor = takes_tensors(cx, "input");
+  const TypeNode* t = tensor ? need_tensor_like(cx, "input") : need_tile(cx, "input");
+  if (!t) return nullptr;
+  if (!tensor && t->memory != Memory::Vec)
+    return cx.fail("input", "'input' must be a tile in pl.Mem.Vec, got " + type_str(cx.arg("input")->type) +
+                                "; use pl.move(x, target_memory=pl.Mem.Vec)");
+  const auto rank = static_cast<long long>(t->shape.size());
+  if (rank < 2)
+    return cx.fail("input", "'input' must have at least 2 dims, got " + type_str(cx.arg("input")->type));
+  long long a = need_axis(cx, "axis1", rank);
+  if (a < 0) return nullptr;
+  long long b = need_axis(cx, "axis2", rank);
+  if (b < 0) return nullptr;
+  if (a == b)
+    return cx.fail("axis2", "'axis1' and 'axis2' name the same axis (" + std::to_string(a) +
+                                "); a transpose swaps two different axes");
+  std::vector<Expr> shape = t->shape;
+  std::swap(shape[static_cast<size_t>(a)], shape[static_cast<size_t>(b)]);
+  return tensor ? tensor_type(shape, t->dtype) : tile_type(shape, t->dtype, Memory::Vec);
+}
+
+}  // namespace ptodist::ir
