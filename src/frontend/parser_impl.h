@@ -401,7 +401,9 @@ class Parser {
   // ---- program assembly (program.cpp) ----
   void build_programs(const Container& c);
   // False for a class the CLI's --program leaves out (ConstantDefines::only_program).
-  bool class_selected(const std::string& name) const { return selected_class_.empty() || name == selected_class_; }
+  bool class_selected(const std::string& name) const {
+    return selected_class_.empty() || name == selected_class_;
+  }
   std::optional<Signature> parse_signature(const FuncDecl& d, const Container& c, bool class_style);
   bool parse_params(const Container& c, bool class_style, const std::string& fn_name,
                     std::vector<ir::Param>& params);
@@ -431,7 +433,7 @@ class Parser {
   int suppressed_errors_ = 0;
   SourceManager* sources_ = nullptr;
   ConstantDefines* constant_defines_ = nullptr;
-  std::string selected_class_;  // only_program when a class of the file has that name
+  std::string selected_class_;                  // only_program when a class of the file has that name
   bool host_callbacks_ = false;                 // accept_host_callbacks()
   std::set<std::string> unbound_dtype_params_;  // reported once each
   std::map<std::string, Container*> modules_;   // imported files by canonical path (null while loading)

@@ -44,7 +44,8 @@ TEST(MpiInlineLimit, NoSpareCpuStartsEveryTransferOnTheCore) {
   EXPECT_EQ(choose(two, 3).bytes, 256 << 10);
   InlineLimitChoice c = choose(two, 2);
   EXPECT_EQ(c.bytes, LLONG_MAX);
-  EXPECT_EQ(c.why, "2 ranks on 2 CPUs: no CPU for the communication thread to copy on while the core computes");
+  EXPECT_EQ(c.why,
+            "2 ranks on 2 CPUs: no CPU for the communication thread to copy on while the core computes");
   EXPECT_EQ(choose({{"OMPI_COMM_WORLD_LOCAL_SIZE", "4"}}, 2).bytes, LLONG_MAX);
   EXPECT_EQ(choose({{"OMPI_COMM_WORLD_LOCAL_SIZE", "4"}}, 0).bytes, 256 << 10);  // CPU count unknown
   EXPECT_EQ(choose({{"OMPI_COMM_WORLD_LOCAL_SIZE", "4"}, {"PTODIST_MPI_INLINE_BYTES", "0"}}, 2).bytes, 0);

@@ -38,7 +38,7 @@ int run_predict(const PredictOptions& o) {
   std::vector<std::string> names;
   if (o.flags.program.program.empty()) {
     parse_defines(o.flags.program.defines);
-    std::unique_ptr<LoadedFile> lf = load_file(o.flags.program.file, o.flags.program.defines, o.flags.program.program);
+    std::unique_ptr<LoadedFile> lf = load_file(o.flags.program.file, o.flags.program.defines);
     if (lf->module && lf->module->programs.size() > 1)
       for (const ir::Program& p : lf->module->programs) names.push_back(p->name);
   }

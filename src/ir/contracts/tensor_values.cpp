@@ -33,19 +33,31 @@ bool check_spelled_kind(const ContractContext& cx, std::string_view operand, con
   return false;
 }
 
+// The `shape` and `offset` lists of a slice of `t`, checked, and the keywords ptodist does not take
+// yet left at their defaults (`clamp_what`: what clamp=True would give); null offset after reporting.
+struct SliceRegion {
+  const std::vector<Expr>* shape = nullptr;
+  const std::vector<Expr>* offset = nullptr;
+};
+SliceRegion slice_region(const ContractContext& cx, const TypeNode* t, const char* clamp_what) {
+  int rank = static_cast<int>(t->shape.size());
+  const std::vector<Expr>* shape = need_int_list(cx, "shape", rank, "input");
+  if (!shape || !check_positive_dims(cx, "shape", *shape)) return {};
+  const std::vector<Expr>* offset = need_int_list(cx, "offset", rank, "input");
+  if (!offset) return {};
+  if (!need_default(cx, "drop_dims", "rank reduction") || !need_default(cx, "pad_value", "padding") ||
+      !need_default(cx, "clamp", clamp_what))
+    return {};
+  return {shape, offset};
+}
+
 }  // namespace
 
 // PyPTO's tile.slice: the region `offset`/`shape` of a tile as a new tile of `shape` in its memory,
 // partially valid with valid_shape (`t[0:2, :]` of a tile in a kernel).
 Type tile_slice(const ContractContext& cx, const TypeNode* t) {
-  int rank = static_cast<int>(t->shape.size());
-  const std::vector<Expr>* shape = need_int_list(cx, "shape", rank, "input");
-  if (!shape || !check_positive_dims(cx, "shape", *shape)) return nullptr;
-  const std::vector<Expr>* offset = need_int_list(cx, "offset", rank, "input");
+  auto [shape, offset] = slice_region(cx, t, "a window past the tile's edge");
   if (!offset) return nullptr;
-  if (!need_default(cx, "drop_dims", "rank reduction") || !need_default(cx, "pad_value", "padding") ||
-      !need_default(cx, "clamp", "a window past the tile's edge"))
-    return nullptr;
   const std::vector<Expr>* valid = shape;
   if (!omitted(cx, "valid_shape") && !(valid = need_valid_shape(cx, *shape, "input"))) return nullptr;
   if (!check_in_bounds(cx, "shape", *offset, *shape, t->shape, "input")) return nullptr;
@@ -61,14 +73,8 @@ Type check_Slice(const ContractContext& cx) {
   if (!check_spelled_kind(cx, "input", t)) return nullptr;
   if (t && t->kind == TypeKind::Tile) return tile_slice(cx, t);
   if (!(t = need_tensor_like(cx, "input"))) return nullptr;
-  int rank = static_cast<int>(t->shape.size());
-  const std::vector<Expr>* shape = need_int_list(cx, "shape", rank, "input");
-  if (!shape || !check_positive_dims(cx, "shape", *shape)) return nullptr;
-  const std::vector<Expr>* offset = need_int_list(cx, "offset", rank, "input");
+  auto [shape, offset] = slice_region(cx, t, "a window past the tensor's edge");
   if (!offset) return nullptr;
-  if (!need_default(cx, "drop_dims", "rank reduction") || !need_default(cx, "pad_value", "padding") ||
-      !need_default(cx, "clamp", "a window past the tensor's edge"))
-    return nullptr;
   // valid_shape: only that corner of the window is data (PyPTO's slice of a token tail); the slice is
   // then a partially valid tile load (convert-tensor-to-tile), which reads only the valid region.
   const std::vector<Expr>* valid = shape;
