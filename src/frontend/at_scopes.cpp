@@ -172,9 +172,7 @@ AtArgs Parser::parse_at_args(const SynExpr& call) {
     } else if (key == "allow_early_resolve") {
       if (arg.kind == SynKind::True) a.early_resolve = &arg;
     } else if (key == "optimizations") {
-      if (arg.kind == SynKind::List && arg.items.empty()) continue;
-      error(arg.span, "pl.at(optimizations=[...]) is not supported yet (pl.split / pl.cross_core_slot)");
-      a.ok = false;
+      a.ok = check_optimizations(arg, "pl.at") && a.ok;
     } else if (!ignored.count(key)) {
       // no_dep_args, dumps, allow_early_resolve and windowize are scheduling, dump and layout hints:
       // they do not change what the program computes.
@@ -189,6 +187,42 @@ AtArgs Parser::parse_at_args(const SynExpr& call) {
     a.ok = false;
   }
   return a;
+}
+
+// `optimizations=[pl.split(mode), pl.cross_core_slot(slot_num=N)]`: PyPTO's ExpandMixedKernel reads
+// them to divide a mixed kernel's cube-vector transfers between the two vector cores and to size the
+// cross-core pipe ring (python/pypto/language/optimizations.py). Neither changes what the scope
+// computes, so ptodist checks their spelling and runs the scope whole; anything else is an error.
+bool Parser::check_optimizations(const SynExpr& list, const std::string& api) {
+  if (list.kind != SynKind::List) {
+    error(list.span, api + "(): 'optimizations' must be a list, e.g. [pl.split(pl.SplitMode.UP_DOWN)]");
+    return false;
+  }
+  bool ok = true;
+  for (const SynExprP& item : list.items) {
+    std::string callee = item->kind == SynKind::Call ? canonical(*item->items[0]).value_or("") : "";
+    size_t n = item->kind == SynKind::Call ? item->items.size() : 0;
+    const SynExpr* first = n > 1 ? item->items[1].get() : nullptr;
+    bool good = false;
+    if (callee == "pl.split") {
+      std::string mode = first ? canonical(*first).value_or("") : "";
+      good = n >= 2 && first->keyword.empty() &&
+             (mode == "pl.SplitMode.NONE" || mode == "pl.SplitMode.UP_DOWN" ||
+              mode == "pl.SplitMode.LEFT_RIGHT");
+      for (size_t i = 2; i < n; ++i)
+        good = good && item->items[i]->keyword == "slot_num" && item->items[i]->kind == SynKind::Int &&
+               item->items[i]->int_value > 0;
+    } else if (callee == "pl.cross_core_slot") {
+      good = n == 2 && first->keyword == "slot_num" && first->kind == SynKind::Int && first->int_value > 0;
+    }
+    if (!good) {
+      error(item->span, api +
+                            "(): each optimization must be pl.split(pl.SplitMode.NONE|UP_DOWN|LEFT_RIGHT) "
+                            "or pl.cross_core_slot(slot_num=N) with N a positive integer literal");
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 // The kind of function `args` outlines to from a function of kind `outer`, or nullopt after an error.

@@ -270,6 +270,8 @@ class Parser {
   std::optional<std::vector<ir::Type>> lower_return_types(const SynExpr& e, LowerCtx& cx);
   std::optional<std::vector<ir::Expr>> lower_shape(const SynExpr& e, LowerCtx& cx);
   std::optional<ir::FunctionKind> function_kind(const FuncDecl& d, bool class_style);
+  bool has_incore_scope(const FuncDecl& d) const;
+  bool check_optimizations(const SynExpr& list, const std::string& api);
 
   // ---- statements (stmts.cpp) ----
   ir::Block parse_suite(const std::string& header, LowerCtx& cx, std::string* docstring = nullptr);

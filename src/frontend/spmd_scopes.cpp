@@ -79,8 +79,7 @@ SpmdArgs Parser::parse_spmd_args(const SynExpr& call, bool allow_deps, LowerCtx&
       if (arg.kind != SynKind::True && arg.kind != SynKind::False)
         bad(arg.span, key + " must be a boolean literal (True/False)");
     } else if (key == "optimizations") {
-      if (arg.kind == SynKind::List && arg.items.empty()) continue;
-      bad(arg.span, "pl.spmd(optimizations=[...]) is not supported yet (pl.split / pl.cross_core_slot)");
+      a.ok = check_optimizations(arg, "pl.spmd") && a.ok;
     } else if (key == "deps") {
       if (!allow_deps)
         bad(arg.span,

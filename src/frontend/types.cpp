@@ -201,6 +201,26 @@ std::string Parser::decorator_path(const SynExpr& d) const {
   return canonical(head).value_or("");
 }
 
+// Whether the body of `d` opens an InCore scope: `pl.at(... pl.Level.CORE_GROUP ...)` or `pl.spmd(`,
+// read from its tokens because the level is needed before the body is parsed.
+bool Parser::has_incore_scope(const FuncDecl& d) const {
+  size_t end = skip_suite_from(d.def_pos);
+  for (size_t i = d.def_pos + 2; i + 1 < end; ++i) {
+    const Token& t = tokens_[i];
+    if (t.kind != TokenKind::Name || tokens_[i - 1].text != "." || tokens_[i + 1].text != "(") continue;
+    std::string path = canonical(tokens_[i - 2].text + "." + t.text).value_or("");
+    if (path == "pl.spmd") return true;
+    if (path != "pl.at") continue;
+    int depth = 0;
+    for (size_t j = i + 1; j < end; ++j) {
+      if (tokens_[j].text == "(") ++depth;
+      if (tokens_[j].text == ")" && --depth == 0) break;
+      if (tokens_[j].kind == TokenKind::Name && tokens_[j].text == "CORE_GROUP") return true;
+    }
+  }
+  return false;
+}
+
 // The level of a function from its decorators; reports a located error when it cannot tell.
 std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool class_style) {
   for (const SynExprP& dec : d.decorators) {
@@ -263,6 +283,18 @@ std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool cl
         {"AIV", ir::FunctionKind::AIV},
         {"Orchestration", ir::FunctionKind::Orchestration}};
     if (auto it = types.find(type); it != types.end()) return it->second;
+    // PyPTO's default type: OutlineIncoreScopes promotes an Opaque function to an orchestration
+    // when its body holds an InCore scope (pl.at(level=CORE_GROUP), pl.spmd), outlining each.
+    bool opaque = type == "Opaque" || (type.empty() && level.empty() && role.empty());
+    if (opaque && has_incore_scope(d)) return ir::FunctionKind::Orchestration;
+    if (opaque) {
+      error(dec->span, "'" + d.name +
+                           "' is an Opaque function (PyPTO's default type) with no 'with "
+                           "pl.at(level=pl.Level.CORE_GROUP)' or pl.spmd scope to outline; ptodist runs "
+                           "an Opaque function only as the orchestration of such scopes: use "
+                           "@pl.function(type=pl.FunctionType.InCore|AIC|AIV|Orchestration)");
+      return std::nullopt;
+    }
     if (level == "HOST" || level == "NODE") return ir::FunctionKind::Host;
     if (level == "CHIP" || level == "PROCESSOR" || level == "UMA") return ir::FunctionKind::Orchestration;
     if (!level.empty() && type.empty()) {

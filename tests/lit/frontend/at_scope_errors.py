@@ -29,8 +29,14 @@ class Errors:
         # expected-error@+1 {{unknown keyword argument 'levle' in pl.at()}}
         with pl.at(levle=pl.Level.CORE_GROUP):
             pass
-        # expected-error@+1 {{pl.at(optimizations=[...]) is not supported yet (pl.split / pl.cross_core_slot)}}
-        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
+        # expected-error@+1 {{pl.at(): each optimization must be pl.split(pl.SplitMode.NONE|UP_DOWN|LEFT_RIGHT) or pl.cross_core_slot(slot_num=N) with N a positive integer literal}}
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.DIAGONAL)]):
+            pass
+        # expected-error@+1 {{pl.at(): each optimization must be pl.split}}
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.cross_core_slot(slot_num=0)]):
+            pass
+        # expected-error@+1 {{pl.at(): 'optimizations' must be a list, e.g. [pl.split(pl.SplitMode.UP_DOWN)]}}
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=pl.split(pl.SplitMode.UP_DOWN)):
             pass
         # expected-error@+1 {{pl.at(): 'level' must be a pl.Level member such as pl.Level.CORE_GROUP}}
         with pl.at(level=3):

@@ -64,8 +64,8 @@ def chip(x: pl.Tensor[[B, N], pl.FP32], y: pl.Out[pl.Tensor[[B, N], pl.FP32]], n
     # expected-error@+1 {{pl.spmd() got unexpected keyword argument 'cores'; supported keywords: 'sync_start', 'name_hint', 'optimizations', 'allow_early_resolve', 'predicate'}}
     for i in pl.spmd(B, cores=2):
         pass
-    # expected-error@+1 {{pl.spmd(optimizations=[...]) is not supported yet}}
-    for i in pl.spmd(B, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
+    # expected-error@+1 {{pl.spmd(): each optimization must be pl.split(pl.SplitMode.NONE|UP_DOWN|LEFT_RIGHT) or pl.cross_core_slot(slot_num=N)}}
+    for i in pl.spmd(B, optimizations=[pl.split(pl.SplitMode.UP_DOWN), pl.auto_chunk]):
         pass
     # expected-error@+1 {{pl.spmd(predicate=...) is not supported yet}}
     for i in pl.spmd(B, predicate=(x[0, 0] > 0)):
