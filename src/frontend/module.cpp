@@ -1,6 +1,8 @@
 // Module-level scanning: imports, constants, @pl.program classes, @pl.jit functions and program
 // factories are recorded; everything else (host code, helpers, `if __name__ == "__main__":`) is
 // skipped by indentation without parsing its body.
+#include <algorithm>
+
 #include "parser_impl.h"
 
 namespace ptodist::frontend {
@@ -48,7 +50,8 @@ void Parser::scan_statement(Container& c) {
     scan_decorated(c);
   } else if (at_keyword("def") && !in_factory) {
     scan_factory(c);
-  } else if (t.kind == TokenKind::Name && !is_keyword(t.text) && (at_op("=", 1) || at_op(":", 1))) {
+  } else if (t.kind == TokenKind::Name && !is_keyword(t.text) &&
+             (at_op("=", 1) || at_op(":", 1) || at_op(",", 1))) {
     try_constant_assignment(c, c.constants);
   } else if (at_keyword("if") && try_constant_if(c)) {
     // constants chosen by a constant condition
@@ -416,31 +419,42 @@ ir::Expr Parser::constant_define(const std::string& name, const SourceSpan& span
   return v;
 }
 
-// `NAME = <constant expression>`: recorded as a constant; anything else (host code) is skipped silently.
+// `NAME = <constant expression>` or `A, B = <e1>, <e2>` (a tuple of as many constant expressions,
+// all evaluated before any name is bound, as Python does): recorded as constants; anything else
+// (host code) is skipped silently.
 bool Parser::try_constant_assignment(Container& c, std::vector<ir::Constant>& out) {
   size_t start = pos_;
-  const Token& name = advance();
-  std::string n = name.text;
-  SourceSpan span = name.span;
+  std::vector<const Token*> names{&advance()};
   SynExprP value;
   bool ok = speculate([&] {
-    if (accept_op(":")) parse_expr();
+    while (names.size() > 1 || at_op(",")) {
+      if (!accept_op(",") || at_op("=")) break;
+      names.push_back(&expect_name(""));
+    }
+    if (names.size() == 1 && accept_op(":")) parse_expr();
     if (!accept_op("=")) fail(peek().span, "");
     value = parse_testlist();
     if (peek().kind != TokenKind::Newline && peek().kind != TokenKind::End) fail(peek().span, "");
   });
-  ir::Expr v = ok ? try_constant(*value, c) : nullptr;
-  if (!v) {
+  std::vector<ir::Expr> values;
+  if (ok && names.size() == 1) values.push_back(try_constant(*value, c));
+  if (ok && names.size() > 1 && value->kind == SynKind::Tuple && value->items.size() == names.size())
+    for (const SynExprP& item : value->items) values.push_back(try_constant(*item, c));
+  if (values.empty() || std::count(values.begin(), values.end(), nullptr) > 0) {
     pos_ = start;
     skip_statement();
-    c.host_names.emplace(n, HostName{span, "is assigned a value that is not a constant expression"});
+    for (const Token* n : names)
+      c.host_names.emplace(n->text,
+                           HostName{n->span, "is assigned a value that is not a constant expression"});
     record_host_names(c, start, pos_);  // `a = 1; b = f()` binds b too
     return false;
   }
   if (peek().kind == TokenKind::Newline) advance();
-  ir::Var var = b_->make_var(n, v->type, span);
-  out.push_back(ir::Constant{var, v});
-  c.scope[n] = Binding{Binding::Kind::Constant, var, v};
+  for (size_t i = 0; i < names.size(); ++i) {
+    ir::Var var = b_->make_var(names[i]->text, values[i]->type, names[i]->span);
+    out.push_back(ir::Constant{var, values[i]});
+    c.scope[names[i]->text] = Binding{Binding::Kind::Constant, var, values[i]};
+  }
   return true;
 }
 
