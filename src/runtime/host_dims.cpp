@@ -131,18 +131,18 @@ std::string bind_host_dims(const ir::FunctionNode& host,
   return "";
 }
 
-std::string bind_rank_dims(const ir::FunctionNode& host, const std::set<std::string>& sliced, int ranks,
-                           DimValues& dims) {
+std::string bind_rank_dims(const ir::FunctionNode& host, const std::map<std::string, size_t>& rank_dims,
+                           int ranks, DimValues& dims) {
   for (const ir::Param& p : host.params) {
-    if (!sliced.count(p.var->name) || p.var->type->shape.empty()) continue;
-    const ir::Expr& lead = p.var->type->shape[0];
-    if (eval_dim(lead, dims)) continue;  // bound before: check_args compares it with the rank count
+    auto it = rank_dims.find(p.var->name);
+    if (it == rank_dims.end() || it->second >= p.var->type->shape.size()) continue;
+    const ir::Expr& dim = p.var->type->shape[it->second];
+    if (eval_dim(dim, dims)) continue;  // bound before: check_args compares it with the rank count
     bool known = false;
-    std::string why = bind_dim(lead, ranks, dims, known);
+    std::string why = bind_dim(dim, ranks, dims, known);
     if (!why.empty())
-      return "host parameter '" + p.var->name +
-             "' is sliced per rank, so its leading dim is the rank count " + std::to_string(ranks) +
-             ", but " + why;
+      return "host parameter '" + p.var->name + "' is indexed by rank, so its dim " + std::to_string(it->second) +
+             " is the rank count " + std::to_string(ranks) + ", but " + why;
   }
   return "";
 }

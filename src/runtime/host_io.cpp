@@ -16,9 +16,13 @@
 namespace ptodist::runtime {
 namespace {
 
-class SlicedFinder : public ir::Walker {
+// Finds the dims of host parameters that the host orchestrator indexes by rank: `x[r]` with r a loop
+// variable (dim 0), and `x[c, r]` passed to a call whose `device=` is that same r (the dim r stands
+// in; the other indices pick a round or a group). A multi-index subscript counts only beside `device=`
+// so that `out[g, r]` over a group's members does not claim the rank count.
+class RankDimFinder : public ir::Walker {
  public:
-  explicit SlicedFinder(const ir::FunctionNode& host) {
+  explicit RankDimFinder(const ir::FunctionNode& host) {
     for (const ir::Param& p : host.params) params_.insert(p.var->id);
   }
   void visit_stmt(const ir::Stmt& s) override {
@@ -28,19 +32,40 @@ class SlicedFinder : public ir::Walker {
   }
   void visit_expr(const ir::Expr& e) override {
     if (!e) return;
-    if (const auto* sub = e->as<ir::Subscript>()) {
-      const auto* base = sub->value->as<ir::VarRef>();
-      const auto* idx = sub->indices.size() == 1 ? sub->indices[0]->as<ir::VarRef>() : nullptr;
-      if (base && idx && params_.count(base->var->id) && loop_vars_.count(idx->var->id))
-        sliced.insert(base->var->name);
+    if (const auto* call = e->as<ir::FuncCall>()) {
+      const auto* device = call->device ? call->device->as<ir::VarRef>() : nullptr;
+      int outer = device_;
+      device_ = device && loop_vars_.count(device->var->id) ? device->var->id : -1;
+      for (const ir::Expr& a : call->args) visit_expr(a);
+      device_ = outer;
+      if (call->device) visit_expr(call->device);
+      return;
     }
+    if (const auto* sub = e->as<ir::Subscript>()) note_subscript(*sub);
     Walker::visit_expr(e);
   }
-  std::set<std::string> sliced;
+  std::map<std::string, size_t> dims;
+  std::set<std::string> sliced;  // the `x[r]` form: slice r is rank r's alone
 
  private:
+  void note_subscript(const ir::Subscript& sub) {
+    const auto* base = sub.value->as<ir::VarRef>();
+    if (!base || !params_.count(base->var->id)) return;
+    auto loop_var = [&](size_t k) {
+      const auto* idx = sub.indices[k]->as<ir::VarRef>();
+      return idx && loop_vars_.count(idx->var->id) ? idx->var->id : -1;
+    };
+    if (sub.indices.size() == 1 && loop_var(0) >= 0) {
+      sliced.insert(base->var->name);
+      dims.emplace(base->var->name, 0);
+      return;
+    }
+    for (size_t k = 0; k < sub.indices.size(); ++k)
+      if (device_ >= 0 && loop_var(k) == device_) dims.emplace(base->var->name, k);
+  }
   std::set<int> params_;
   std::set<int> loop_vars_;
+  int device_ = -1;  // the loop variable of the enclosing call's `device=`, or -1
 };
 
 std::optional<ir::DType> dtype_of_descr(const std::string& descr) {
@@ -120,8 +145,14 @@ unsigned long long machine_memory_bytes() {
   return static_cast<unsigned long long>(pages) * static_cast<unsigned long long>(page);
 }
 
+std::map<std::string, size_t> rank_dims(const ir::FunctionNode& host) {
+  RankDimFinder f(host);
+  f.visit_function(std::make_shared<ir::FunctionNode>(host));
+  return f.dims;
+}
+
 std::set<std::string> rank_sliced_params(const ir::FunctionNode& host) {
-  SlicedFinder f(host);
+  RankDimFinder f(host);
   f.visit_function(std::make_shared<ir::FunctionNode>(host));
   return f.sliced;
 }
@@ -203,7 +234,7 @@ std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std
     out[p.var->name] = std::move(t);
   }
   if (std::string why = bind_host_dims(host, file_shapes, dims); !why.empty()) return why;
-  if (std::string why = bind_rank_dims(host, rank_sliced_params(host), ranks, dims); !why.empty()) return why;
+  if (std::string why = bind_rank_dims(host, rank_dims(host), ranks, dims); !why.empty()) return why;
   for (const ir::Param& p : host.params) {
     const std::string& name = p.var->name;
     if (out.count(name)) continue;

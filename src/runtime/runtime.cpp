@@ -87,7 +87,7 @@ Runtime::Runtime(ir::Program program, RunOptions options)
     ranks_.push_back(std::move(rx));
   }
   decoded_ = decode_program(*program_);
-  if (const ir::FunctionNode* host = host_function()) sliced_params_ = rank_sliced_params(*host);
+  if (const ir::FunctionNode* host = host_function()) rank_dims_ = rank_dims(*host);
   rank_threads_ = std::make_unique<WorkerPool>();
   watchdog_ = std::make_unique<Watchdog>(*world_, options_.watchdog_seconds);
   world_->transport().set_peer_timeout(options_.watchdog_seconds);
@@ -149,11 +149,16 @@ std::string Runtime::bind_args(const std::map<std::string, HostTensor>& args, Di
   }
   if (std::string why = bind_host_dims(*host, shapes, dims); !why.empty()) return why;
   for (const auto& [name, shape] : shapes) {
-    if (sliced_params_.count(name) && (shape.empty() || shape[0] != options_.ranks)) {
-      return "input '" + name + "' has " + (shape.empty() ? std::string("no") : std::to_string(shape[0])) +
-             " per-rank slices (shape " + dims_str(shape) + ") but the run has " +
-             std::to_string(options_.ranks) + " ranks";
-    }
+    auto rank_dim = rank_dims_.find(name);
+    if (rank_dim == rank_dims_.end()) continue;
+    const size_t k = rank_dim->second;
+    if (k < shape.size() && shape[k] == options_.ranks) continue;
+    const std::string found = k < shape.size() ? std::to_string(shape[k]) : std::string("no");
+    if (k == 0)
+      return "input '" + name + "' has " + found + " per-rank slices (shape " + dims_str(shape) +
+             ") but the run has " + std::to_string(options_.ranks) + " ranks";
+    return "input '" + name + "' has " + found + " per-rank slices in dim " + std::to_string(k) + " (shape " +
+           dims_str(shape) + ") but the run has " + std::to_string(options_.ranks) + " ranks";
   }
   return "";
 }

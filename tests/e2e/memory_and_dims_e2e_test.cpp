@@ -43,6 +43,12 @@ std::unique_ptr<Compiled> compile(const std::string& file, int ranks) {
   return c;
 }
 
+RunOptions with_ranks(int n) {
+  RunOptions o;
+  o.ranks = n;
+  return o;
+}
+
 float* floats(HostTensor& t) {
   return reinterpret_cast<float*>(t.data.data());
 }
@@ -56,9 +62,7 @@ HostTensor filled(std::vector<long long> shape, float (*value)(long long)) {
 TEST(InPlaceElementwise, ResultsOverDeadOperandsAreRight) {
   auto c = compile("in_place_elementwise.py", 1);
   ASSERT_TRUE(c->program);
-  RunOptions o;
-  o.ranks = 1;
-  Runtime rt(c->program, o);
+  Runtime rt(c->program, with_ranks(1));
   std::map<std::string, HostTensor> args;
   args["a"] = filled({128, 128}, [](long long i) { return static_cast<float>(i % 97) * 0.5f; });
   args["b"] = filled({128, 128}, [](long long i) { return static_cast<float>(i % 13) - 6.0f; });
@@ -79,9 +83,7 @@ TEST_P(DynamicDims, RankDimsAndCompositeDimsBindAtRunTime) {
   const int n = GetParam();
   auto c = compile("dynamic_dims.py", n);
   ASSERT_TRUE(c->program);
-  RunOptions o;
-  o.ranks = n;
-  Runtime rt(c->program, o);
+  Runtime rt(c->program, with_ranks(n));
   std::map<std::string, HostTensor> args;
   HostTensor x = HostTensor::zeros(ir::DType::FP32, {n, n, 64});
   for (int r = 0; r < n; ++r)
@@ -109,12 +111,44 @@ TEST_P(DynamicDims, RankDimsAndCompositeDimsBindAtRunTime) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, DynamicDims, ::testing::Values(2, 4));
 
+// y[rd][r][j] = x[rd][r][j] + 10 rd + r; z[rd][g][j] = x[rd][g][j] + 10 rd + g (device 0, g < K).
+TEST_P(DynamicDims, TheRankDimMayFollowARoundDim) {
+  const int n = GetParam();
+  auto c = compile("rank_dim_after_rounds.py", n);
+  ASSERT_TRUE(c->program);
+  Runtime rt(c->program, with_ranks(n));
+  std::map<std::string, HostTensor> args;
+  EXPECT_EQ(prepare_host_args(*rt.host_function(), n, {}, args),
+            "cannot tell the shape of 'z' (pl.Tensor[[3, K, 1, 32], pl.FP32]): no input binds K; pass it as a "
+            ".npy file or give --dim K=<value>");
+  args.clear();
+  args["x"] = filled({3, n, 1, 32}, [](long long i) { return static_cast<float>(i % 89) * 0.25f; });
+  ASSERT_EQ(prepare_host_args(*rt.host_function(), n, {}, args, {"K=2"}), "");
+  EXPECT_EQ(args["y"].shape, (std::vector<long long>{3, n, 1, 32}));
+  RoundResult r = rt.run(args);
+  ASSERT_EQ(r.status, RoundResult::Status::Ok) << r.message;
+  for (int rd = 0; rd < 3; ++rd)
+    for (int q = 0; q < n; ++q)
+      for (int j = 0; j < 32; ++j) {
+        long long i = (rd * n + q) * 32 + j;
+        ASSERT_EQ(floats(args["y"])[i], static_cast<float>(i % 89) * 0.25f + static_cast<float>(10 * rd + q))
+            << "y[" << rd << "][" << q << "][" << j << "]";
+        if (q < 2)
+          ASSERT_EQ(floats(args["z"])[(rd * 2 + q) * 32 + j],
+                    static_cast<float>(i % 89) * 0.25f + static_cast<float>(10 * rd + q))
+              << "z[" << rd << "][" << q << "][" << j << "]";
+      }
+  args["x"] = HostTensor::zeros(ir::DType::FP32, {3, n + 1, 1, 32});
+  args["y"] = HostTensor::zeros(ir::DType::FP32, {3, n + 1, 1, 32});
+  EXPECT_EQ(rt.run(args).message, "input 'x' has " + std::to_string(n + 1) + " per-rank slices in dim 1 (shape [3, " +
+                                      std::to_string(n + 1) + ", 1, 32]) but the run has " + std::to_string(n) +
+                                      " ranks");
+}
+
 TEST(DynamicDimsFlags, DimValuesFixWhatNoTensorDoes) {
   auto c = compile("dynamic_dims.py", 2);
   ASSERT_TRUE(c->program);
-  RunOptions o;
-  o.ranks = 2;
-  Runtime rt(c->program, o);
+  Runtime rt(c->program, with_ranks(2));
   std::map<std::string, HostTensor> args;
   EXPECT_EQ(
       prepare_host_args(*rt.host_function(), 2, {}, args),

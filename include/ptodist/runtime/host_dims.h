@@ -28,11 +28,11 @@ std::string bind_dim(const ir::Expr& dim, long long extent, DimValues& dims, boo
 std::string bind_host_dims(const ir::FunctionNode& host,
                            const std::map<std::string, std::vector<long long>>& shapes, DimValues& dims);
 
-// The rank rule: the leading dim of a parameter the host orchestrator indexes by its rank loop variable
-// (`x[r]`, `sliced`) is the rank count, so its name (or the one unbound name of a composite) is bound
-// from `ranks` when nothing bound it before.
-std::string bind_rank_dims(const ir::FunctionNode& host, const std::set<std::string>& sliced, int ranks,
-                           DimValues& dims);
+// The rank rule: the dim of a parameter the host orchestrator indexes by rank (`x[r]`, or `x[i, r]`
+// passed with `device=r`; rank_dims in host_io.h) is the rank count, so its name (or the one unbound
+// name of a composite) is bound from `ranks` when nothing bound it before.
+std::string bind_rank_dims(const ir::FunctionNode& host, const std::map<std::string, size_t>& rank_dims,
+                           int ranks, DimValues& dims);
 
 // `--dim NAME=N` specs into `dims`; "" or a one-line reason.
 std::string parse_dim_specs(const std::vector<std::string>& specs, DimValues& dims);

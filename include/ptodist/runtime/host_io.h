@@ -12,7 +12,10 @@
 
 namespace ptodist::runtime {
 
-// Host parameters the host orchestrator slices per rank (`x[r]` with r a loop variable).
+// The dim of each host parameter that the host orchestrator indexes by rank: 0 for `x[r]` with r a
+// loop variable; k for `x[..., r, ...]` (r at index k) passed to a call with `device=r`.
+std::map<std::string, size_t> rank_dims(const ir::FunctionNode& host);
+// The parameters sliced per rank (`x[r]`, r a loop variable): slice r belongs to rank r alone.
 std::set<std::string> rank_sliced_params(const ir::FunctionNode& host);
 
 // .npy <-> HostTensor; a dtype numpy cannot name (or ptodist does not support) is a one-line error.
@@ -30,8 +33,8 @@ unsigned long long machine_memory_bytes();
 // Builds every host argument from `--in name=FILE.npy|rand:SEED|zeros` specs. Defaults: an input
 // (In or InOut) not named gets rand:0; an Out parameter gets zeros. Shapes come from the program; a
 // dynamic dim takes its value from `--dim NAME=N` (dim_specs), else from a .npy input that binds it
-// (composite dims such as `M * 2` are solved for their name), else (leading dim of a tensor the host
-// orchestrator slices per rank) the rank count (host_dims.h). Returns "" or a one-line reason.
+// (composite dims such as `M * 2` are solved for their name), else (the dim a host orchestrator indexes by
+// rank: rank_dims) the rank count (host_dims.h). Returns "" or a one-line reason.
 std::string prepare_host_args(const ir::FunctionNode& host, int ranks, const std::vector<std::string>& specs,
                               std::map<std::string, HostTensor>& out,
                               const std::vector<std::string>& dim_specs = {});

@@ -140,7 +140,7 @@ class Runtime {
   std::vector<std::unique_ptr<RankExec>> ranks_;   // core pools and buffers, kept across rounds
   std::unique_ptr<WorkerPool> rank_threads_;       // fast mode: every rank's orchestration but one
   std::unique_ptr<Watchdog> watchdog_;             // after world_: it is stopped first
-  std::set<std::string> sliced_params_;            // host parameters indexed by the rank loop (found once)
+  std::map<std::string, size_t> rank_dims_;        // host parameters' dims indexed by rank (found once)
   std::unique_ptr<const DecodedProgram> decoded_;  // every function decoded once (runtime/decoded.h)
   // What a round shares (exec.h), kept across rounds: its set-up and tear-down would otherwise be
   // a few allocations and a few kilobytes of code that run, from cold caches, once per round.
