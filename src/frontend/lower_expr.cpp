@@ -279,19 +279,25 @@ ir::Expr Parser::lower_attr(const SynExpr& e, LowerCtx& cx) {
     return nullptr;
   }
   std::string root = path.substr(0, path.find('.'));
+  // PyPTO's @pl.jit makes the functions of a program methods of one @pl.program class, so a jit
+  // function may name another as self.<name> too (pypto/jit/specializer.py).
   if (root == "self" && !lookup(cx, root)) {
     std::string member = path.substr(5);
-    if (!cx.class_style || cx.const_only) {
-      error(e.span, "'self' is only available in the methods of a @pl.program class");
+    if (cx.const_only) {
+      error(e.span, "'self' is only available in the methods of a @pl.program class or a @pl.jit function");
     } else if (member.find('.') == std::string::npos && find_function(cx, member)) {
-      return b_->func_ref(member, true, cx.build, e.span);
+      return b_->func_ref(member, cx.class_style, cx.build, e.span);
     } else if (std::string why = host_name_reason(cx, member); !why.empty()) {
       error(e.span, why);
     } else {
       std::vector<std::string> names;
       if (cx.build.functions)
         for (const ir::Function& f : *cx.build.functions) names.push_back(f->name);
-      error(e.span, "program has no function '" + member + "'" + did_you_mean(member, names));
+      // A jit program holds the functions reached by name, as PyPTO's dep discovery finds them.
+      std::string hint = cx.class_style ? ""
+                                        : "; a @pl.jit program holds the jit functions its functions "
+                                          "call by name (an 'if False:' call of it is enough)";
+      error(e.span, "program has no function '" + member + "'" + did_you_mean(member, names) + hint);
     }
     return nullptr;
   }
@@ -388,13 +394,13 @@ ir::Expr Parser::lower_call(const SynExpr& e, LowerCtx& cx) {
   }
   std::string root = path.substr(0, path.find('.'));
   bool is_local = lookup(cx, root) != nullptr;
-  if (root == "self" && !is_local && callee.kind == SynKind::Attr && !cx.const_only && cx.class_style &&
+  if (root == "self" && !is_local && callee.kind == SynKind::Attr && !cx.const_only &&
       path.find('.', 5) == std::string::npos) {
     std::string member = callee.text;
     if (inline_sigs_.count(member)) return lower_inline_call(e, member, cx);
     if (!find_function(cx, member)) return lower_attr(callee, cx);  // reports the missing method
     auto args = lower_args(e, cx);
-    return args ? b_->func_call(member, true, *args, cx.build, e.span) : nullptr;
+    return args ? b_->func_call(member, cx.class_style, *args, cx.build, e.span) : nullptr;
   }
   if (callee.kind == SynKind::Name) {
     if (is_local) {

@@ -415,6 +415,7 @@ class Parser {
   // defined later in the class or file; false when a signature failed or a name repeats.
   bool parse_functions(const std::vector<FuncDecl>& decls, const Container& c, bool class_style,
                        std::vector<Signature>& sigs, std::vector<ir::Function>& bodies);
+  std::set<std::string> names_mentioned(size_t pos, size_t end) const;
   std::vector<size_t> callee_first_order(const std::vector<Signature>& sigs) const;
   ir::Program build_class_program(const ClassDecl& cls, const Container& c);
   std::vector<ir::Program> build_jit_programs(const Container& c);

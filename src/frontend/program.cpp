@@ -233,6 +233,26 @@ std::vector<ir::Type> first_return_types(const ir::Function& fn) {
   return types;
 }
 
+// The names the body in tokens [pos, end) mentions as a name or as self.<name>, and those the inline
+// functions it names mention: their bodies are spliced into it, so their callees are its callees.
+std::set<std::string> Parser::names_mentioned(size_t pos, size_t end) const {
+  std::set<std::string> names, inlined;
+  std::function<void(size_t, size_t)> scan = [&](size_t from, size_t to) {
+    for (size_t t = from; t < to; ++t) {
+      const Token& tok = tokens_[t];
+      if (tok.kind != TokenKind::Name) continue;
+      bool attr = t > 0 && tokens_[t - 1].kind == TokenKind::Op && tokens_[t - 1].text == ".";
+      if (attr && !(t > 1 && tokens_[t - 2].text == "self")) continue;
+      names.insert(tok.text);
+      auto it = inline_sigs_.find(tok.text);
+      if (it != inline_sigs_.end() && inlined.insert(tok.text).second)
+        scan(it->second.body_pos, it->second.body_end);
+    }
+  };
+  scan(pos, end);
+  return names;
+}
+
 // The order to parse bodies in: the file's, except that a function without a return annotation
 // comes before the functions that name it (depth first; a cycle keeps the file's order).
 std::vector<size_t> Parser::callee_first_order(const std::vector<Signature>& sigs) const {
@@ -241,14 +261,9 @@ std::vector<size_t> Parser::callee_first_order(const std::vector<Signature>& sig
   std::vector<size_t> order;
   std::function<void(size_t)> place = [&](size_t i) {
     state[i] = 1;
-    for (size_t t = sigs[i].body_pos; t < sigs[i].body_end; ++t) {
-      const Token& tok = tokens_[t];
-      if (tok.kind != TokenKind::Name) continue;
-      bool attr = t > 0 && tokens_[t - 1].kind == TokenKind::Op && tokens_[t - 1].text == ".";
-      if (attr && !(t > 1 && tokens_[t - 2].text == "self")) continue;
+    for (const std::string& name : names_mentioned(sigs[i].body_pos, sigs[i].body_end))
       for (size_t j = 0; j < n; ++j)
-        if (state[j] == 0 && sigs[j].fn->return_types.empty() && sigs[j].fn->name == tok.text) place(j);
-    }
+        if (state[j] == 0 && sigs[j].fn->return_types.empty() && sigs[j].fn->name == name) place(j);
     state[i] = 2;
     order.push_back(i);
   };
@@ -280,14 +295,9 @@ std::vector<ir::Program> Parser::build_jit_programs(const Container& c) {
   size_t n = sigs.size();
   std::vector<std::vector<size_t>> edges(n);
   for (size_t i = 0; i < n; ++i)
-    for (size_t t = sigs[i].body_pos; t < sigs[i].body_end; ++t) {
-      const Token& tok = tokens_[t];
-      if (tok.kind != TokenKind::Name ||
-          (t > 0 && tokens_[t - 1].text == "." && tokens_[t - 1].kind == TokenKind::Op))
-        continue;
+    for (const std::string& name : names_mentioned(sigs[i].body_pos, sigs[i].body_end))
       for (size_t j = 0; j < n; ++j)
-        if (j != i && fns[j]->name == tok.text) edges[i].push_back(j);
-    }
+        if (j != i && fns[j]->name == name) edges[i].push_back(j);
   std::vector<size_t> roots;
   for (ir::FunctionKind k : {ir::FunctionKind::Host, ir::FunctionKind::Orchestration}) {
     for (size_t i = 0; i < n; ++i)

@@ -59,3 +59,27 @@ def test_a_kernel_error_in_the_sibling_file_points_there(tmp_path, monkeypatch):
     with pytest.raises(ptodist.CompileError) as e:
         uses_bad.chip.program().compile(ranks=1)
     assert f"{tmp_path / 'bad_helper.py'}:6:9: error: unknown op 'pl.lod'" in str(e.value)
+
+
+def test_a_function_named_only_through_self_is_not_reached(tmp_path, monkeypatch):
+    # PyPTO's jit finds its callees by the names it calls; pypto-lib's moe.py adds an `if False:` call
+    # for the one it passes as self.<name> to pl.spmd_submit. Without it, a located error says so.
+    (tmp_path / "self_only.py").write_text(
+        "import pypto.language as pl\n\n\n"
+        "@pl.jit.incore\n"
+        "def add_one(y: pl.InOut[pl.Tensor[[4, 8], pl.FP32]]):\n"
+        "    i = pl.tile.get_block_idx()\n"
+        "    return pl.store(pl.add(pl.load(y, [i, 0], [1, 8]), 1.0), [i, 0], y)\n\n\n"
+        "@pl.jit\n"
+        "def chip(y: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):\n"
+        "    y, tid = pl.spmd_submit(self.add_one, y, core_num=4)\n"
+        "    return y\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import ptodist  # noqa: PLC0415
+    import self_only  # noqa: PLC0415
+
+    with pytest.raises(ptodist.CompileError) as e:
+        self_only.chip.program().compile(ranks=1)
+    assert (f"{tmp_path / 'self_only.py'}:12:29: error: program has no function 'add_one'; a @pl.jit program "
+            "holds the jit functions its functions call by name (an 'if False:' call of it is enough)") in str(e.value)

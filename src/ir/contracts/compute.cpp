@@ -1,4 +1,7 @@
 // Contracts of the compute ops (pl.): matmul, elementwise, cast, move, tile creation, reductions.
+#include <algorithm>
+#include <tuple>
+
 #include "common.h"
 #include "ptodist/ir/cast_mode.h"
 
@@ -92,8 +95,71 @@ bool check_out_dtype(const ContractContext& cx, DType acc) {
   return false;
 }
 
-// The [M, N] product of lhs [M, K] and rhs [K, N] (each stored transposed when its flag is set), or
-// null after a located error.
+// An operand's matrix dims as PyPTO reads them (tensor_ops/matmul.cpp): the trailing two, lhs
+// [..., M, K] and rhs [..., K, N], swapped by the operand's transpose flag; a 1-D operand is a vector
+// [K] with no outer dim. `outer` is M for lhs and N for rhs; `k` indexes K in the operand's shape.
+struct MatrixDims {
+  const Expr* outer = nullptr;
+  size_t k = 0;
+};
+
+MatrixDims matrix_dims(const TypeNode* t, bool trans, bool is_lhs) {
+  size_t n = t->shape.size();
+  if (n == 1) return {};
+  bool k_last = is_lhs != trans;
+  return {&t->shape[k_last ? n - 2 : n - 1], k_last ? n - 1 : n - 2};
+}
+
+// PyPTO's BroadcastShapes of the batch dims (all but the trailing two): right-aligned, a missing dim
+// or a constant 1 takes the other side's; symbolic dims are taken as equal (rechecked after specialize).
+std::optional<std::vector<Expr>> broadcast_batch(const std::vector<Expr>& a, const std::vector<Expr>& b) {
+  size_t na = a.size(), nb = b.size(), n = std::max(na, nb);
+  std::vector<Expr> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Expr* x = i < na ? &a[na - 1 - i] : nullptr;
+    const Expr* y = i < nb ? &b[nb - 1 - i] : nullptr;
+    auto cx = x ? as_const_int(*x) : std::nullopt, cy = y ? as_const_int(*y) : std::nullopt;
+    if (x && y && cx && cy && *cx != *cy && *cx != 1 && *cy != 1) return std::nullopt;
+    out[n - 1 - i] = !x || (cx && *cx == 1 && y) ? *y : *x;
+  }
+  return out;
+}
+
+std::vector<Expr> batch_dims(const TypeNode* t) {
+  return std::vector<Expr>(t->shape.begin(), t->shape.end() - 2);
+}
+
+// Operand ranks PyPTO's tensor matmul takes: matrices with any leading batch dims, and a vector on one
+// side of a matrix; a flag needs a matrix to transpose.
+bool check_matmul_ranks(const ContractContext& cx, const TypeNode* l, const TypeNode* r, bool at, bool bt) {
+  for (auto [name, t, flag, set] :
+       {std::tuple{"lhs", l, "a_trans", at}, std::tuple{"rhs", r, "b_trans", bt}}) {
+    if (t->shape.empty()) {
+      cx.fail(name, quoted(name) + " must have at least one dim, got " + type_str(cx.arg(name)->type));
+      return false;
+    }
+    if (t->shape.size() == 1 && set) {
+      cx.fail(flag, quoted(flag) + " does not apply to a 1-D " + std::string(name) +
+                        " (a vector has no axes to swap); drop it or pass a 2-D " + name);
+      return false;
+    }
+  }
+  size_t nl = l->shape.size(), nr = r->shape.size();
+  if (nl == 1 && nr == 1) {
+    cx.fail("rhs", "a dot product of two 1-D tensors (a 0-D result) is not supported by ptodist yet");
+    return false;
+  }
+  if ((nl == 1 && nr > 2) || (nr == 1 && nl > 2)) {
+    const char* v = nl == 1 ? "lhs" : "rhs";
+    cx.fail(v, quoted(v) + " is 1-D: a batched matmul needs both operands at least 2-D, got lhs " +
+                   shape_str(l->shape) + " and rhs " + shape_str(r->shape));
+    return false;
+  }
+  return true;
+}
+
+// The product of lhs and rhs (each stored transposed when its flag is set): [..., M, N] with the batch
+// dims broadcast, M or N dropped for a vector operand; or nullopt after a located error.
 std::optional<std::pair<std::vector<Expr>, DType>> product_of(const ContractContext& cx, const TypeNode* l,
                                                               const TypeNode* r, bool at, bool bt) {
   if (!need_matmul_input(cx, "lhs", l) || !need_matmul_input(cx, "rhs", r)) return std::nullopt;
@@ -101,32 +167,38 @@ std::optional<std::pair<std::vector<Expr>, DType>> product_of(const ContractCont
     cx.fail("rhs", "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " + dtype_str(l->dtype));
     return std::nullopt;
   }
-  const Expr& kl = l->shape[at ? 0 : 1];
-  const Expr& kr = r->shape[bt ? 1 : 0];
-  if (dims_differ(kl, kr)) {
+  MatrixDims ml = matrix_dims(l, at, true), nr = matrix_dims(r, bt, false);
+  if (dims_differ(l->shape[ml.k], r->shape[nr.k])) {
     cx.fail("rhs", "'rhs' shape " + shape_str(r->shape) + " does not fit 'lhs' shape " + shape_str(l->shape) +
-                       ": the K dims (lhs dim " + (at ? "0" : "1") + ", rhs dim " + (bt ? "1" : "0") +
+                       ": the K dims (lhs dim " + std::to_string(ml.k) + ", rhs dim " + std::to_string(nr.k) +
                        ") must be equal");
     return std::nullopt;
   }
-  return std::make_pair(std::vector<Expr>{l->shape[at ? 1 : 0], r->shape[bt ? 0 : 1]},
-                        accumulator_dtype(l->dtype));
+  std::vector<Expr> out;
+  if (l->shape.size() > 2 || r->shape.size() > 2) {
+    auto b = broadcast_batch(batch_dims(l), batch_dims(r));
+    if (!b) {
+      cx.fail("rhs", "the batch dims of 'lhs' shape " + shape_str(l->shape) + " and 'rhs' shape " +
+                         shape_str(r->shape) +
+                         " do not broadcast (each pair must be equal or one of them 1)");
+      return std::nullopt;
+    }
+    out = *b;
+  }
+  if (ml.outer) out.push_back(*ml.outer);
+  if (nr.outer) out.push_back(*nr.outer);
+  return std::make_pair(out, accumulator_dtype(l->dtype));
 }
 
-// PyPTO's tensor-level matmul (tensor_ops/matmul.cpp): 2-D GM tensors, a_trans/b_trans swap their
-// operand's axes; the result is a new [M, N] tensor of the accumulator dtype.
+// PyPTO's tensor-level matmul (tensor_ops/matmul.cpp): GM tensors, a_trans/b_trans swap their operand's
+// trailing axes; the result is a new tensor of the accumulator dtype (product_of's shape).
 Type tensor_matmul_result(const ContractContext& cx) {
   const TypeNode* l = need_tensor_like(cx, "lhs");
   if (!l) return nullptr;
   const TypeNode* r = need_tensor_like(cx, "rhs");
   if (!r) return nullptr;
-  for (auto [name, t] : {std::pair{"lhs", l}, std::pair{"rhs", r}})
-    if (t->shape.size() != 2)
-      return cx.fail(name, quoted(name) +
-                               " must be a 2-D tensor (ptodist has no batched or vector matmul yet), got " +
-                               type_str(cx.arg(name)->type));
   auto at = need_flag(cx, "a_trans"), bt = need_flag(cx, "b_trans");
-  if (!at || !bt) return nullptr;
+  if (!at || !bt || !check_matmul_ranks(cx, l, r, *at, *bt)) return nullptr;
   auto p = product_of(cx, l, r, *at, *bt);
   if (!p) return nullptr;
   return tensor_type(p->first, p->second);
@@ -255,6 +327,30 @@ Type new_tile(const ContractContext& cx) {
   return tile_type(*shape, *dt, mem);
 }
 
+// The tensor form of matmul_acc takes matrices only (PyPTO: acc, lhs and rhs at least 2-D), and
+// init_cond only on 2-D ones (PyPTO's conversion unrolls a batched one into per-batch matmuls with no
+// place for the predicate).
+bool need_acc_operands(const ContractContext& cx) {
+  bool batched = false;
+  for (const char* name : {"acc", "lhs", "rhs"}) {
+    const TypeNode* t = type_of(cx, name);
+    if (!t) continue;  // not a tensor: tensor_matmul_result reports it
+    if (t->shape.size() < 2) {
+      cx.fail(name, quoted(name) + " must be at least 2-D (a matrix, with any batch dims before it), got " +
+                        type_str(cx.arg(name)->type));
+      return false;
+    }
+    batched = batched || t->shape.size() > 2;
+  }
+  if (batched && !omitted(cx, "init_cond")) {
+    cx.fail("init_cond",
+            "'init_cond' applies to 2-D operands only (as in PyPTO): loop over the batch dim "
+            "and accumulate 2-D matmuls, or branch on the condition with pl.matmul");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Type check_Matmul(const ContractContext& cx) {
@@ -275,7 +371,7 @@ Type check_MatmulAcc(const ContractContext& cx) {
   }
   if (takes_tensors(cx, "lhs")) {
     const TypeNode* a = need_tensor_like(cx, "acc");
-    if (!a) return nullptr;
+    if (!a || !need_acc_operands(cx)) return nullptr;
     Type r = tensor_matmul_result(cx);
     if (!r) return nullptr;
     if (a->dtype != r->dtype || shapes_differ(a->shape, r->shape))
