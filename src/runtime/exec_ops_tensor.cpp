@@ -57,6 +57,31 @@ bool is_contiguous(const TensorView& t) {
   return t.strides == dense_strides(t.shape);
 }
 
+// A slice of a tensor with valid_shape (convert-tensor-to-tile leaves one only as a tensor matmul's
+// operand): a new dense tensor of the slice's shape holding the valid region, zeros past it, as PyPTO's
+// load pads it; only the valid region must lie inside the tensor (pypto-lib's last row block runs past).
+Value valid_slice(Interp& in, const ir::OpCall& c, const TensorView& t, const Dims& offset,
+                  const Dims& shape) {
+  Dims valid = in.ints_arg(c, "valid_shape");
+  if (valid.size() != shape.size())
+    in.fail(c.span, c.op->spelling + ": valid_shape " + dims_str(valid) + " must have one entry per dim of " +
+                        dims_str(shape));
+  for (size_t i = 0; i < valid.size(); ++i)
+    if (valid[i] < 0 || valid[i] > shape[i])
+      in.fail(c.span,
+              c.op->spelling + ": valid_shape " + dims_str(valid) + " must lie within " + dims_str(shape));
+  long long at = region_offset_bytes(in, c, t, offset, valid);
+  TensorView src = t;
+  src.data = t.data + at;
+  src.shape = valid;
+  if (src.is_window()) src.window.offset += at;
+  report_access(in, c, src, Dims(valid.size(), 0), valid, false);
+  TensorView out = new_tensor(in, c, shape, t.dtype, t.name);
+  copy_region(src.data, src.dtype, src.strides, out.data, out.dtype, out.strides, valid);
+  out.valid = valid == shape ? Dims{} : valid;
+  return out;
+}
+
 }  // namespace
 
 Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
@@ -179,6 +204,7 @@ Value op_Slice(Interp& in, const ir::OpCall& c) {
   const TensorView& t = in.tensor_arg(c, "input", h);
   Dims shape = in.ints_arg(c, "shape");
   Dims offset = in.ints_arg(c, "offset");
+  if (in.given_arg(c, "valid_shape")) return valid_slice(in, c, t, offset, shape);
   long long at = region_offset_bytes(in, c, t, offset, shape);
   TensorView v = t;
   v.data = t.data + at;

@@ -7,7 +7,8 @@
 // that takes a tile. Anything else is left as it was; the PTO emitter then names the op it cannot
 // lower, and the CPU runtime still runs it. Two things must convert, or are located errors: the tensor
 // operand of a unified op that mixes it with a tile (the contracts' tile_with_tensor), and a slice with
-// valid_shape (as a tensor it would read past the data).
+// valid_shape (as a tensor view it would read past the data) unless only tensor-level arithmetic reads
+// it (TensorComputeUses).
 #include "tile_values.h"
 
 #include <functional>
@@ -15,6 +16,7 @@
 
 #include "ptodist/ir/elementwise_ops.h"
 #include "ptodist/ir/expand_ops.h"
+#include "ptodist/ir/functor.h"
 #include "ptodist/ir/op_table.h"
 #include "ptodist/ir/reduce_ops.h"
 #include "ptodist/ir/unary_ops.h"
@@ -83,11 +85,50 @@ Type tile_of_type(const Type& t) {
   return tile;
 }
 
+// The variables whose every use is an operand of a tensor-level compute op (one the CPU runtime runs on
+// GM tensors, a matmul among them): a slice with valid_shape defining one may stay a tensor, as the
+// runtime gives its region past the valid one as zeros, as PyPTO's load pads it (pypto-lib's hc_pre.py
+// and expert_shared.py slice a last row block past the tensor's edge: "valid_shape zero-fills the
+// tail"). Such an op has no PTO form: the emitter names it.
+class TensorComputeUses : public Walker {
+ public:
+  std::set<const VarNode*> only_compute() const {
+    std::set<const VarNode*> out;
+    for (const VarNode* v : compute_)
+      if (!other_.count(v)) out.insert(v);
+    return out;
+  }
+
+  void visit_expr(const Expr& e) override {
+    const auto* c = e ? e->as<OpCall>() : nullptr;
+    bool matmul = c && (c->op->id == OpId::Matmul || c->op->id == OpId::MatmulAcc);
+    if (!c || !tensor_typed(e) || !(matmul || is_tensor_compute(*c))) {
+      if (auto v = as_var(e)) other_.insert(v.get());
+      Walker::visit_expr(e);
+      return;
+    }
+    for (const Expr& a : c->args) {
+      auto v = as_var(a);
+      if (v && tensor_typed(a))
+        compute_.insert(v.get());
+      else
+        visit_expr(a);
+    }
+    for (const Expr& a : c->varargs) visit_expr(a);
+  }
+
+ private:
+  std::set<const VarNode*> compute_, other_;
+};
+
 class TileValues : public DeepRewriter {
  public:
   TileValues(PassContext& cx, const Program& p, const Function& f) : cx_(cx), f_(f), make_(cx.diags, p, f) {}
 
   Function run() {
+    TensorComputeUses uses;
+    uses.visit_function(f_);
+    compute_only_ = uses.only_compute();
     find_candidates();
     Function out = rewrite_function(f_);
     return failed_ ? nullptr : out;
@@ -258,11 +299,12 @@ class TileValues : public DeepRewriter {
     if (auto v = as_var(e); v && candidates_.count(v.get())) return make_.ref(map_var(v), e->span);
     const auto* c = e ? e->as<OpCall>() : nullptr;
     if (c && is_mixed(*c)) return compute(*c);
-    if (c && c->op->id == OpId::Slice && tensor_typed(c->args[0]) && given(c->arg("valid_shape"))) {
+    if (c && c->op->id == OpId::Slice && tensor_typed(c->args[0]) && given(c->arg("valid_shape")) &&
+        !defines_compute_operand_) {
       cx_.diags.error(e->span, c->op->spelling +
                                    ": a slice with 'valid_shape' must be used as a tile (an operand of "
-                                   "tile arithmetic, or an assemble's source); here its value stays a "
-                                   "tensor");
+                                   "tile arithmetic, or an assemble's source) or be read by tensor-level "
+                                   "arithmetic only; here its value stays a tensor");
       failed_ = true;
     }
     return DeepRewriter::rewrite_expr(e);
@@ -328,8 +370,11 @@ class TileValues : public DeepRewriter {
     if (defines_tile) return compute(*c);
     if (c->op->id == OpId::Assemble && tensor_typed(c->arg("target")) && tensor_typed(c->arg("source")) &&
         can_tile(c->arg("source"))) {
-      std::vector<Expr> slots = rewrite_exprs(c->args);
-      slots[op_info(OpId::Assemble).param_index("source")] = as_tile(c->arg("source"));
+      // The source is rewritten only as a tile: as a tensor, a partially valid slice is an error.
+      size_t source = op_info(OpId::Assemble).param_index("source");
+      std::vector<Expr> slots;
+      for (size_t i = 0; i < c->args.size(); ++i)
+        slots.push_back(i == source ? as_tile(c->args[i]) : rewrite_opt(c->args[i]));
       if (failed_) return nullptr;
       return checked(make_.builder().op_call_slots(op_info(OpId::Assemble), std::move(slots), {},
                                                    make_.scope(), c->span));
@@ -353,7 +398,9 @@ class TileValues : public DeepRewriter {
       Var t = compute_target(*a);
       bool to_tile = t && candidates_.count(t.get());
       auto c = std::static_pointer_cast<Assign>(copy_stmt(*s));
+      defines_compute_operand_ = t && !to_tile && compute_only_.count(t.get());
       c->value = value(a->value, to_tile);
+      defines_compute_operand_ = false;
       for (Var& v : c->targets) v = map_var(v);
       if (c->annotation) c->annotation = to_tile ? c->targets[0]->type : map_type(c->annotation);
       return {c};
@@ -370,6 +417,8 @@ class TileValues : public DeepRewriter {
   Function f_;
   OpMaker make_;
   std::set<const VarNode*> candidates_;
+  std::set<const VarNode*> compute_only_;  // TensorComputeUses
+  bool defines_compute_operand_ = false;   // rewriting the value of a variable in compute_only_
   bool changed_ = false;
   bool failed_ = false;
 };
