@@ -190,23 +190,26 @@ bool Emitter::use_async_put(long long rows, long long bytes) const {
   return dma_allowed_ && rows == 1 && bytes >= kAsyncPutMinBytes;
 }
 
-void Emitter::put_async(Block& out, const Expr& dst, Expr peer, const Expr& src, Expr dst_off, Expr src_off,
-                        Expr shape) {
+Var Emitter::issue_put_async(Block& out, const Expr& dst, Expr peer, const Expr& src, Expr dst_off,
+                             Expr src_off, Expr shape) {
   if (!session_) {
     session_ = vars_.make("coll_session", simple_type(TypeKind::AsyncSession), span_);
     Expr s = call(OpId::AsyncSession, {});
-    if (!s) return;
+    if (!s) return nullptr;
     session_stmt_ = detail::make_assign(session_, s, span_);
   }
-  Var ev = assign(out, "coll_event",
-                  call(OpId::PutAsync, {{"dst", dst},
-                                        {"peer", std::move(peer)},
-                                        {"src", src},
-                                        {"session", ref(session_)},
-                                        {"dst_offsets", std::move(dst_off)},
-                                        {"src_offsets", std::move(src_off)},
-                                        {"shape", std::move(shape)}}));
-  if (ev) emit(out, call(OpId::WaitAsyncEvent, {{"event", ref(ev)}, {"session", ref(session_)}}));
+  return assign(out, "coll_event",
+                call(OpId::PutAsync, {{"dst", dst},
+                                      {"peer", std::move(peer)},
+                                      {"src", src},
+                                      {"session", ref(session_)},
+                                      {"dst_offsets", std::move(dst_off)},
+                                      {"src_offsets", std::move(src_off)},
+                                      {"shape", std::move(shape)}}));
+}
+
+void Emitter::wait_event(Block& out, const Var& event) {
+  emit(out, call(OpId::WaitAsyncEvent, {{"event", ref(event)}, {"session", ref(session_)}}));
 }
 
 void Emitter::get(Block& out, const Expr& dst, Expr peer, const Expr& src, Expr off, Expr shape) {

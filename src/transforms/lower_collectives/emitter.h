@@ -83,11 +83,15 @@ class Emitter {
   void put(ir::Block& out, const ir::Expr& dst, ir::Expr peer, const ir::Expr& src, ir::Expr dst_off,
            ir::Expr src_off, ir::Expr shape);
   // The put_async rule (docs/collectives.md): a one-row push of at least kAsyncPutMinBytes goes on the
-  // DMA engine, `e = put_async(...)` then `wait_async_event(e, sess)`, when the kernel may build the
-  // session (an InCore/AIV kernel with no session or async prefetch of its own).
+  // DMA engine, `e = put_async(...)` and later `wait_async_event(e, sess)`, when the kernel may build
+  // the session (an InCore/AIV kernel with no session or async prefetch of its own).
   bool use_async_put(long long rows, long long bytes) const;
-  void put_async(ir::Block& out, const ir::Expr& dst, ir::Expr peer, const ir::Expr& src, ir::Expr dst_off,
-                 ir::Expr src_off, ir::Expr shape);
+  // `e = put_async(...)` on the collectives' session: the caller waits for `e` (wait_event) before any
+  // notify.
+  ir::Var issue_put_async(ir::Block& out, const ir::Expr& dst, ir::Expr peer, const ir::Expr& src,
+                          ir::Expr dst_off, ir::Expr src_off, ir::Expr shape);
+  // `wait_async_event(e, sess)`.
+  void wait_event(ir::Block& out, const ir::Var& event);
   // `sess = pld.system.async_session()` when a put_async was emitted (the caller puts it first in the
   // kernel), else null.
   ir::Stmt session_stmt() const { return session_stmt_; }

@@ -65,6 +65,41 @@ void for_all_peers(Emitter& e, Block& out, const std::function<void(Block&, Expr
   });
 }
 
+// The most transfers a push collective keeps in flight at once (the unrolled form below, one event each).
+constexpr long long kMaxInFlight = 16;
+
+// The put_async form of a push: `issue(b, peer, row)` starts row `row` (of `rows`) of the block for
+// `peer`. With NR, the static row count of the [NR*rows, SIZE] target, and NR * rows <= kMaxInFlight,
+// every transfer is issued before the first wait (one event each, unrolled), so the DMA engine runs them
+// back to back and the core blocks once instead of once per transfer; the peer is then (me + k) % NR,
+// so a run whose rank count is not NR fails at its first out-of-range peer or row. Otherwise, per
+// transfer, a put_async and its wait.
+void push_async(Emitter& e, Block& out, const Expr& target, long long rows,
+                const std::function<Var(Block&, Expr, Expr)>& issue) {
+  auto total = as_const_int(target->type->shape[0]);
+  if (!total || *total > kMaxInFlight) {
+    for_all_peers(e, out, [&](Block& b, Expr peer) {
+      auto one_row = [&](Block& rb, Expr row) {
+        if (Var ev = issue(rb, peer, row)) e.wait_event(rb, ev);
+      };
+      if (rows == 1)
+        one_row(b, e.i(0));
+      else
+        e.loop(b, "row", e.i(0), e.i(rows), one_row);
+    });
+    return;
+  }
+  long long nr = *total / rows;
+  std::vector<Var> events;
+  for (long long k = 0; k < nr; ++k) {
+    Var peer =
+        e.assign(out, "peer", e.bin(BinaryOpKind::Mod, e.bin(BinaryOpKind::Add, e.me(), e.i(k)), e.i(nr)));
+    for (long long r = 0; peer && r < rows; ++r)
+      if (Var ev = issue(out, e.ref(peer), e.i(r))) events.push_back(ev);
+  }
+  for (const Var& ev : events) e.wait_event(out, ev);
+}
+
 }  // namespace
 
 Expr lower_barrier(Emitter& e, const OpCall& c, Block& out) {
@@ -100,10 +135,15 @@ Expr lower_allgather(Emitter& e, const OpCall& c, Block& out) {
   e.begin(c, target, out);
   long long bytes = *cols * dtype_bytes(target->type->dtype);
   ChunkPlan plan = plan_chunks(1, *cols, dtype_bytes(target->type->dtype), kTransferChunkBytes);
+  if (e.use_async_put(1, bytes)) {
+    push_async(e, out, target, 1, [&](Block& b, Expr peer, Expr) {
+      return e.issue_put_async(b, target, peer, local, e.list({e.me(), e.i(0)}), e.list({e.i(0), e.i(0)}),
+                               e.ints({1, *cols}));
+    });
+    finish_with_barrier(e, out, signal);
+    return target;
+  }
   for_all_peers(e, out, [&](Block& b, Expr peer) {
-    if (e.use_async_put(1, bytes))
-      return e.put_async(b, target, peer, local, e.list({e.me(), e.i(0)}), e.list({e.i(0), e.i(0)}),
-                         e.ints({1, *cols}));
     e.for_chunks(b, plan, e.i(0), [&](Block& cb, const Chunk& k) {
       e.put(cb, target, peer, local, e.list({e.me(), k.col}), e.list({e.i(0), k.col}), e.ints({1, k.cols}));
     });
@@ -120,10 +160,15 @@ Expr lower_all_to_all(Emitter& e, const OpCall& c, Block& out) {
   e.begin(c, target, out);
   long long bytes = *cols * dtype_bytes(target->type->dtype);
   ChunkPlan plan = plan_chunks(1, *cols, dtype_bytes(target->type->dtype), kTransferChunkBytes);
+  if (e.use_async_put(1, bytes)) {
+    push_async(e, out, target, 1, [&](Block& b, Expr peer, Expr) {
+      return e.issue_put_async(b, target, peer, input, e.list({e.me(), e.i(0)}), e.list({peer, e.i(0)}),
+                               e.ints({1, *cols}));
+    });
+    finish_with_barrier(e, out, signal);
+    return target;
+  }
   for_all_peers(e, out, [&](Block& b, Expr peer) {
-    if (e.use_async_put(1, bytes))
-      return e.put_async(b, target, peer, input, e.list({e.me(), e.i(0)}), e.list({peer, e.i(0)}),
-                         e.ints({1, *cols}));
     e.for_chunks(b, plan, e.i(0), [&](Block& cb, const Chunk& k) {
       e.put(cb, target, peer, input, e.list({e.me(), k.col}), e.list({peer, k.col}), e.ints({1, k.cols}));
     });
@@ -134,6 +179,8 @@ Expr lower_all_to_all(Emitter& e, const OpCall& c, Block& out) {
 
 // Push: the MAX_RECV-row block for rank d goes whole to rank d (a static transfer size, as in PyPTO),
 // and d's recv_counts[me] is set to min(send_counts[d], MAX_RECV): how many of those rows are valid.
+// Rows of at least kAsyncPutMinBytes go row by row with put_async (the put_async rule), after every
+// count's notify (no notify while a transfer is in flight).
 Expr lower_all_to_all_v(Emitter& e, const OpCall& c, Block& out) {
   Expr input = c.arg("input"), target = c.arg("target"), signal = c.arg("signal");
   Expr send = c.arg("send_counts"), recv = c.arg("recv_counts");
@@ -145,6 +192,7 @@ Expr lower_all_to_all_v(Emitter& e, const OpCall& c, Block& out) {
   long long max_recv = dims->first / *nr;
   e.begin(c, target, out);
   ChunkPlan plan = plan_chunks(max_recv, dims->second, dtype_bytes(target->type->dtype), kTransferChunkBytes);
+  bool dma = e.use_async_put(1, dims->second * dtype_bytes(target->type->dtype));
   for_all_peers(e, out, [&](Block& b, Expr peer) {
     Expr at = send->type->shape.size() == 1 ? e.list({peer}) : e.list({peer, e.i(0)});
     Var count = e.assign(b, "send_count", e.call(OpId::Read, {{"src", send}, {"offset", at}}));
@@ -156,6 +204,7 @@ Expr lower_all_to_all_v(Emitter& e, const OpCall& c, Block& out) {
                                     {"offsets", e.list({e.me(), e.i(0)})},
                                     {"value", clamped},
                                     {"op", e.b().enum_imm(EnumKind::NotifyOp, "Set", c.span)}}));
+    if (dma) return;
     Expr my_base = e.bin(BinaryOpKind::Mul, e.me(), e.i(max_recv));
     Expr peer_base = e.bin(BinaryOpKind::Mul, peer, e.i(max_recv));
     e.for_chunks(b, plan, e.i(0), [&](Block& cb, const Chunk& k) {
@@ -163,6 +212,14 @@ Expr lower_all_to_all_v(Emitter& e, const OpCall& c, Block& out) {
             e.list({e.bin(BinaryOpKind::Add, peer_base, k.row), k.col}), e.ints({k.rows, k.cols}));
     });
   });
+  // The DMA moves logically 1-D regions: one put_async per row of the block.
+  if (dma)
+    push_async(e, out, target, max_recv, [&](Block& b, Expr peer, Expr row) {
+      Expr my_row = e.bin(BinaryOpKind::Add, e.bin(BinaryOpKind::Mul, e.me(), e.i(max_recv)), row);
+      Expr peer_row = e.bin(BinaryOpKind::Add, e.bin(BinaryOpKind::Mul, peer, e.i(max_recv)), row);
+      return e.issue_put_async(b, target, peer, input, e.list({my_row, e.i(0)}), e.list({peer_row, e.i(0)}),
+                               e.ints({1, dims->second}));
+    });
   finish_with_barrier(e, out, signal);
   return target;
 }
