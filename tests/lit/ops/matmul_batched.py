@@ -2,7 +2,7 @@
 # dims broadcast as numpy's (right-aligned, a 1 repeats), the result [...batch, M, N]; a 1-D operand is
 # a vector whose dim the result drops. The moe form first: an INT8 [M, K] lhs times a [1, N, K] slice
 # of stacked expert weights with b_trans, accumulated, then reshaped to 2-D (pypto-lib's
-# expert_routed.py). Golden values from numpy (small integers: exact).
+# expert_routed.py). pl.tensor.matmul is the same op. Golden values from numpy (small integers: exact).
 # REQUIRES: numpy
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %numpy %S/Inputs/npy.py save %t/x.npy "((np.arange(2*4*16).reshape(2, 4, 16) * 37) % 255 - 127).astype(np.int8)"
@@ -54,7 +54,8 @@ def batched(
     # CHECK-NEXT: acc = pl.matmul_acc(acc, x, pl.slice(w, [1, N, K], [2, 0, 0]), b_trans=True)
     acc = pl.matmul_acc(acc, x, w[2:3, :, :], b_trans=True)
     moe = pl.assemble(moe, pl.reshape(acc, [M, N]), [0, 0])
-    bb = pl.assemble(bb, pl.matmul(a, b), [0, 0, 0])
+    # CHECK: bb = pl.assemble(bb, pl.tensor.matmul(a, b), [0, 0, 0])
+    bb = pl.assemble(bb, pl.tensor.matmul(a, b), [0, 0, 0])
     # A 2-D rhs is one matrix for every batch.
     b0 = pl.reshape(b[0:1, :, :], [K, N])
     bc = pl.assemble(bc, pl.matmul(a, b0), [0, 0, 0])
