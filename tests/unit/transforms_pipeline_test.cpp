@@ -65,24 +65,45 @@ TEST_F(PipelineTest, DisabledPassIsSkipped) {
   for (const std::string& op : op_sequence(kernel(out)->body)) EXPECT_NE(op, "pl.system.cacheinvalid");
 }
 
-// PyPTO's self-clearing credit barrier: +1 into my cell of every peer, wait for generation 1 on every
-// peer's cell of mine, then take the credits back out of my own cells.
-TEST_F(PipelineTest, BarrierLowersToTheSelfClearingCreditBarrier) {
-  bindings["world_size"] = 4;
-  ir::Program p = run(std::string(kKernel) + "    signal = pld.tensor.barrier(signal)\n",
-                      {"specialize", "lower-collectives"});
-  ASSERT_TRUE(p) << all_diagnostics();
-  EXPECT_EQ(op_sequence(kernel(p)->body),
-            (std::vector<std::string>{"pld.get_comm_ctx", "pld.rank", "pld.nranks", "for", "for", "for"}));
+// The notify values and wait generations of a lowered kernel, in statement order (then before else).
+std::vector<std::string> credits(const ir::Function& f) {
   std::vector<ir::Stmt> all;
-  flatten(kernel(p)->body, all);
+  flatten(f->body, all);
   std::vector<std::string> values;
   for (const ir::Stmt& s : all) {
     const ir::OpCall* c = top_call(s);
     if (c && c->op->id == ir::OpId::Notify) values.push_back("notify " + ir::print_expr(c->arg("value")));
     if (c && c->op->id == ir::OpId::Wait) values.push_back("wait " + ir::print_expr(c->arg("expected")));
   }
-  EXPECT_EQ(values, (std::vector<std::string>{"notify 1", "wait 1", "notify -1"}));
+  return values;
+}
+
+// PyPTO's self-clearing credit barrier on a signal of 2 cells (mesh): +1 into my cell of every peer,
+// wait for generation 1 on every peer's cell of mine, then take the credits back out of my own cells.
+TEST_F(PipelineTest, BarrierLowersToTheSelfClearingCreditBarrier) {
+  bindings["world_size"] = 2;
+  ir::Program p =
+      run("@pl.jit.incore\n"
+          "def kernel(signal: pld.DistributedTensor[[2, 1], pl.INT32]):\n"
+          "    signal = pld.tensor.barrier(signal)\n",
+          {"specialize", "lower-collectives"});
+  ASSERT_TRUE(p) << all_diagnostics();
+  EXPECT_EQ(op_sequence(kernel(p)->body),
+            (std::vector<std::string>{"pld.get_comm_ctx", "pld.rank", "pld.nranks", "for", "for", "for"}));
+  EXPECT_EQ(credits(kernel(p)), (std::vector<std::string>{"notify 1", "wait 1", "notify -1"}));
+}
+
+// On more than 2 cells the credits go through rank 0 (central): rank 0 waits for every rank, then
+// credits each; every other rank credits rank 0 and waits for it; each epilogue takes back its own.
+TEST_F(PipelineTest, BarrierOfMoreThanTwoRanksGoesThroughRankZero) {
+  bindings["world_size"] = 4;
+  ir::Program p = run(std::string(kKernel) + "    signal = pld.tensor.barrier(signal)\n",
+                      {"specialize", "lower-collectives"});
+  ASSERT_TRUE(p) << all_diagnostics();
+  EXPECT_EQ(op_sequence(kernel(p)->body),
+            (std::vector<std::string>{"pld.get_comm_ctx", "pld.rank", "pld.nranks", "if", "if"}));
+  EXPECT_EQ(credits(kernel(p)),
+            (std::vector<std::string>{"wait 1", "notify 1", "notify 1", "wait 1", "notify -1", "notify -1"}));
 }
 
 TEST_F(PipelineTest, EveryCollectiveLowersThroughTheWholePipeline) {

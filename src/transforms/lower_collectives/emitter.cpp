@@ -147,33 +147,69 @@ Expr Emitter::cell(const Expr& signal, Expr src, Expr row) {
   return list({std::move(src), i(0)});
 }
 
+Expr Emitter::add_to_cell(const Expr& signal, Expr peer, Expr offsets, Expr value) {
+  return call(OpId::Notify, {{"target", signal},
+                             {"peer", std::move(peer)},
+                             {"offsets", std::move(offsets)},
+                             {"value", std::move(value)},
+                             {"op", b().enum_imm(EnumKind::NotifyOp, "AtomicAdd", span_)}});
+}
+
+Expr Emitter::wait_cell(const Expr& signal, Expr offsets, Expr generation) {
+  return call(OpId::Wait, {{"signal", signal},
+                           {"offsets", std::move(offsets)},
+                           {"expected", std::move(generation)},
+                           {"cmp", b().enum_imm(EnumKind::WaitCmp, "Ge", span_)}});
+}
+
+bool Emitter::central(const Expr& signal, const Expr& row) const {
+  auto nr = row ? std::nullopt : as_const_int(signal->type->shape[0]);
+  return nr && *nr > 2;
+}
+
 void Emitter::barrier(Block& out, const Expr& signal, Expr generation, Expr row) {
-  Builder& bd = b();
+  if (central(signal, row)) {
+    // Rank 0 waits for every rank's credit, then gives each one its own; every other rank gives rank 0
+    // a credit and waits for rank 0's.
+    Block root, leaf;
+    for_other_ranks_than_0(
+        root, [&](Block& b, Expr src) { emit(b, wait_cell(signal, cell(signal, src), generation)); });
+    for_other_ranks_than_0(
+        root, [&](Block& b, Expr peer) { emit(b, add_to_cell(signal, peer, cell(signal, i(0)), i(1))); });
+    emit(leaf, add_to_cell(signal, i(0), cell(signal, me()), i(1)));
+    emit(leaf, wait_cell(signal, cell(signal, i(0)), generation));
+    out.push_back(detail::make_if(is_rank_0(), std::move(root), std::move(leaf), span_));
+    return;
+  }
   for_other_peers(out, [&](Block& body, Expr peer) {
-    emit(body, call(OpId::Notify, {{"target", signal},
-                                   {"peer", peer},
-                                   {"offsets", cell(signal, me(), row)},
-                                   {"value", i(1)},
-                                   {"op", bd.enum_imm(EnumKind::NotifyOp, "AtomicAdd", span_)}}));
+    emit(body, add_to_cell(signal, peer, cell(signal, me(), row), i(1)));
   });
-  for_other_peers(out, [&](Block& body, Expr src) {
-    emit(body, call(OpId::Wait, {{"signal", signal},
-                                 {"offsets", cell(signal, src, row)},
-                                 {"expected", generation},
-                                 {"cmp", bd.enum_imm(EnumKind::WaitCmp, "Ge", span_)}}));
-  });
+  for_other_peers(
+      out, [&](Block& body, Expr src) { emit(body, wait_cell(signal, cell(signal, src, row), generation)); });
 }
 
 void Emitter::epilogue(Block& out, const Expr& signal, Expr total, Expr row) {
   auto t = as_const_int(total);
   Expr neg = t ? i(-*t) : make_.builder().unary(UnaryOpKind::Neg, std::move(total), span_);
+  if (central(signal, row)) {
+    Block root, leaf;
+    for_other_ranks_than_0(
+        root, [&](Block& b, Expr src) { emit(b, add_to_cell(signal, me(), cell(signal, src), neg)); });
+    emit(leaf, add_to_cell(signal, me(), cell(signal, i(0)), neg));
+    out.push_back(detail::make_if(is_rank_0(), std::move(root), std::move(leaf), span_));
+    return;
+  }
   for_other_peers(out, [&](Block& body, Expr src) {
-    emit(body, call(OpId::Notify, {{"target", signal},
-                                   {"peer", me()},
-                                   {"offsets", cell(signal, src, row)},
-                                   {"value", neg},
-                                   {"op", b().enum_imm(EnumKind::NotifyOp, "AtomicAdd", span_)}}));
+    emit(body, add_to_cell(signal, me(), cell(signal, src, row), neg));
   });
+}
+
+void Emitter::for_other_ranks_than_0(Block& out, const std::function<void(Block&, Expr)>& body) {
+  loop(out, "rank", i(1), nranks(), body);
+}
+
+Expr Emitter::is_rank_0() {
+  return b().compare(CompareOpKind::Eq, me(), i(0), span_);
 }
 
 void Emitter::put(Block& out, const Expr& dst, Expr peer, const Expr& src, Expr dst_off, Expr src_off,

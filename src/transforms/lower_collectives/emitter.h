@@ -72,12 +72,19 @@ class Emitter {
 
   // The signal cell that counts rank `src`'s credits: [src], [src, 0], or [row, src] on a ring signal.
   ir::Expr cell(const ir::Expr& signal, ir::Expr src, ir::Expr row = nullptr);
-  // One barrier generation: +1 into my cell of every peer's signal, then wait until every peer's cell
-  // of mine reaches `generation` (>=: a fast peer may already be one call ahead).
+  // One barrier generation (docs/collectives.md, "Barrier"). Mesh (a ring signal's row, or a signal of
+  // at most 2 cells): +1 into my cell of every peer's signal, then wait until every peer's cell of mine
+  // reaches `generation` (>=: a fast peer may already be one call ahead). Central (a mesh signal of a
+  // constant NR > 2 cells): every rank but 0 adds 1 into its cell of rank 0's signal and waits until
+  // rank 0's cell of its own reaches `generation`; rank 0 waits for every rank's cell, then adds 1
+  // into its cell of every rank's signal: 2 (NR-1) credits a generation instead of NR (NR-1).
   void barrier(ir::Block& out, const ir::Expr& signal, ir::Expr generation, ir::Expr row = nullptr);
   // The self-clearing epilogue: take the `total` credits each peer gave this call back out of my
-  // cells, so the signal is all zero once every rank has finished the call.
+  // cells (the cells the barrier's form credits), so the signal is all zero once every rank has
+  // finished the call.
   void epilogue(ir::Block& out, const ir::Expr& signal, ir::Expr total, ir::Expr row = nullptr);
+  // Whether barrier and epilogue take the central form on this signal (and ring row).
+  bool central(const ir::Expr& signal, const ir::Expr& row) const;
 
   // Ordinary ops.
   void put(ir::Block& out, const ir::Expr& dst, ir::Expr peer, const ir::Expr& src, ir::Expr dst_off,
@@ -107,6 +114,13 @@ class Emitter {
   void reduce_into(ir::Block& out, const ir::Var& acc, const ir::Var& x, const std::string& reduce_op);
 
  private:
+  // `notify(signal, peer, offsets, value, op=AtomicAdd)` and `wait(signal, offsets, generation, cmp=Ge)`.
+  ir::Expr add_to_cell(const ir::Expr& signal, ir::Expr peer, ir::Expr offsets, ir::Expr value);
+  ir::Expr wait_cell(const ir::Expr& signal, ir::Expr offsets, ir::Expr generation);
+  // For ranks 1 .. n-1: body(rank).
+  void for_other_ranks_than_0(ir::Block& out, const std::function<void(ir::Block&, ir::Expr)>& body);
+  ir::Expr is_rank_0();
+
   PassContext& cx_;
   detail::OpMaker make_;
   detail::VarFactory vars_;

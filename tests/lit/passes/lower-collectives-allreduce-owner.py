@@ -11,26 +11,26 @@ def kernel(
     data: pld.DistributedTensor[[3, 2048], pl.FP32],
     sig: pld.DistributedTensor[[4, 1], pl.INT32],
 ):
-    # CHECK:      pld.system.wait(sig, [peer_1, 0], 1, cmp=pld.WaitCmp.Ge)
+    # CHECK:          pld.system.wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)
     # CHECK-NEXT: for row_block in pl.range(3):
     # CHECK-NEXT:     if row_block % nranks == my_rank:
     # CHECK-NEXT:         acc = pl.load(data, [0 + row_block, 0], [1, 2048])
-    # CHECK-NEXT:         for step_2 in pl.range(1, nranks):
-    # CHECK-NEXT:             peer_2 = (my_rank + step_2) % nranks
-    # CHECK-NEXT:             recv = pld.tile.remote_load(data, peer_2, [0 + row_block, 0], [1, 2048])
+    # CHECK-NEXT:         for step in pl.range(1, nranks):
+    # CHECK-NEXT:             peer = (my_rank + step) % nranks
+    # CHECK-NEXT:             recv = pld.tile.remote_load(data, peer, [0 + row_block, 0], [1, 2048])
     # CHECK-NEXT:             acc = pl.add(acc, recv)
     # CHECK-NEXT:         pl.store(acc, [0 + row_block, 0], data)
-    # CHECK-NEXT:         for step_3 in pl.range(1, nranks):
-    # CHECK-NEXT:             peer_3 = (my_rank + step_3) % nranks
-    # CHECK-NEXT:             pld.tile.remote_store(acc, data, peer_3, [0 + row_block, 0])
-    # CHECK-NEXT: for step_4 in pl.range(1, nranks):
-    # CHECK-NEXT:     peer_4 = (my_rank + step_4) % nranks
-    # CHECK-NEXT:     pld.system.notify(sig, peer_4, [my_rank, 0], 1, op=pld.NotifyOp.AtomicAdd)
-    # CHECK-NEXT: for step_5 in pl.range(1, nranks):
-    # CHECK-NEXT:     peer_5 = (my_rank + step_5) % nranks
-    # CHECK-NEXT:     pld.system.wait(sig, [peer_5, 0], 2, cmp=pld.WaitCmp.Ge)
-    # CHECK-NEXT: for step_6 in pl.range(1, nranks):
-    # CHECK-NEXT:     peer_6 = (my_rank + step_6) % nranks
-    # CHECK-NEXT:     pld.system.notify(sig, my_rank, [peer_6, 0], -2, op=pld.NotifyOp.AtomicAdd)
+    # CHECK-NEXT:         for step_1 in pl.range(1, nranks):
+    # CHECK-NEXT:             peer_1 = (my_rank + step_1) % nranks
+    # CHECK-NEXT:             pld.tile.remote_store(acc, data, peer_1, [0 + row_block, 0])
+    # CHECK-NEXT: if my_rank == 0:
+    # CHECK-NEXT:     for rank_2 in pl.range(1, nranks):
+    # CHECK-NEXT:         pld.system.wait(sig, [rank_2, 0], 2, cmp=pld.WaitCmp.Ge)
+    # CHECK:          pld.system.wait(sig, [0, 0], 2, cmp=pld.WaitCmp.Ge)
+    # CHECK-NEXT: if my_rank == 0:
+    # CHECK-NEXT:     for rank_4 in pl.range(1, nranks):
+    # CHECK-NEXT:         pld.system.notify(sig, my_rank, [rank_4, 0], -2, op=pld.NotifyOp.AtomicAdd)
+    # CHECK-NEXT: else:
+    # CHECK-NEXT:     pld.system.notify(sig, my_rank, [0, 0], -2, op=pld.NotifyOp.AtomicAdd)
     # CHECK-NOT:  pld.system.wait
     data = pld.tensor.allreduce(data, sig)
