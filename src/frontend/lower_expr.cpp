@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "parser_impl.h"
+#include "ptodist/ir/scalar_eval.h"
 
 namespace ptodist::frontend {
 
@@ -484,6 +485,15 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
   auto args = lower_args(e, cx);
   if (!args) return nullptr;
   wrap_scalar_index(*op, *args);
+  // PyPTO's Python hands pl.arange / pl.tile.ci a constant start as an int, which takes the ramp's
+  // dtype: a start that folds through the module constants (`N - 1`) is that literal here.
+  if (op->id == ir::OpId::Arange)
+    for (size_t i = 0; i < args->size(); ++i) {
+      ir::CallArg& a = (*args)[i];
+      if (a.keyword != "start" && !(a.keyword.empty() && i == 0)) continue;
+      if (auto v = fold_dim(a.value, cx, 0); v && !ir::literal_value(a.value))
+        a.value = ir::literal_expr(ir::ScalarValue::of_int(*v), a.value->span);
+    }
   bool handled = false;
   ir::Expr unified = lower_unified(*op, *args, e.span, cx, handled);
   if (handled) return unified;

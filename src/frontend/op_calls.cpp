@@ -95,8 +95,10 @@ ir::Expr Parser::lower_unified(const ir::OpInfo& op, const std::vector<ir::CallA
                                                                    {ir::OpId::Mul, ir::BinaryOpKind::Mul},
                                                                    {ir::OpId::Div, ir::BinaryOpKind::Div}};
   auto it = kScalarForm.find(op.id);
-  bool minmax = op.id == ir::OpId::Maximum || op.id == ir::OpId::Minimum;
+  // maximum/minimum/fmod have no scalar-scalar form here; pl.tile.fmod takes tiles only (PyPTO's).
+  bool minmax = op.id == ir::OpId::Maximum || op.id == ir::OpId::Minimum || op.id == ir::OpId::Fmod;
   if (it == kScalarForm.end() && !minmax) return nullptr;
+  if (op.id == ir::OpId::Fmod && op.spelling == "pl.tile.fmod") return nullptr;
   ir::Expr lhs = arg_of(args, 0, "lhs"), rhs = arg_of(args, 1, "rhs");
   // Only pl.div has a third parameter (high_precision); other extra arguments are the op call's error.
   if (!lhs || !rhs || args.size() > (op.id == ir::OpId::Div ? 3u : 2u)) return nullptr;
@@ -109,8 +111,9 @@ ir::Expr Parser::lower_unified(const ir::OpInfo& op, const std::vector<ir::CallA
   if (!is_tile_or_tensor(lhs) || !is_scalar(rhs)) return nullptr;
   handled = true;
   static const std::map<ir::OpId, std::string> kScalarOp = {
-      {ir::OpId::Add, "adds"}, {ir::OpId::Sub, "subs"},         {ir::OpId::Mul, "muls"},
-      {ir::OpId::Div, "divs"}, {ir::OpId::Maximum, "maximums"}, {ir::OpId::Minimum, "minimums"}};
+      {ir::OpId::Add, "adds"},  {ir::OpId::Sub, "subs"},         {ir::OpId::Mul, "muls"},
+      {ir::OpId::Div, "divs"},  {ir::OpId::Maximum, "maximums"}, {ir::OpId::Minimum, "minimums"},
+      {ir::OpId::Fmod, "fmods"}};
   // A scalar divisor has no high-precision form: PyPTO raises rather than falling back.
   if (args.size() == 3) {
     ir::Expr hp = arg_of(args, 2, "high_precision");
@@ -122,7 +125,7 @@ ir::Expr Parser::lower_unified(const ir::OpInfo& op, const std::vector<ir::CallA
     }
   }
   // PyPTO has no pl.tensor.maximums: pl.tensor.maximum(t, scalar) is its unified pl.maximums.
-  bool tensor_spelling = tensor_ns && !minmax;
+  bool tensor_spelling = tensor_ns && (!minmax || op.id == ir::OpId::Fmod);
   std::string spelling = (tensor_spelling ? "pl.tensor."
                           : tile_ns       ? "pl.tile."
                                           : "pl.") +

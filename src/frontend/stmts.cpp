@@ -2,6 +2,7 @@
 // return, expression statements and pass, with per-statement error recovery and the guard that no
 // statement is dropped. Loops are in loops.cpp, `with` in scopes.cpp, slices in subscripts.cpp.
 #include "parser_impl.h"
+#include "ptodist/ir/scalar_eval.h"
 
 namespace ptodist::frontend {
 
@@ -270,6 +271,39 @@ void Parser::parse_assignment(ir::Block& out, const SynExprP& target, LowerCtx& 
   out.push_back(s);
 }
 
+// The integer a dim folds to through literals and module constants (not factory parameters, which are
+// bound only at specialize), or nullopt.
+std::optional<long long> Parser::fold_dim(const ir::Expr& e, const LowerCtx& cx, int depth) const {
+  if (!e || depth > kMaxNesting) return std::nullopt;
+  if (auto v = ir::literal_value(e); v && v->kind == ir::ScalarValue::Kind::Int) return v->i;
+  if (const auto* r = e->as<ir::VarRef>()) {
+    const Binding* b = r->var ? lookup(cx, r->var->name) : nullptr;
+    if (!b || b->var != r->var || b->kind != Binding::Kind::Constant) return std::nullopt;
+    return fold_dim(b->const_value, cx, depth + 1);
+  }
+  const auto* bin = e->as<ir::Binary>();
+  if (!bin) return std::nullopt;
+  auto a = fold_dim(bin->lhs, cx, depth + 1), b = fold_dim(bin->rhs, cx, depth + 1);
+  if (!a || !b) return std::nullopt;
+  ir::ScalarResult res = ir::eval_binary(bin->op, ir::ScalarValue::of_int(*a), ir::ScalarValue::of_int(*b));
+  if (!res.ok() || res.value.kind != ir::ScalarValue::Kind::Int) return std::nullopt;
+  return res.value.i;
+}
+
+// Whether `got` equals `declared` once every dim that folds is replaced by its integer: PyPTO's Python
+// evaluates `[M, ((N + 7) // 8 + 31) // 32 * 32]` to `[16, 32]` before any comparison. A dim that does
+// not fold (a factory parameter, a run-time value) is compared as written.
+bool Parser::same_after_folding(const ir::Type& declared, const ir::Type& got, const LowerCtx& cx) const {
+  if (declared->kind != ir::TypeKind::Tile && !declared->is_tensor_like()) return false;
+  auto folded = [&](const ir::Type& t) {
+    auto f = std::make_shared<ir::TypeNode>(*t);
+    for (ir::Expr& d : f->shape)
+      if (auto v = fold_dim(d, cx, 0)) d = ir::literal_expr(ir::ScalarValue::of_int(*v), d->span);
+    return ir::Type(f);
+  };
+  return ir::type_equal(folded(declared), folded(got));
+}
+
 void Parser::parse_annotated_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx) {
   advance();  // ':'
   SynExprP annotation = parse_expr();
@@ -279,7 +313,8 @@ void Parser::parse_annotated_assignment(ir::Block& out, const SynExprP& target, 
   if (!check_target(*target, *diags_)) return;
   ir::Type declared = lower_type(*annotation, cx);
   ir::Expr v = lower(*value, cx);
-  if (v && declared && v->type && !rebind_compatible(declared, v->type)) {
+  if (v && declared && v->type && !rebind_compatible(declared, v->type) &&
+      !same_after_folding(declared, v->type, cx)) {
     error(value->span, "value of type " + ir::type_str(v->type) + " does not match the annotation " +
                            ir::type_str(declared) + " of '" + target->text + "'");
     v = nullptr;

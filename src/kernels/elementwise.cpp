@@ -1,7 +1,9 @@
-// Elementwise binary ops, ops with a scalar, and fill: fp32 AVX2 rows, AVX2 int32, scalar other ints.
+// Elementwise binary ops, ops with a scalar, and fill: fp32 AVX2 rows (fmod scalar), AVX2 int32, scalar
+// other ints.
 #include "ptodist/kernels/elementwise.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "element_access.h"
@@ -41,6 +43,9 @@ void binary_f32(BinaryOp op, const float* a, const float* b, float* out, long n)
       return detail::map2_f32(
           a, b, out, n, [](__m256 x, __m256 y) { return detail::min_nan(x, y); },
           [](float x, float y) { return detail::min_nan(x, y); });
+    case BinaryOp::Fmod:  // exact in fp32 (fmod never rounds), so no SIMD approximation
+      for (long i = 0; i < n; ++i) out[i] = std::fmod(a[i], b[i]);
+      return;
   }
 }
 
@@ -82,6 +87,12 @@ T int_binary(BinaryOp op, T a, T b) {
       return a > b ? a : b;
     case BinaryOp::Minimum:
       return a < b ? a : b;
+    case BinaryOp::Fmod:
+      if (b == 0) return 0;
+      if constexpr (std::numeric_limits<T>::is_signed) {
+        if (a == std::numeric_limits<T>::min() && b == -1) return 0;
+      }
+      return static_cast<T>(a % b);
   }
   return 0;
 }
@@ -106,6 +117,7 @@ bool binary_row_i32_simd(BinaryOp op, int32_t* out, const int32_t* a, const int3
       vop = [](__m256i x, __m256i y) { return _mm256_min_epi32(x, y); };
       break;
     case BinaryOp::Div:
+    case BinaryOp::Fmod:
       return false;
   }
   long i = 0;
@@ -168,6 +180,9 @@ void scalar_row_float(ScalarOp op, ElemType t, char* out, const char* a, float s
             x, o, n, [&](__m256 v) { return detail::min_nan(v, vs); },
             [&](float v) { return detail::min_nan(v, s); });
         break;
+      case ScalarOp::Fmod:
+        for (long i = 0; i < n; ++i) o[i] = std::fmod(x[i], s);
+        break;
     }
   };
   if (t == ElemType::F32) {
@@ -189,6 +204,7 @@ void scalar_row_int(ScalarOp op, ElemType t, char* out, const char* a, double sc
                        : op == ScalarOp::Mul     ? BinaryOp::Mul
                        : op == ScalarOp::Maximum ? BinaryOp::Maximum
                        : op == ScalarOp::Minimum ? BinaryOp::Minimum
+                       : op == ScalarOp::Fmod    ? BinaryOp::Fmod
                                                  : BinaryOp::Div;
   detail::visit_int(t, [&](auto tag) {
     using T = decltype(tag);

@@ -63,14 +63,39 @@ void check_same_shape(Interp& in, const ir::OpCall& c, const TileValue& a, const
   }
 }
 
-Value binary_op(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
+// pto.tpartadd and kin: op(a, b) where b is valid, a elsewhere. Row by row: the b-valid prefix of a row
+// through the kernel, the rest copied from a (memmove: out may share a's buffer).
+void partial_rows(kernels::BinaryOp op, const TileValue& out, const TileValue& a, const TileValue& b) {
+  const Dims& bv = b.valid.empty() ? b.shape : b.valid;
+  const long long cols = a.cols(), eb = ir::dtype_bytes(a.dtype);
+  const kernels::ElemType t = elem_type(a.dtype);
+  for (long long r = 0; r < a.rows(); ++r) {
+    bool row_valid = true;  // the row's index in every leading dim is inside b's valid region
+    for (long long rest = r, d = static_cast<long long>(a.shape.size()) - 2; d >= 0; --d) {
+      row_valid = row_valid && rest % a.shape[d] < bv[d];
+      rest /= a.shape[d];
+    }
+    const int n = static_cast<int>(row_valid ? std::min(cols, bv.back()) : 0);
+    std::byte *o = out.data + r * cols * eb, *x = a.data + r * cols * eb, *y = b.data + r * cols * eb;
+    if (n > 0)
+      kernels::binary(op, kernels::TileView::contiguous(o, 1, n, t),
+                      kernels::TileView::contiguous(x, 1, n, t), kernels::TileView::contiguous(y, 1, n, t));
+    if (o != x) std::memmove(o + n * eb, x + n * eb, static_cast<size_t>((cols - n) * eb));
+  }
+}
+
+// `partial`: the part_* ops, which keep a where b is not valid (a GM tensor is valid everywhere).
+Value binary_op(Interp& in, const ir::OpCall& c, kernels::BinaryOp op, bool partial = false) {
   OperandHolder hl, hr;
   if (std::holds_alternative<TensorView>(in.operand_arg(c, "lhs", hl))) return tensor_binary(in, c, op);
   const TileValue& a = in.tile_arg(c, "lhs", hl);
   const TileValue& b = in.tile_arg(c, "rhs", hr);
   check_same_shape(in, c, a, b);
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
-  kernels::binary(op, view_of(out), view_of(a), view_of(b));
+  if (partial)
+    partial_rows(op, out, a, b);
+  else
+    kernels::binary(op, view_of(out), view_of(a), view_of(b));
   out.valid = a.valid;
   return out;
 }
@@ -277,6 +302,24 @@ Value op_Maximums(Interp& in, const ir::OpCall& c) {
 }
 Value op_Minimums(Interp& in, const ir::OpCall& c) {
   return scalar_op(in, c, kernels::ScalarOp::Minimum, "lhs", "rhs");
+}
+Value op_Fmod(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Fmod);
+}
+Value op_Fmods(Interp& in, const ir::OpCall& c) {
+  return scalar_op(in, c, kernels::ScalarOp::Fmod, "lhs", "rhs");
+}
+Value op_PartAdd(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Add, true);
+}
+Value op_PartMul(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Mul, true);
+}
+Value op_PartMax(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Maximum, true);
+}
+Value op_PartMin(Interp& in, const ir::OpCall& c) {
+  return binary_op(in, c, kernels::BinaryOp::Minimum, true);
 }
 Value op_Subs(Interp& in, const ir::OpCall& c) {
   return scalar_op(in, c, kernels::ScalarOp::Sub);

@@ -245,10 +245,15 @@ Value op_Assemble(Interp& in, const ir::OpCall& c) {
   } else {
     const TensorView& s = in.tensor_arg(c, "source", hs);
     TensorView dense = dense_copy(in, c, s);
-    long long at = region_offset_bytes(in, c, target, offset, s.shape);
-    report_access(in, c, target, offset, s.shape, true);
-    copy_region(dense.data, dense.dtype, dense.strides, target.data + at, target.dtype, target.strides,
-                s.shape);
+    // A source of lower rank has leading dims of 1 in the target (the contract's rule).
+    Dims shape = s.shape, strides = dense.strides;
+    while (shape.size() < target.shape.size()) {
+      shape.push_front(1);
+      strides.push_front(0);
+    }
+    long long at = region_offset_bytes(in, c, target, offset, shape);
+    report_access(in, c, target, offset, shape, true);
+    copy_region(dense.data, dense.dtype, strides, target.data + at, target.dtype, target.strides, shape);
   }
   if (target.is_window() && target.dtype == ir::DType::INT32) in.world().wake(target.rank);
   return target;

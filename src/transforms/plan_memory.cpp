@@ -86,6 +86,8 @@ class TileReads : public Walker {
 // matmuls, ops added later) keeps its result apart from its operands, as PyPTO's not_inplace_safe ops
 // (tile.move, tile.row_sum, tile.row_max, ...) do.
 bool runs_in_place(const OpCall& c) {
+  // pto.tfmod overwrites src0 with src0 / src1 before its last read of src0 (PyPTO: not_inplace_safe).
+  if (c.op->id == OpId::Fmod || c.op->id == OpId::Fmods) return false;
   if (is_elementwise_arith(c.op->id)) return true;
   switch (c.op->id) {
     case OpId::Cast: {

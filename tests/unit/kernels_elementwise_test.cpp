@@ -59,6 +59,8 @@ float ref_binary(BinaryOp op, float a, float b) {
       return std::isnan(a) || std::isnan(b) ? kNaN : (a > b ? a : b);
     case BinaryOp::Minimum:
       return std::isnan(a) || std::isnan(b) ? kNaN : (a < b ? a : b);
+    case BinaryOp::Fmod:  // exact, so the same in every float type
+      return std::fmod(a, b);
   }
   return 0;
 }
@@ -75,8 +77,8 @@ void expect_same(ElemType t, double got, float want, const char* what) {
 }
 
 TEST(KernelsElementwise, FloatBinaryOpsMatchScalarReference) {
-  const BinaryOp ops[] = {BinaryOp::Add, BinaryOp::Sub,     BinaryOp::Mul,
-                          BinaryOp::Div, BinaryOp::Maximum, BinaryOp::Minimum};
+  const BinaryOp ops[] = {BinaryOp::Add,     BinaryOp::Sub,     BinaryOp::Mul, BinaryOp::Div,
+                          BinaryOp::Maximum, BinaryOp::Minimum, BinaryOp::Fmod};
   for (ElemType t : {ElemType::F32, ElemType::F16, ElemType::BF16}) {
     Buf a = float_input(t, 3, 37, 1), b = float_input(t, 3, 37, 2);
     for (BinaryOp op : ops) {

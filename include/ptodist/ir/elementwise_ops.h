@@ -1,5 +1,6 @@
 // The elementwise arithmetic ops: element i of the result from element i of the operands, one
-// operation each (add, sub, mul, div, maximum, minimum, their scalar forms, exp). The passes and the
+// operation each (add, sub, mul, div, maximum, minimum, fmod, their scalar forms, the partial
+// combines, exp). The passes and the
 // PTO emitter that treat these alike (tile conversion, in-place planning, tensor forms) ask here.
 #pragma once
 
@@ -21,6 +22,12 @@ inline bool is_elementwise_arith(OpId id) {
     case OpId::Divs:
     case OpId::Maximums:
     case OpId::Minimums:
+    case OpId::Fmod:
+    case OpId::Fmods:
+    case OpId::PartAdd:
+    case OpId::PartMul:
+    case OpId::PartMax:
+    case OpId::PartMin:
     case OpId::Exp:
       return true;
     default:

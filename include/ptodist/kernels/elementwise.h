@@ -5,8 +5,8 @@
 
 namespace ptodist::kernels {
 
-enum class BinaryOp { Add, Sub, Mul, Div, Maximum, Minimum };
-enum class ScalarOp { Add, Sub, Mul, Div, Maximum, Minimum };
+enum class BinaryOp { Add, Sub, Mul, Div, Maximum, Minimum, Fmod };
+enum class ScalarOp { Add, Sub, Mul, Div, Maximum, Minimum, Fmod };
 // The unary family of the op table (ir/unary_ops.def names each op's row; the names match).
 enum class UnaryOp { Neg, Abs, Sqrt, Rsqrt, Recip, Log, Relu };
 
@@ -14,6 +14,8 @@ enum class UnaryOp { Neg, Abs, Sqrt, Rsqrt, Recip, Log, Relu };
 // exactly, i.e. in-place is fine, partial overlap is not):
 // - F32 computes in fp32; F16 and BF16 widen to fp32, compute, and round once to nearest even.
 // - Maximum/Minimum propagate NaN (as numpy.maximum does).
+// - Fmod is C's fmod (torch.fmod): the sign of the dividend, fmod(x, 0) = NaN; on integers x % y with
+//   x % 0 == 0 and MIN % -1 == 0 (the op table admits only float dtypes).
 // - Integers wrap modulo 2^bits on Add/Sub/Mul; Div truncates toward zero, x / 0 == 0 and
 //   MIN / -1 == MIN (no trap). U8 is unsigned.
 // - Bool holds 0/1 and the result is normalised to 0/1 (Add acts as or, Mul as and).

@@ -29,6 +29,16 @@ const char* binary_tile_op(OpId id) {
       return "pto.tmax";
     case OpId::Minimum:
       return "pto.tmin";
+    case OpId::Fmod:
+      return "pto.tfmod";
+    case OpId::PartAdd:
+      return "pto.tpartadd";
+    case OpId::PartMul:
+      return "pto.tpartmul";
+    case OpId::PartMax:
+      return "pto.tpartmax";
+    case OpId::PartMin:
+      return "pto.tpartmin";
     case OpId::Matmul:
       return "pto.tmatmul";
     default:
@@ -489,6 +499,9 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
       return true;
     case OpId::Minimums:
       emit_tile_scalar(site, "pto.tmins", c.arg("lhs"), c.arg("rhs"));
+      return true;
+    case OpId::Fmods:
+      emit_tile_scalar(site, "pto.tfmods", c.arg("lhs"), c.arg("rhs"));
       return true;
     case OpId::Full:
       emit_tile_scalar(site, "pto.texpands", nullptr, c.arg("value"));

@@ -420,6 +420,32 @@ Type check_Subs(const ContractContext& cx) {
 Type check_Divs(const ContractContext& cx) {
   return tile_scalar(cx);
 }
+// fmod is defined on floats (pto.tfmod; torch.fmod): an integer operand is an error, not a guess.
+static Type float_only(const ContractContext& cx, Type t, std::string_view operand) {
+  if (t && !dtype_is_float(t->dtype))
+    return cx.fail(operand, quoted(operand) + " must be pl.FP16, pl.BF16 or pl.FP32, got " +
+                                type_str(cx.arg(operand)->type));
+  return t;
+}
+Type check_Fmod(const ContractContext& cx) {
+  return float_only(cx, elementwise(cx), "lhs");
+}
+Type check_Fmods(const ContractContext& cx) {
+  return float_only(cx, tile_scalar(cx, "lhs", "rhs"), "lhs");
+}
+// The result keeps lhs's valid region (PyPTO: the output follows src0).
+Type check_PartAdd(const ContractContext& cx) {
+  return elementwise(cx);
+}
+Type check_PartMul(const ContractContext& cx) {
+  return elementwise(cx);
+}
+Type check_PartMax(const ContractContext& cx) {
+  return elementwise(cx);
+}
+Type check_PartMin(const ContractContext& cx) {
+  return elementwise(cx);
+}
 Type check_Maximums(const ContractContext& cx) {
   return tile_scalar(cx, "lhs", "rhs");
 }

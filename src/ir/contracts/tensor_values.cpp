@@ -1,6 +1,7 @@
 // Contracts of the ops that treat GM tensors as values (pl.slice, pl.assemble, pl.reshape,
 // pl.tensor.dim, pl.create_tensor) and of the on-core scalar arrays (pl.array.*).
 #include "common.h"
+#include "ptodist/ir/scalar_eval.h"
 
 namespace ptodist::ir {
 
@@ -140,16 +141,19 @@ Type check_Assemble(const ContractContext& cx) {
   if (source->dtype != target->dtype)
     return cx.fail("source", "'source' dtype " + dtype_str(source->dtype) + " must match 'target' dtype " +
                                  dtype_str(target->dtype) + "; use pl.cast first");
-  if (static_cast<int>(source->shape.size()) != rank)
+  // A source of lower rank is written as if it had leading dims of 1 (PyPTO's reinterpreting write of a
+  // 2-D source into a 3-D parent, tensor_ops/memory.cpp).
+  if (static_cast<int>(source->shape.size()) > rank)
     return cx.fail("source", "'source' rank " + std::to_string(source->shape.size()) +
-                                 " must match 'target' rank " + std::to_string(rank));
+                                 " must not exceed 'target' rank " + std::to_string(rank));
   if (!check_atomic(cx, source->dtype)) return nullptr;
   auto atomic = cx.arg("atomic") ? cx.arg("atomic")->as<EnumImm>() : nullptr;
   if (atomic && atomic->value == "Add" && source->kind != TypeKind::Tile)
     return cx.fail("atomic",
                    "atomic=pl.AtomicType.Add needs a computed tile as 'source' (it lowers to an "
                    "atomic-add store); a tensor-to-tensor assemble has no store to carry it");
-  const std::vector<Expr>& extent = source->valid_shape.empty() ? source->shape : source->valid_shape;
+  std::vector<Expr> extent = source->valid_shape.empty() ? source->shape : source->valid_shape;
+  extent.insert(extent.begin(), rank - extent.size(), literal_expr(ScalarValue::of_int(1), SourceSpan{}));
   if (!check_in_bounds(cx, "source", *offset, extent, target->shape, "target")) return nullptr;
   return cx.arg("target")->type;
 }

@@ -36,7 +36,9 @@ def ramps(
     # IR: d = pl.tile.ci(b0, [1, N], dtype=pl.INT32, descending=True)
     d = pl.tile.ci(b0, [1, N], dtype=pl.INT32, descending=True)
     down = pl.store(d, [0, 0], down)
-    h = pl.tile.arange(-2, [1, 2 * N], dtype=pl.INT16)
+    # A constant start is an int in PyPTO's Python, so it takes the ramp's dtype (INT16 here).
+    # IR: h = pl.tile.arange(-2, [1, 2 * N], dtype=pl.INT16)
+    h = pl.tile.arange(2 * N - 18, [1, 2 * N], dtype=pl.INT16)
     half = pl.store(h, [0, 0], half)
     # IR: ar = pl.arange(0, [1, N], dtype=pl.INT32)
     ar = pl.arange(0, [1, N], dtype=pl.INT32)
