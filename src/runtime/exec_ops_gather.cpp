@@ -1,4 +1,4 @@
-// The executor of the gather ops: the index form (a GM tensor's rows by per-row column indices, or a
+// The executor of the gather ops: the index form (torch.gather of a GM tensor along one dim, or a
 // tile's elements by flat indices) and the mask form (every 2nd or 4th element of each row, the bits
 // copied as they are, so output_dtype reinterprets them).
 #include <cstring>
@@ -62,13 +62,21 @@ Value op_Gather(Interp& in, const ir::OpCall& c) {
   }
   TensorView idx = dense_tensor(in, c, "index", hx);
   TensorView out = new_owned_tensor(in, c, idx.shape, src.dtype);
-  const long long k_cols = idx.shape[1], ib = ir::dtype_bytes(idx.dtype);
-  for (long long b = 0; b < idx.shape[0]; ++b)
-    for (long long k = 0; k < k_cols; ++k) {
-      long long j = index_at(idx.data + (b * k_cols + k) * ib, idx.dtype);
-      if (j < 0 || j >= cols) bad_index(in, c, j, cols, {b, k});
-      std::memcpy(out.data + (b * k_cols + k) * eb, src.data + (b * cols + j) * eb, static_cast<size_t>(eb));
+  // torch.gather: out[p] = src[p with its `dim` coordinate replaced by index[p]] (dense row-major).
+  const long long rank = static_cast<long long>(src.shape.size()), ib = ir::dtype_bytes(idx.dtype);
+  long long dim = in.int_arg(c, "dim");
+  if (dim < 0) dim += rank;
+  for (long long p = 0; p < idx.numel(); ++p) {
+    Dims at;
+    for (long long d = rank - 1, rest = p; d >= 0; --d) {
+      at.push_front(rest % idx.shape[d]);
+      rest /= idx.shape[d];
     }
+    long long j = index_at(idx.data + p * ib, idx.dtype), from = 0;
+    if (j < 0 || j >= src.shape[dim]) bad_index(in, c, j, src.shape[dim], at);
+    for (long long d = 0; d < rank; ++d) from = from * src.shape[d] + (d == dim ? j : at[d]);
+    std::memcpy(out.data + p * eb, src.data + from * eb, static_cast<size_t>(eb));
+  }
   return out;
 }
 

@@ -101,30 +101,32 @@ Type tensor_index_form(const ContractContext& cx, const TypeNode& t) {
   if (!dim || *dim < -rank || *dim >= rank)
     return cx.fail("dim", "'dim' must be a constant in [" + std::to_string(-rank) + ", " +
                               std::to_string(rank - 1) + "], got " + describe(cx.arg("dim")));
-  if (*dim != -1 && *dim != rank - 1)
-    return cx.fail("dim", "gathering along dim " + std::to_string(*dim) +
-                              " is not supported (PyPTO lowers the last dim only: dim=-1)");
+  long long along = *dim < 0 ? *dim + rank : *dim;
   const TypeNode* idx = need_tensor_like(cx, "index");
   if (!idx || !check_index_dtype(cx, "index", t.dtype, idx->dtype)) return nullptr;
   if (idx->shape.size() != t.shape.size())
     return cx.fail("index", "'index' must have the input's rank, got " + type_str(cx.arg("index")->type));
-  auto a = as_const_int(idx->shape[0]), b = as_const_int(t.shape[0]);
-  if (a && b && *a > *b)
-    return cx.fail(
-        "index", "'index' has " + std::to_string(*a) + " rows, more than the input's " + std::to_string(*b));
+  // Off the gathered dim, index positions name input positions (PyPTO: index.shape[i] <= input.shape[i]).
+  for (long long i = 0; i < rank; ++i) {
+    auto a = as_const_int(idx->shape[i]), b = as_const_int(t.shape[i]);
+    if (i != along && a && b && *a > *b)
+      return cx.fail("index", "'index' dim " + std::to_string(i) + " (" + std::to_string(*a) +
+                                  ") exceeds the input's (" + std::to_string(*b) + ")");
+  }
   return tensor_type(idx->shape, t.dtype);
 }
 
 }  // namespace
 
-// pl.gather / pl.tensor.gather: the index or the mask form on a 2-D GM tensor; the compare form is not
-// supported yet.
+// pl.gather / pl.tensor.gather: the index form (torch.gather along any dim of a GM tensor of rank >= 2)
+// or the mask form (2-D); the compare form is not supported yet.
 Type check_Gather(const ContractContext& cx) {
   const TypeNode* t = need_tensor_like(cx, "input");
   if (!t || !check_source_dtype(cx, "input", t->dtype)) return nullptr;
-  if (t->shape.size() != 2)
-    return cx.fail("input", "'input' must be 2-D, got " + type_str(cx.arg("input")->type));
   bool index = !omitted(cx, "dim") || !omitted(cx, "index");
+  if (t->shape.size() != 2 && !(index && t->shape.size() > 2))
+    return cx.fail("input", std::string("'input' must be 2-D") + (index ? " or more" : "") + ", got " +
+                                type_str(cx.arg("input")->type));
   bool mask = !omitted(cx, "mask_pattern");
   bool compare = !omitted(cx, "kvalue") || !omitted(cx, "cmp_mode") || !omitted(cx, "out_cols");
   if (int(index) + int(mask) + int(compare) > 1)

@@ -1,6 +1,6 @@
 # RUN: ptodist check %s --verify-diagnostics
 # The gather contracts, after PyPTO's tensor.gather / tile.gather / tile.gather_mask: source dtypes,
-# index dtype and rank, one form at a time, the mask pattern and the columns it needs.
+# index dtype, rank and dims, one form at a time, the mask pattern and the columns it needs.
 import pypto.language as pl
 
 
@@ -22,10 +22,14 @@ class Contract:
         a1 = pl.gather(xi8, dim=-1, index=idx)
         # expected-error@+1 {{pl.gather: 'index' must have dtype pl.INT32 (or pl.INT16 with a 16-bit source), got pl.INT16 with a pl.FP32 source}}
         a2 = pl.gather(x, dim=-1, index=idx16)
-        # expected-error@+1 {{pl.gather: gathering along dim 0 is not supported (PyPTO lowers the last dim only: dim=-1)}}
-        a3 = pl.gather(x, dim=0, index=idx)
-        # expected-error@+1 {{pl.gather: 'index' has 8 rows, more than the input's 4}}
+        # expected-error@+1 {{pl.gather: 'dim' must be a constant in [-2, 1], got pl.Scalar[pl.INT64]}}
+        a3 = pl.gather(x, dim=2, index=idx)
+        # Off the gathered dim an index position names an input position; along it any size goes.
+        # expected-error@+1 {{pl.gather: 'index' dim 0 (8) exceeds the input's (4)}}
         a4 = pl.gather(x, dim=-1, index=big)
+        a4b = pl.gather(x, dim=0, index=big)
+        # expected-error@+1 {{pl.gather: 'input' must be 2-D, got pl.Tensor[[32], pl.FP32]}}
+        a4c = pl.gather(pl.reshape(x, [32]), mask_pattern=1)
         # expected-error@+1 {{pl.gather: the index form (dim, index), the mask form (mask_pattern=) and the compare form (kvalue=, cmp_mode=, out_cols=) are mutually exclusive}}
         a5 = pl.gather(x, dim=-1, index=idx, mask_pattern=1)
         # expected-error@+1 {{pl.tensor.gather: the compare form (kvalue=, cmp_mode=, out_cols=) is not supported by ptodist yet}}
