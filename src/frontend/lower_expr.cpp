@@ -3,7 +3,11 @@
 #include <algorithm>
 
 #include "parser_impl.h"
+#include "ptodist/ir/elementwise_ops.h"
+#include "ptodist/ir/expand_ops.h"
+#include "ptodist/ir/reduce_ops.h"
 #include "ptodist/ir/scalar_eval.h"
+#include "ptodist/ir/unary_ops.h"
 
 namespace ptodist::frontend {
 
@@ -494,10 +498,29 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
       if (auto v = fold_dim(a.value, cx, 0); v && !ir::literal_value(a.value))
         a.value = ir::literal_expr(ir::ScalarValue::of_int(*v), a.value->span);
     }
+  move_acc_operands(*op, *args, cx);
   bool handled = false;
   ir::Expr unified = lower_unified(*op, *args, e.span, cx, handled);
   if (handled) return unified;
   return b_->op_call(*op, *args, cx.build, e.span);
+}
+
+// PyPTO's InferTileMemorySpace moves an operand to the memory its op takes (tile.move to the first
+// allowed space): a matmul's Acc result read by vector arithmetic (`pl.add(mm, bias)`) is moved to Vec
+// first, the cube-to-vector hand-off of a mixed kernel. ptodist does it for the Acc operands of the
+// vector ops whose tile operands must be in Vec (elementwise, unary, broadcast, reductions).
+void Parser::move_acc_operands(const ir::OpInfo& op, std::vector<ir::CallArg>& args, LowerCtx& cx) {
+  if (!ir::is_elementwise_arith(op.id) && !ir::unary_op_info(op.id) && !ir::expand_op_info(op.id) &&
+      !ir::reduce_op_info(op.id))
+    return;
+  for (ir::CallArg& a : args) {
+    const ir::Type& t = a.value ? a.value->type : nullptr;
+    if (!t || t->kind != ir::TypeKind::Tile || t->memory != ir::Memory::Acc) continue;
+    ir::Expr vec = b_->enum_imm(ir::EnumKind::Memory, "Vec", a.span);
+    ir::Expr moved = b_->op_call(*ir::find_op("pl.move"),
+                                 {{"", a.value, a.span}, {"target_memory", vec, a.span}}, cx.build, a.span);
+    if (moved) a.value = moved;
+  }
 }
 
 // Python's `min(a, b, ...)` / `max(...)` of scalars (factory arithmetic such as

@@ -272,6 +272,7 @@ class Parser {
   std::optional<ir::FunctionKind> function_kind(const FuncDecl& d, bool class_style);
   bool has_incore_scope(const FuncDecl& d) const;
   bool check_optimizations(const SynExpr& list, const std::string& api);
+  void move_acc_operands(const ir::OpInfo& op, std::vector<ir::CallArg>& args, LowerCtx& cx);
   std::optional<long long> fold_dim(const ir::Expr& e, const LowerCtx& cx, int depth) const;
   bool same_after_folding(const ir::Type& declared, const ir::Type& got, const LowerCtx& cx) const;
 
