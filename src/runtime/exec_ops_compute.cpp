@@ -496,7 +496,7 @@ Value op_Write(Interp& in, const ir::OpCall& c) {
     store_element(t.data + at, t.dtype, v->as_double());
   // Only an INT32 window can hold signal cells a core may be blocked on; other writes wake nobody.
   if (t.is_window() && t.dtype == ir::DType::INT32) in.world().wake(t.rank);
-  return NoneValue{};
+  return t;  // the destination, as PyPTO's tensor.write returns it
 }
 
 }  // namespace ptodist::runtime

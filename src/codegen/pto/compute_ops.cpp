@@ -585,6 +585,7 @@ void FunctionEmitter::emit_write(const CallSite& site) {
   Value v = emit_scalar_as(c.arg("value"), value_type(t->type->dtype));
   if (!idx.valid() || !v.valid()) return;
   line("pto.store_scalar " + v.ssa + ", " + t->ptr + "[" + idx.ssa + "] : !pto.ptr<" + ty + ">, " + v.type);
+  if (Var r = site.result()) tensors_[r->id] = *t;  // `t = pl.write(t, offs, v)` rebinds the same tensor
 }
 
 Value FunctionEmitter::emit_read(const OpCall& c) {

@@ -159,7 +159,8 @@ Type check_Write(const ContractContext& cx) {
   if (dtype_is_float(vt->dtype) && !dtype_is_float(t->dtype))
     return cx.fail("value", "'value' is " + type_str(vt) + " but 'dst' holds " + dtype_str(t->dtype) +
                                 "; a float is not narrowed to an integer implicitly");
-  return simple_type(TypeKind::None);
+  // PyPTO's tensor.write returns the destination, so `t = pl.write(t, [i, j], v)` chains (and rebinds t).
+  return cx.arg("dst")->type;
 }
 
 // As in PyPTO, `size` is a byte count (an INT8 buffer, no dtype) or a list of dims with a required
