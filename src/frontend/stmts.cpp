@@ -193,9 +193,10 @@ ir::Var Parser::bind_local(const std::string& name, const ir::Type& type, const 
   if (it != cx.locals->end() && it->second.var) {
     const ir::Var& v = it->second.var;
     bool same_block = it->second.kind == Binding::Kind::Local && it->second.block == block_;
-    if (!type || !v->type ||
-        (rebind_compatible(v->type, type) && !(same_block && new_valid_region(v->type, type))))
-      return v;
+    // A slice `a[0:M, ...]` is typed [(M - 0), ...]: dims that fold alike through the constants agree.
+    if (!type || !v->type) return v;
+    bool compatible = rebind_compatible(v->type, type) || same_after_folding(v->type, type, cx);
+    if (compatible && !(same_block && new_valid_region(v->type, type))) return v;
     // Python rebinds a name to any value, and PyPTO's SSA makes it a new variable. Here one variable
     // holds a name wherever its value may flow around a loop or out of a branch, so only a name bound
     // in this same block (straight-line code after it reads the new variable) takes a new type, or a

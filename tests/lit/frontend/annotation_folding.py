@@ -19,3 +19,15 @@ class Folded:
         mask: pl.Tile[[M, 32], pl.UINT8] = pl.tile.cmp(a, b, cmp_type=0)
         # CHECK: other: pl.Tile{{\[\[}}M, W], pl.UINT8, pl.Mem.Vec] = pl.tile.cmp(a, b, cmp_type=1)
         other: pl.Tile[[M, W], pl.UINT8] = pl.tile.cmp(a, b, cmp_type=1)
+
+    # A slice `x[0:M, :]` is typed [M - 0, N]: rebinding `acc` (bound as [M, N] outside the loop) to it
+    # inside the loop is the same type once the dims fold.
+    # CHECK-LABEL: def rebind(
+    # CHECK: acc = pl.create_tensor([M, N], pl.FP32)
+    # CHECK: acc = pl.slice(x, [M - 0, N], [0, 0])
+    @pl.function(type=pl.FunctionType.InCore)
+    def rebind(self, x: pl.Tensor[[M, N], pl.FP32], y: pl.Out[pl.Tensor[[M, N], pl.FP32]]):
+        acc = pl.create_tensor([M, N], dtype=pl.FP32)
+        for i in pl.range(2):
+            acc = x[0:M, :]
+        y = pl.assemble(y, acc, [0, 0])
