@@ -173,7 +173,7 @@ int npy_item_bytes(std::string_view d) {
       (d[1] == 'i' || d[1] == 'u' || d[1] == 'b')) {
     return 1;
   }
-  if (d == "<f4" || d == "<i4") return 4;
+  if (d == "<f4" || d == "<i4" || d == "<u4") return 4;
   if (d == "<f2" || d == "<i2" || d == "<u2") return 2;
   if (d == "<i8") return 8;
   return 0;
@@ -212,7 +212,7 @@ bool parse_header(const uint8_t* bytes, size_t size, Header& h, size_t& data_sta
   const int item = npy_item_bytes(h.descr);
   if (item == 0) {
     return bad(error, "unsupported dtype '" + printable(h.descr) +
-                          "' (supported: <f4 <f2 <u2(bf16) <i4 <i2 |i1 |u1 <i8 |b1)");
+                          "' (supported: <f4 <f2 <u2(bf16) <i4 <u4 <i2 |i1 |u1 <i8 |b1)");
   }
   if (h.fortran_order) return bad(error, "fortran_order arrays are not supported; save a C-order array");
   const long long n = count_elements(h.shape);
