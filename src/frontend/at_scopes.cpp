@@ -9,6 +9,7 @@
 // Results: the variables the body assigns that the enclosing function reads after the scope.
 // Directions follow PyPTO's rule: a tensor the body stores into, assembles into, or passes to a
 // callee's Out/InOut parameter is written (Out when the body never reads it, else InOut).
+#include <map>
 #include <set>
 
 #include "parser_impl.h"
@@ -21,6 +22,67 @@ namespace {
 // The operand slots an op writes through (pl.store's target, pl.assemble's destination, ...).
 bool is_destination_slot(const std::string& name) {
   return name == "output_tensor" || name == "tensor" || name == "target" || name == "dst";
+}
+
+// The variables that the dims of type `t` name (`pl.reshape(x, [t_dim, D])` has the dim t_dim).
+std::vector<ir::Var> dim_vars(const ir::Type& t) {
+  struct Collect : ir::Walker {
+    std::vector<ir::Var> vars;
+    void visit_expr(const ir::Expr& e) override {
+      if (!e) return;
+      if (const auto* r = e->as<ir::VarRef>()) vars.push_back(r->var);
+      ir::Walker::visit_expr(e);
+    }
+  } c;
+  if (t && t->has_shape())
+    for (const ir::Expr& d : t->shape) c.visit_expr(d);
+  return c.vars;
+}
+
+// Types whose dims name the enclosing function's scalars, rewritten to name the outlined function's
+// parameters for them.
+class DimParams : public ir::Rewriter {
+ public:
+  DimParams(ir::Builder& b, const std::map<const ir::VarNode*, ir::Var>& params) : b_(b), params_(params) {}
+
+  ir::Expr rewrite_expr(const ir::Expr& e) override {
+    const auto* r = e ? e->as<ir::VarRef>() : nullptr;
+    auto it = r ? params_.find(r->var.get()) : params_.end();
+    return it != params_.end() ? b_.var_ref(it->second, e->span) : ir::Rewriter::rewrite_expr(e);
+  }
+
+  ir::Type type(const ir::Type& t) {
+    if (!t || !t->has_shape()) return t;
+    auto out = std::make_shared<ir::TypeNode>(*t);
+    for (ir::Expr& d : out->shape) d = rewrite_expr(d);
+    for (ir::Expr& d : out->valid_shape) d = rewrite_expr(d);
+    return out;
+  }
+
+ private:
+  ir::Builder& b_;
+  const std::map<const ir::VarNode*, ir::Var>& params_;
+};
+
+// The scalars of the enclosing function that the dims of the captured variables in `outer` name
+// (`pl.reshape(x, [t_dim, D])`): parameters too, as PyPTO's outliner passes a shape's variables
+// (scope_outline_utils.cpp). Each by the name the enclosing function binds it to (an inlined
+// function's variable is renamed); one no longer bound, a module constant, or one whose name another
+// parameter has keeps the dim as it was.
+std::vector<std::pair<std::string, ir::Var>> dim_params(
+    const std::vector<std::pair<std::string, ir::Var>>& outer, const ScopeMap& locals) {
+  std::vector<std::pair<std::string, ir::Var>> dims;
+  for (const auto& [_, captured] : outer)
+    for (const ir::Var& d : dim_vars(captured->type)) {
+      const std::string* local = nullptr;
+      for (const auto& [name, b] : locals)
+        if (b.var == d) local = &name;
+      bool taken = !local;
+      for (const auto& [name, v] : outer) taken = taken || v == d || name == *local;
+      for (const auto& [name, v] : dims) taken = taken || v == d || name == *local;
+      if (!taken) dims.emplace_back(*local, d);
+    }
+  return dims;
 }
 
 // Which parameters of an outlined body are read and which are written.
@@ -320,7 +382,8 @@ OutlinedScope Parser::outline_scope(const std::string& name, ir::FunctionKind ki
   fn->span = span;
   ScopeMap inner_locals;
   std::set<std::string> seen;
-  if (block_index) seen.insert(block_index->text);  // bound inside: never a parameter
+  if (block_index) seen.insert(block_index->text);     // bound inside: never a parameter
+  std::vector<std::pair<std::string, ir::Var>> outer;  // (name, enclosing variable) per parameter
   for (size_t i = pos_; i < end; ++i) {
     const std::string& name = tokens_[i].text;
     if (tokens_[i].kind != TokenKind::Name || is_attribute(tokens_, i) || is_call_keyword(tokens_, i))
@@ -329,10 +392,22 @@ OutlinedScope Parser::outline_scope(const std::string& name, ir::FunctionKind ki
     auto it = cx.locals->find(name);
     if (it == cx.locals->end() || !it->second.var || first_mention_redefines(tokens_, pos_, end, name))
       continue;
-    ir::Var param = b_->make_var(name, it->second.var->type, it->second.var->span);
-    fn->params.push_back(ir::Param{param, ir::Direction::In});
-    o.captured.push_back(it->second.var);
-    inner_locals[name] = Binding{Binding::Kind::Local, param, nullptr};
+    outer.emplace_back(name, it->second.var);
+  }
+  // The dims' scalars come first, so that a printed parameter list names each before its use.
+  std::vector<std::pair<std::string, ir::Var>> shape_scalars = dim_params(outer, *cx.locals);
+  outer.insert(outer.begin(), shape_scalars.begin(), shape_scalars.end());
+  // Scalars first: a tensor parameter's dims then name the outlined function's own copies.
+  std::map<const ir::VarNode*, ir::Var> param_of;
+  for (const auto& [name, v] : outer)
+    if (!v->type || !v->type->has_shape()) param_of[v.get()] = b_->make_var(name, v->type, v->span);
+  DimParams dims(*b_, param_of);
+  for (const auto& [name, v] : outer)
+    if (!param_of.count(v.get())) param_of[v.get()] = b_->make_var(name, dims.type(v->type), v->span);
+  for (const auto& [name, v] : outer) {
+    fn->params.push_back(ir::Param{param_of[v.get()], ir::Direction::In});
+    o.captured.push_back(v);
+    inner_locals[name] = Binding{Binding::Kind::Local, param_of[v.get()], nullptr};
   }
 
   // The body, lowered as the new function's.

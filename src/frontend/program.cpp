@@ -24,6 +24,10 @@ bool Parser::parse_params(const Container& c, bool class_style, const std::strin
   cx.container = &c;
   cx.const_only = true;
   cx.class_style = class_style;
+  // A dim may name an earlier scalar parameter (an outlined kernel's `t_dim`, printed before the
+  // tensor whose dim it is).
+  ScopeMap scalars;
+  cx.locals = &scalars;
   bool ok = true;
   bool first = true;
   std::set<std::string> seen;
@@ -58,6 +62,8 @@ bool Parser::parse_params(const Container& c, bool class_style, const std::strin
       ok = ok && pt;
       params.push_back(ir::Param{b_->make_var(name, pt ? pt->type : nullptr, span),
                                  pt ? pt->direction : ir::Direction::In});
+      if (pt && pt->type && pt->type->kind == ir::TypeKind::Scalar)
+        scalars[name] = Binding{Binding::Kind::Local, params.back().var, nullptr};
     }
     if (!accept_op(",")) break;
   }
