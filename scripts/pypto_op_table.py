@@ -25,7 +25,8 @@ MODULES = {  # namespace -> PyPTO source file
 COLLECTIVES = {"barrier", "broadcast", "allgather", "reduce_scatter", "allreduce", "all_to_all",
                "all_to_all_v", "defer_wait"}
 # Spellings the front end handles itself (pl.const folds; pld.remote_store dispatches on its source).
-EXTRA_SUPPORTED = {"pl.const", "pld.remote_store"}
+# pl.no_dep marks a kernel-call argument and is peeled there, as PyPTO's parser does.
+EXTRA_SUPPORTED = {"pl.const", "pld.remote_store", "pl.no_dep", "pl.tensor.no_dep"}
 
 
 def show(git_dir, path):
@@ -117,6 +118,9 @@ def ptodist_signatures():
     unary = open(os.path.join(ROOT, "include/ptodist/ir/unary_ops.def")).read()
     for tile_only, name, sig, tile_sig in re.findall(
             r'^PTODIST_UNARY(_TILE)?\(\w+, "(\w+)", "([^"]*)", "([^"]*)"', unary, re.M):
+        # A keyword-only `tmp` slot is the tile spelling's scratch (pl.tile.rsqrt); the contract rejects
+        # it on the other spellings.
+        sig = sig.replace(", *, tmp=None", "")
         out["pl." + name] = sig
         out["pl.tile." + name] = tile_sig
         if not tile_only:

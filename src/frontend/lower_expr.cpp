@@ -372,7 +372,8 @@ std::optional<ir::DType> Parser::dtype_of(const SynExpr& e, LowerCtx& cx) {
   return ir::dtype_from_name(c->substr(3));
 }
 
-std::optional<std::vector<ir::CallArg>> Parser::lower_args(const SynExpr& call, LowerCtx& cx) {
+std::optional<std::vector<ir::CallArg>> Parser::lower_args(const SynExpr& call, LowerCtx& cx,
+                                                           bool kernel_args) {
   std::vector<ir::CallArg> args;
   bool ok = true;
   for (size_t i = 1; i < call.items.size(); ++i) {
@@ -382,7 +383,8 @@ std::optional<std::vector<ir::CallArg>> Parser::lower_args(const SynExpr& call, 
       ok = false;
       continue;
     }
-    ir::Expr v = lower(a, cx);
+    const SynExpr* marked = kernel_args ? no_dep_operand(a) : nullptr;
+    ir::Expr v = marked ? lower_no_dep(*marked, cx) : lower(a, cx);
     ok = ok && v;
     args.push_back(ir::CallArg{a.keyword, v, a.span});
   }
@@ -404,7 +406,7 @@ ir::Expr Parser::lower_call(const SynExpr& e, LowerCtx& cx) {
     std::string member = callee.text;
     if (inline_sigs_.count(member)) return lower_inline_call(e, member, cx);
     if (!find_function(cx, member)) return lower_attr(callee, cx);  // reports the missing method
-    auto args = lower_args(e, cx);
+    auto args = lower_args(e, cx, true);
     return args ? b_->func_call(member, cx.class_style, *args, cx.build, e.span) : nullptr;
   }
   if (callee.kind == SynKind::Name) {
@@ -415,7 +417,7 @@ ir::Expr Parser::lower_call(const SynExpr& e, LowerCtx& cx) {
     if (!cx.const_only && !cx.class_style && inline_sigs_.count(path)) return lower_inline_call(e, path, cx);
     if (!cx.const_only && find_function(cx, path)) {
       if (cx.class_style) return lower_name(callee, cx);  // reports "name it through self"
-      auto args = lower_args(e, cx);
+      auto args = lower_args(e, cx, true);
       return args ? b_->func_call(path, false, *args, cx.build, e.span) : nullptr;
     }
     if (path == "range") {
@@ -468,6 +470,13 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
   }
   if (path == "pl.const") return lower_const(e, cx);
   if (path == "pld.remote_store" && !cx.const_only) return lower_remote_store(e, cx);
+  if (path == "pl.no_dep" || path == "pl.tensor.no_dep") {
+    error(callee_span,
+          "'" + path +
+              "' marks an argument of a kernel call or pl.spmd_submit (self.k(pl.no_dep(t), ...)); "
+              "it is not allowed elsewhere");
+    return nullptr;
+  }
   const ir::OpInfo* op = ir::find_op(path);
   if (!op && is_pypto_op(path)) {
     error(callee_span, "'" + path +
@@ -486,8 +495,9 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
     error(e.span, "op '" + path + "' is not allowed in a constant expression");
     return nullptr;
   }
-  auto args = lower_args(e, cx);
+  auto args = lower_args(e, cx, op->id == ir::OpId::SpmdSubmit);
   if (!args) return nullptr;
+  op = element_op(*op, *args);
   wrap_scalar_index(*op, *args);
   // PyPTO's Python hands pl.arange / pl.tile.ci a constant start as an int, which takes the ramp's
   // dtype: a start that folds through the module constants (`N - 1`) is that literal here.

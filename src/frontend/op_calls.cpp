@@ -148,10 +148,46 @@ ir::Expr Parser::lower_remote_store(const SynExpr& e, LowerCtx& cx) {
   return b_->op_call(*op, *args, cx.build, e.span);
 }
 
+// `pl.no_dep(x)` as a kernel-call argument (PyPTO's parser peels it the same way): one positional
+// operand, the tensor whose dependency edges the call drops.
+const SynExpr* Parser::no_dep_operand(const SynExpr& a) const {
+  if (a.kind != SynKind::Call || !a.keyword.empty()) return nullptr;
+  auto path = canonical(*a.items[0]);
+  if (!path || (*path != "pl.no_dep" && *path != "pl.tensor.no_dep")) return nullptr;
+  return a.items.size() == 2 && a.items[1]->keyword.empty() ? a.items[1].get() : nullptr;
+}
+
+// ptodist derives no dependency edge from a tensor argument (outside a manual scope every submission
+// finishes before the next statement; inside one only deps= orders tasks), so the marker has no edge to
+// drop: the argument is the tensor itself (docs/language.md, section 6.8).
+ir::Expr Parser::lower_no_dep(const SynExpr& operand, LowerCtx& cx) {
+  ir::Expr v = lower(operand, cx);
+  if (v && !(v->type && v->type->is_tensor_like())) {
+    error(operand.span, "pl.no_dep: only a tensor argument can be marked, got " + ir::type_str(v->type));
+    return nullptr;
+  }
+  return v;
+}
+
+// PyPTO's unified pl.read / pl.write dispatch on their first operand: on a tile they are pl.tile.read /
+// pl.tile.write (pto.tgetval / pto.tsetval), whose parameters are (tile, indices[, value]).
+const ir::OpInfo* Parser::element_op(const ir::OpInfo& op, std::vector<ir::CallArg>& args) {
+  if ((op.spelling != "pl.read" && op.spelling != "pl.write") || args.empty()) return &op;
+  ir::Expr first = arg_of(args, 0, op.params[0].name);
+  if (!first || !first->type || first->type->kind != ir::TypeKind::Tile) return &op;
+  const ir::OpInfo* tile_op = ir::find_op(op.id == ir::OpId::Read ? "pl.tile.read" : "pl.tile.write");
+  for (ir::CallArg& a : args)
+    for (size_t i = 0; i < op.params.size() && !a.keyword.empty(); ++i)
+      if (a.keyword == op.params[i].name) a.keyword = tile_op->params[i].name;
+  return tile_op;
+}
+
 // PyPTO's read/write take `offset` as one index or a list (`IntLike | Sequence[IntLike]`); one integer
 // scalar here is the list of that one index, so a 1-D tensor reads as `pl.read(t, i)`.
 void Parser::wrap_scalar_index(const ir::OpInfo& op, std::vector<ir::CallArg>& args) {
-  if (op.id != ir::OpId::Read && op.id != ir::OpId::Write) return;
+  bool element = op.id == ir::OpId::Read || op.id == ir::OpId::Write || op.id == ir::OpId::TileRead ||
+                 op.id == ir::OpId::TileWrite;
+  if (!element) return;
   size_t positional = 0;
   for (ir::CallArg& a : args) {
     bool is_index = a.keyword.empty() ? positional++ == 1 : a.keyword == op.params[1].name;

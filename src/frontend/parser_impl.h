@@ -233,10 +233,16 @@ class Parser {
   ir::Expr lower_compare(const SynExpr& e, LowerCtx& cx);
   ir::Expr lower_tile_arith(const std::string& op, ir::Expr lhs, ir::Expr rhs, const SourceSpan& span,
                             LowerCtx& cx);
-  std::optional<std::vector<ir::CallArg>> lower_args(const SynExpr& call, LowerCtx& cx);
+  // `kernel_args`: the arguments of a kernel call or pl.spmd_submit, where pl.no_dep(x) marks x.
+  std::optional<std::vector<ir::CallArg>> lower_args(const SynExpr& call, LowerCtx& cx,
+                                                     bool kernel_args = false);
   // ---- op calls the table alone does not settle (op_calls.cpp) ----
   ir::Expr lower_const(const SynExpr& e, LowerCtx& cx);
   ir::Expr lower_remote_store(const SynExpr& e, LowerCtx& cx);
+  // The tensor `pl.no_dep(x)` marks, when `a` is such a call (null, nothing reported, otherwise).
+  const SynExpr* no_dep_operand(const SynExpr& a) const;
+  ir::Expr lower_no_dep(const SynExpr& operand, LowerCtx& cx);
+  const ir::OpInfo* element_op(const ir::OpInfo& op, std::vector<ir::CallArg>& args);
   void wrap_scalar_index(const ir::OpInfo& op, std::vector<ir::CallArg>& args);
   ir::Expr lower_unified(const ir::OpInfo& op, const std::vector<ir::CallArg>& args, const SourceSpan& span,
                          LowerCtx& cx, bool& handled);

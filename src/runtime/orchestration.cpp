@@ -495,6 +495,38 @@ Value call_function(Interp& in, const ir::FuncCall& call, const ir::FunctionNode
   return t;
 }
 
+namespace {
+
+// The tasks of a deps= list: a pl.system.task_dummy stands for the tasks it joins (its own deps, kept
+// flat), so a task that depends on it starts once they finished and acquires what their blocks did.
+std::vector<std::shared_ptr<TaskState>> deps_of(Interp& in, const ir::OpCall& c) {
+  std::vector<std::shared_ptr<TaskState>> deps;
+  if (!in.given_arg(c, "deps")) return deps;
+  Value dv = in.value_of(in.operand_of(c, "deps"));
+  auto* list = std::get_if<std::shared_ptr<TupleValue>>(&dv);
+  if (!list) return deps;
+  for (const Value& x : (*list)->elements) {
+    const auto* tv = std::get_if<TaskValue>(&x);
+    if (!tv || !tv->task) continue;
+    if (tv->task->kernel)
+      deps.push_back(tv->task);
+    else
+      deps.insert(deps.end(), tv->task->deps.begin(), tv->task->deps.end());
+  }
+  return deps;
+}
+
+}  // namespace
+
+// A task with no kernel and no blocks: it runs nothing, and is complete when its deps are.
+Value op_TaskDummy(Interp& in, const ir::OpCall& c) {
+  auto task = std::make_shared<TaskState>();
+  task->span = c.span;
+  task->deps = deps_of(in, c);
+  task->done.store(true);  // never waited on itself: a dependent waits on its deps (deps_of)
+  return TaskValue{task};
+}
+
 Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
   OperandHolder hk;
   const auto* ref = std::get_if<FuncRefValue>(&in.operand_arg(c, "kernel", hk));
@@ -510,15 +542,7 @@ Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
                         " arguments, got " + std::to_string(args.size()));
   }
   long long cores = in.has_arg(c, "core_num") ? in.int_arg(c, "core_num") : 1;
-  std::vector<std::shared_ptr<TaskState>> deps;
-  if (in.given_arg(c, "deps")) {
-    Value dv = in.value_of(in.operand_of(c, "deps"));
-    if (auto* list = std::get_if<std::shared_ptr<TupleValue>>(&dv)) {
-      for (const Value& x : (*list)->elements) {
-        if (const auto* tv = std::get_if<TaskValue>(&x)) deps.push_back(tv->task);
-      }
-    }
-  }
+  std::vector<std::shared_ptr<TaskState>> deps = deps_of(in, c);
   // Inside a manual scope the submit returns at once, with the value the kernel's result stands for.
   Value early = in.f.scope_tasks ? static_result(fn, args) : NoneValue{};
   auto task = launch(in, fn, std::move(args), cores, std::move(deps), c.span, !in.f.scope_tasks);

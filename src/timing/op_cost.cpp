@@ -150,6 +150,8 @@ OpCost op_cost(const Event& e, int rank, const TimingParams& p) {
       return matmul(e, p);
     case OpId::Read:
     case OpId::Write:
+    case OpId::TileRead:
+    case OpId::TileWrite:
     case OpId::CreateTile:
     case OpId::Reshape:
     case OpId::Slice:

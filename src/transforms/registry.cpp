@@ -1,4 +1,5 @@
 // The pass registry: every pass the CLI can name with -p, with its flag and one-line summary.
+#include "ptodist/transforms/add_op_scratch.h"
 #include "ptodist/transforms/bind_async_scratch.h"
 #include "ptodist/transforms/check_async_events.h"
 #include "ptodist/transforms/check_core_budget.h"
@@ -27,6 +28,7 @@ const std::vector<PassInfo>& registered_passes() {
        "check that every pl.dynamic dim is bound by a host parameter and known to its kernels"},
       {"name-tile-operands", name_tile_operands,
        "give each tile computed as another op's operand a variable of its own"},
+      {"add-op-scratch", add_op_scratch, "give each op whose tile form takes a scratch tile one"},
       {"plan-memory", plan_memory, "place every tile in its on-chip memory, reusing dead ranges"},
       {"insert-comm-fence", insert_comm_fence, "insert cache-invalidate and fence markers"},
       {"print-async-events", print_async_events, "print the async-event dataflow facts of each kernel"},

@@ -45,17 +45,10 @@ bool is_value_op(OpId id) {
   return r && (r->tmp == ReduceTmp::kNone || r->tmp == ReduceTmp::kOptional);
 }
 
-// A high-precision tensor rsqrt has no tile form here: the tile's takes a scratch tile (PyPTO
-// allocates it in this conversion; ptodist does not yet), so it stays a tensor op.
-bool high_precision_rsqrt(const OpCall& c) {
-  const Expr& e = c.op->id == OpId::Rsqrt ? c.arg("high_precision") : nullptr;
-  const auto* hp = e ? e->as<BoolImm>() : nullptr;
-  return hp && hp->value;
-}
-
-// A value op computing a new GM tensor from GM tensors (the tensor-level form of a tile op).
+// A value op computing a new GM tensor from GM tensors (the tensor-level form of a tile op). A
+// high-precision rsqrt becomes the tile op with the flag; add-op-scratch gives it its scratch tile.
 bool is_tensor_compute(const OpCall& c) {
-  return c.type && c.type->is_tensor_like() && is_value_op(c.op->id) && !high_precision_rsqrt(c);
+  return c.type && c.type->is_tensor_like() && is_value_op(c.op->id);
 }
 
 // A value op computing a tile with a tensor operand (a unified op mixing them, contracts'

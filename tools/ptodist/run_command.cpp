@@ -99,7 +99,8 @@ void start_mpi_backend(RunFlags& f, bool ranks_given) {
 }
 
 // The first op of the program whose result may steer control flow from computed tile data: a
-// pl.read (a GM value as a scalar), or a cast to INT32 (its result could be stored into a signal cell).
+// pl.read or pl.tile.read (a GM or tile value as a scalar), or a cast to INT32 (its result could be stored
+// into a signal cell).
 const ir::OpCall* first_data_dependence(const ir::ProgramNode& program) {
   struct Finder : ir::Walker {
     const ir::OpCall* found = nullptr;
@@ -109,7 +110,7 @@ const ir::OpCall* first_data_dependence(const ir::ProgramNode& program) {
       ir::Walker::visit_expr(e);
     }
     static bool reads_data(const ir::OpCall& call) {
-      if (call.op->id == ir::OpId::Read) return true;
+      if (call.op->id == ir::OpId::Read || call.op->id == ir::OpId::TileRead) return true;
       return call.op->id == ir::OpId::Cast && call.type && call.type->dtype == ir::DType::INT32;
     }
   } finder;

@@ -218,17 +218,28 @@ void FunctionEmitter::emit_tile_scalar(const CallSite& site, const char* op, con
 }
 
 // A unary op of the table; high_precision=True adds PTOAS's precision attribute, as PyPTO's
-// MakePrecisionCodegenPTO does (`{precisionType = #pto<recip_precision high_precision>}`).
+// MakePrecisionCodegenPTO does (`{precisionType = #pto<recip_precision high_precision>}`). rsqrt's
+// high-precision form is its scratch tile instead, a second input (PyPTO's tile.rsqrt codegen).
 void FunctionEmitter::emit_unary(const CallSite& site, const UnaryOpInfo& u) {
   const OpCall& c = site.call;
   const std::string& operand = op_info(u.id).params[0].name;
-  const TileRef* a = tile_of(c.arg(operand), c, operand.c_str());
+  std::vector<const TileRef*> ins{tile_of(c.arg(operand), c, operand.c_str())};
+  const Expr& tmp = c.arg("tmp");
+  if (tmp && !tmp->isa<NoneImm>()) ins.push_back(tile_of(tmp, c, "tmp"));
   const TileRef* out = result_tile(site);
-  if (!a || !out) return;
+  for (const TileRef* t : ins)
+    if (!t) return;
+  if (!out) return;
   const auto* hp = c.arg("high_precision") ? c.arg("high_precision")->as<BoolImm>() : nullptr;
+  if (hp && hp->value && u.id == OpId::Rsqrt) {
+    fail(c.span, c.op->spelling +
+                     ": high_precision=True reached the emitter without its scratch tile; "
+                     "the default pipeline gives it one (add-op-scratch)");
+    return;
+  }
   std::string attr =
       hp && hp->value ? " {precisionType = #pto<" + std::string(u.name) + "_precision high_precision>}" : "";
-  line(std::string(u.pto) + " " + ins_outs({a}, "", "", *out) + attr);
+  line(std::string(u.pto) + " " + ins_outs(ins, "", "", *out) + attr);
 }
 
 // A broadcast op of the table: ins(lhs, vector[, tmp]) as PyPTO's backend emits it; row_expand and
@@ -521,6 +532,9 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     case OpId::Write:
       emit_write(site);
       return true;
+    case OpId::TileWrite:
+      emit_tile_write(site);
+      return true;
     default:
       return false;
   }
@@ -586,6 +600,53 @@ void FunctionEmitter::emit_write(const CallSite& site) {
   if (!idx.valid() || !v.valid()) return;
   line("pto.store_scalar " + v.ssa + ", " + t->ptr + "[" + idx.ssa + "] : !pto.ptr<" + ty + ">, " + v.type);
   if (Var r = site.result()) tensors_[r->id] = *t;  // `t = pl.write(t, offs, v)` rebinds the same tensor
+}
+
+// The element index of `indices` in a tile (row-major over its static shape), as PyPTO's
+// GetFlatOffsetSSA computes it for pto.tgetval / pto.tsetval.
+Value FunctionEmitter::tile_index(const TileRef& t, const OpCall& call) {
+  const std::vector<Expr>* idx = as_list(call.arg("indices"));
+  std::vector<long long> dims = dims_of(t.ir_type);
+  if (!idx || idx->size() != dims.size()) {
+    fail(call.span, call.op->spelling + ": 'indices' must be one index per dim of the tile");
+    return {};
+  }
+  Value acc = constant_int(0, "index");
+  long long stride = 1;
+  for (size_t i = dims.size(); i-- > 0;) {
+    Value v = emit_scalar_as((*idx)[i], "index");
+    if (!v.valid()) return {};
+    std::string term = fresh("elem_term"), sum = fresh("elem_idx");
+    line(term + " = arith.muli " + v.ssa + ", " + constant_int(stride, "index").ssa + " : index");
+    line(sum + " = arith.addi " + acc.ssa + ", " + term + " : index");
+    acc = {sum, "index"};
+    stride *= dims[i];
+  }
+  return acc;
+}
+
+// PyPTO's MakeTileWriteCodegenPTO: pto.tsetval ins(offset, value) outs(tile), in place.
+void FunctionEmitter::emit_tile_write(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TileRef* t = tile_of(c.arg("tile"), c, "tile");
+  if (!t) return;
+  Value off = tile_index(*t, c);
+  Value v = emit_scalar_as(c.arg("value"), value_type(t->ir_type->dtype));
+  if (!off.valid() || !v.valid()) return;
+  line("pto.tsetval ins(" + off.ssa + ", " + v.ssa + " : index, " + v.type + ") outs(" + t->ssa + " : " +
+       t->type + ")");
+}
+
+// PyPTO's MakeTileReadCodegenPTO: %v = pto.tgetval ins(tile, offset) outs : element type.
+Value FunctionEmitter::emit_tile_read(const OpCall& c) {
+  const TileRef* t = tile_of(c.arg("tile"), c, "tile");
+  if (!t) return {};
+  Value off = tile_index(*t, c);
+  if (!off.valid()) return {};
+  std::string ty = element_type(t->ir_type->dtype);
+  Value v{fresh(take_hint("elem")), ty};
+  line(v.ssa + " = pto.tgetval ins(" + t->ssa + ", " + off.ssa + " : " + t->type + ", index) outs : " + ty);
+  return coerce(v, value_type(t->ir_type->dtype));
 }
 
 Value FunctionEmitter::emit_read(const OpCall& c) {

@@ -218,6 +218,9 @@ class FunctionEmitter {
   void emit_write(const CallSite& site);
   Value emit_read(const ir::OpCall& call);
   Value linear_index(const TensorRef& t, const ir::Expr& offsets, const ir::OpCall& call);
+  void emit_tile_write(const CallSite& site);
+  Value emit_tile_read(const ir::OpCall& call);
+  Value tile_index(const TileRef& t, const ir::OpCall& call);
 
   // ---- the function (function.cpp, control_flow.cpp) ----
   void declare_signature();

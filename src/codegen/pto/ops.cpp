@@ -46,6 +46,7 @@ bool is_scalar_op(OpId id) {
     case OpId::ScalarMax:
     case OpId::TensorDim:
     case OpId::ArrayGetElement:
+    case OpId::TileRead:
       return true;
     default:
       return false;
@@ -170,6 +171,8 @@ Value FunctionEmitter::emit_scalar_op(const OpCall& c) {
     }
     case OpId::Read:
       return emit_read(c);
+    case OpId::TileRead:
+      return emit_tile_read(c);
     case OpId::TensorDim: {  // the dim itself: a constant, or the kernel's index argument of a dynamic dim
       const Type& t = c.arg("tensor")->type;
       long long rank = static_cast<long long>(t->shape.size());

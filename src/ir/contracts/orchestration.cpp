@@ -1,5 +1,5 @@
-// Contract of pl.spmd_submit: a kernel submitted on `core_num` cores, with its arguments checked like a
-// call and dependencies on earlier submits.
+// Contracts of pl.spmd_submit (a kernel submitted on `core_num` cores, with its arguments checked like a
+// call and dependencies on earlier submits) and of pl.system.task_dummy (a task id joining others).
 #include "../call_check.h"
 #include "common.h"
 
@@ -58,6 +58,12 @@ Type check_SpmdSubmit(const ContractContext& cx) {
   }
   if (!check_deps(cx)) return nullptr;
   return tuple_type({call_result_type(*fn), simple_type(TypeKind::TaskId)});
+}
+
+Type check_TaskDummy(const ContractContext& cx) {
+  if (omitted(cx, "deps"))
+    return cx.fail("deps", "'deps' is required: the task ids it joins, e.g. deps=[tid] (deps=[] for none)");
+  return check_deps(cx) ? simple_type(TypeKind::TaskId) : nullptr;
 }
 
 }  // namespace ptodist::ir

@@ -31,9 +31,11 @@ bool check_dtype(const ContractContext& cx, const UnaryOpInfo& row, std::string_
   return false;
 }
 
-// high_precision: a bool; PTOAS's high-precision template exists for FP16 and FP32 only, and a tile's
-// rsqrt selects it by a scratch tile rather than this flag (PyPTO rejects the flag on a tile).
-bool check_high_precision(const ContractContext& cx, const UnaryOpInfo& row, DType dt, bool tensor) {
+// high_precision: a bool; PTOAS's high-precision template exists for FP16 and FP32 only. PyPTO takes
+// rsqrt's flag on tensors only (its tile form takes a scratch tile); ptodist takes it on a tile too,
+// because a tile here is often a tensor there (ptodist's pl.full is a tile, PyPTO's a tensor), and
+// add-op-scratch gives the tile form its scratch as PyPTO's ConvertTensorToTileOps does.
+bool check_high_precision(const ContractContext& cx, const UnaryOpInfo& row, DType dt) {
   if (op_info(row.id).param_index("high_precision") < 0 || omitted(cx, "high_precision")) return true;
   auto b = cx.arg("high_precision")->as<BoolImm>();
   if (!b) {
@@ -42,18 +44,38 @@ bool check_high_precision(const ContractContext& cx, const UnaryOpInfo& row, DTy
     return false;
   }
   if (!b->value) return true;
-  if (row.id == OpId::Rsqrt && !tensor) {
-    cx.fail("high_precision",
-            "'high_precision=True' is for tensors; on a tile the high-precision rsqrt "
-            "takes a scratch tile (pl.tile.rsqrt(tile, tmp)), which ptodist does not "
-            "support yet");
-    return false;
-  }
   if (dt == DType::FP16 || dt == DType::FP32) return true;
   cx.fail("high_precision",
           "'high_precision=True' needs an FP16 or FP32 operand (PTOAS has no high-precision " +
               std::string(row.name) + " for " + dtype_str(dt) + ")");
   return false;
+}
+
+// pl.tile.rsqrt(tile, tmp): the high-precision form's scratch, a Vec tile of the operand's dtype and
+// shape (PyPTO's DeduceTileRsqrtType). Only that spelling takes it: pl.rsqrt and pl.tensor.rsqrt ask for
+// the form with high_precision=True, and the scratch is allocated for them.
+bool check_scratch(const ContractContext& cx, const TypeNode* t) {
+  if (op_info(cx.call.op->id).param_index("tmp") < 0 || omitted(cx, "tmp")) return true;
+  if (cx.call.op->spelling != "pl.tile.rsqrt") {
+    cx.fail("tmp",
+            "'tmp' is the scratch tile of pl.tile.rsqrt(tile, tmp); here ask for the "
+            "high-precision form with high_precision=True");
+    return false;
+  }
+  const TypeNode* tmp = need_tile(cx, "tmp");
+  if (!tmp) return false;
+  if (tmp->memory != Memory::Vec || tmp->dtype != t->dtype) {
+    cx.fail("tmp", "'tmp' must be a tile in pl.Mem.Vec of dtype " + dtype_str(t->dtype) + ", got " +
+                       type_str(cx.arg("tmp")->type));
+    return false;
+  }
+  auto a = const_values(t->shape), b = const_values(tmp->shape);
+  if (tmp->shape.size() != t->shape.size() || (a && b && *a != *b)) {
+    cx.fail("tmp",
+            "'tmp' shape " + shape_str(tmp->shape) + " must match 'tile' shape " + shape_str(t->shape));
+    return false;
+  }
+  return true;
 }
 
 Type unary(const ContractContext& cx) {
@@ -66,7 +88,8 @@ Type unary(const ContractContext& cx) {
     return cx.fail(operand, quoted(operand) + " must be a tile in pl.Mem.Vec, got " +
                                 type_str(cx.arg(operand)->type) +
                                 "; use pl.move(x, target_memory=pl.Mem.Vec)");
-  if (!check_dtype(cx, row, operand, t->dtype, tensor) || !check_high_precision(cx, row, t->dtype, tensor))
+  if (!check_dtype(cx, row, operand, t->dtype, tensor) || !check_high_precision(cx, row, t->dtype) ||
+      !check_scratch(cx, t))
     return nullptr;
   if (!tensor) return cx.arg(operand)->type;
   bool promote = row.dtypes == UnaryDTypes::kFloatResult && !dtype_is_float(t->dtype);

@@ -25,10 +25,18 @@ class Contract:
         a2 = pl.tile.log(bt)
         # expected-error@+1 {{pl.recip: 'high_precision=True' needs an FP16 or FP32 operand (PTOAS has no high-precision recip for pl.BF16)}}
         a3 = pl.recip(bt, high_precision=True)
-        # expected-error@+1 {{pl.rsqrt: 'high_precision=True' is for tensors}}
-        a4 = pl.rsqrt(t, high_precision=True)
-        # expected-error@+1 {{pl.tile.rsqrt: takes at most 1 argument, got 2}}
-        a5 = pl.tile.rsqrt(t, t)
+        # expected-error@+1 {{pl.rsqrt: 'high_precision=True' needs an FP16 or FP32 operand (PTOAS has no high-precision rsqrt for pl.BF16)}}
+        a4 = pl.rsqrt(bt, high_precision=True)
+        # expected-error@+1 {{pl.tile.rsqrt: 'tmp' must be a tile in pl.Mem.Vec of dtype pl.FP32, got pl.Tile[[ROWS, COLS], pl.BF16, pl.Mem.Vec]}}
+        a5 = pl.tile.rsqrt(t, bt)
+        # expected-error@+1 {{pl.rsqrt: 'tmp' is the scratch tile of pl.tile.rsqrt(tile, tmp); here ask for the high-precision form with high_precision=True}}
+        b1 = pl.rsqrt(t, tmp=t)
+        # expected-error@+1 {{pl.tile.rsqrt: takes at most 2 arguments, got 3}}
+        b2 = pl.tile.rsqrt(t, t, t)
+        # expected-error@+1 {{pl.tile.rsqrt: unexpected keyword argument 'high_precision'}}
+        b3 = pl.tile.rsqrt(t, high_precision=True)
+        b4 = pl.rsqrt(t, high_precision=True)
+        b5 = pl.tile.rsqrt(t, tmp=pl.tile.create([ROWS, COLS], dtype=pl.FP32))
         # expected-error@+1 {{pl.relu: 'tile' must be a tile}}
         a6 = pl.relu(x)
         # expected-error@+1 {{pl.tile.neg: 'tile' must be a tile, got pl.Tensor[[ROWS, COLS], pl.FP32]}}
