@@ -141,8 +141,8 @@ std::string bind_rank_dims(const ir::FunctionNode& host, const std::map<std::str
     bool known = false;
     std::string why = bind_dim(dim, ranks, dims, known);
     if (!why.empty())
-      return "host parameter '" + p.var->name + "' is indexed by rank, so its dim " + std::to_string(it->second) +
-             " is the rank count " + std::to_string(ranks) + ", but " + why;
+      return "host parameter '" + p.var->name + "' is indexed by rank, so its dim " +
+             std::to_string(it->second) + " is the rank count " + std::to_string(ranks) + ", but " + why;
   }
   return "";
 }

@@ -154,11 +154,9 @@ std::string Runtime::bind_args(const std::map<std::string, HostTensor>& args, Di
     const size_t k = rank_dim->second;
     if (k < shape.size() && shape[k] == options_.ranks) continue;
     const std::string found = k < shape.size() ? std::to_string(shape[k]) : std::string("no");
-    if (k == 0)
-      return "input '" + name + "' has " + found + " per-rank slices (shape " + dims_str(shape) +
-             ") but the run has " + std::to_string(options_.ranks) + " ranks";
-    return "input '" + name + "' has " + found + " per-rank slices in dim " + std::to_string(k) + " (shape " +
-           dims_str(shape) + ") but the run has " + std::to_string(options_.ranks) + " ranks";
+    const std::string where = k == 0 ? "" : " in dim " + std::to_string(k);
+    return "input '" + name + "' has " + found + " per-rank slices" + where + " (shape " + dims_str(shape) +
+           ") but the run has " + std::to_string(options_.ranks) + " ranks";
   }
   return "";
 }

@@ -118,9 +118,10 @@ TEST_P(DynamicDims, TheRankDimMayFollowARoundDim) {
   ASSERT_TRUE(c->program);
   Runtime rt(c->program, with_ranks(n));
   std::map<std::string, HostTensor> args;
-  EXPECT_EQ(prepare_host_args(*rt.host_function(), n, {}, args),
-            "cannot tell the shape of 'z' (pl.Tensor[[3, K, 1, 32], pl.FP32]): no input binds K; pass it as a "
-            ".npy file or give --dim K=<value>");
+  EXPECT_EQ(
+      prepare_host_args(*rt.host_function(), n, {}, args),
+      "cannot tell the shape of 'z' (pl.Tensor[[3, K, 1, 32], pl.FP32]): no input binds K; pass it as a "
+      ".npy file or give --dim K=<value>");
   args.clear();
   args["x"] = filled({3, n, 1, 32}, [](long long i) { return static_cast<float>(i % 89) * 0.25f; });
   ASSERT_EQ(prepare_host_args(*rt.host_function(), n, {}, args, {"K=2"}), "");
@@ -140,9 +141,9 @@ TEST_P(DynamicDims, TheRankDimMayFollowARoundDim) {
       }
   args["x"] = HostTensor::zeros(ir::DType::FP32, {3, n + 1, 1, 32});
   args["y"] = HostTensor::zeros(ir::DType::FP32, {3, n + 1, 1, 32});
-  EXPECT_EQ(rt.run(args).message, "input 'x' has " + std::to_string(n + 1) + " per-rank slices in dim 1 (shape [3, " +
-                                      std::to_string(n + 1) + ", 1, 32]) but the run has " + std::to_string(n) +
-                                      " ranks");
+  EXPECT_EQ(rt.run(args).message, "input 'x' has " + std::to_string(n + 1) +
+                                      " per-rank slices in dim 1 (shape [3, " + std::to_string(n + 1) +
+                                      ", 1, 32]) but the run has " + std::to_string(n) + " ranks");
 }
 
 TEST(DynamicDimsFlags, DimValuesFixWhatNoTensorDoes) {
