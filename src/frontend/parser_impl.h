@@ -514,6 +514,8 @@ struct DepthGuard {
 std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);
 // True for an op spelling of PyPTO's `pl`/`pld` namespaces (op_calls.cpp, from pypto_ops.def).
 bool is_pypto_op(std::string_view spelling);
+// True for the loop iterators `pl.range`, `pl.parallel`, `pl.unroll`, `pl.pipeline` (lower_expr.cpp).
+bool is_loop_path(const std::string& p);
 
 template <typename F>
 bool Parser::speculate(F&& fn) {
