@@ -389,36 +389,9 @@ Type check_MatmulAcc(const ContractContext& cx) {
   return cx.arg("acc")->type;
 }
 
-Type check_Add(const ContractContext& cx) {
-  return elementwise(cx);
-}
-Type check_Sub(const ContractContext& cx) {
-  return elementwise(cx);
-}
-Type check_Mul(const ContractContext& cx) {
-  return elementwise(cx);
-}
 Type check_Div(const ContractContext& cx) {
   if (!need_default(cx, "high_precision", "the high-precision division")) return nullptr;
   return elementwise(cx);
-}
-Type check_Maximum(const ContractContext& cx) {
-  return elementwise(cx);
-}
-Type check_Minimum(const ContractContext& cx) {
-  return elementwise(cx);
-}
-Type check_Adds(const ContractContext& cx) {
-  return tile_scalar(cx);
-}
-Type check_Muls(const ContractContext& cx) {
-  return tile_scalar(cx);
-}
-Type check_Subs(const ContractContext& cx) {
-  return tile_scalar(cx);
-}
-Type check_Divs(const ContractContext& cx) {
-  return tile_scalar(cx);
 }
 // fmod is defined on floats (pto.tfmod; torch.fmod): an integer operand is an error, not a guess.
 static Type float_only(const ContractContext& cx, Type t, std::string_view operand) {
@@ -432,19 +405,6 @@ Type check_Fmod(const ContractContext& cx) {
 }
 Type check_Fmods(const ContractContext& cx) {
   return float_only(cx, tile_scalar(cx, "lhs", "rhs"), "lhs");
-}
-// The result keeps lhs's valid region (PyPTO: the output follows src0).
-Type check_PartAdd(const ContractContext& cx) {
-  return elementwise(cx);
-}
-Type check_PartMul(const ContractContext& cx) {
-  return elementwise(cx);
-}
-Type check_PartMax(const ContractContext& cx) {
-  return elementwise(cx);
-}
-Type check_PartMin(const ContractContext& cx) {
-  return elementwise(cx);
 }
 Type check_Maximums(const ContractContext& cx) {
   return tile_scalar(cx, "lhs", "rhs");
@@ -540,9 +500,6 @@ Type check_Full(const ContractContext& cx) {
   return new_tile(cx);
 }
 
-Type check_Zeros(const ContractContext& cx) {
-  return new_tile(cx);
-}
 Type check_CreateTile(const ContractContext& cx) {
   for (const char* layout : {"transpose", "flat_layout"}) {
     Expr e = cx.arg(layout);
@@ -552,24 +509,12 @@ Type check_CreateTile(const ContractContext& cx) {
   }
   return new_tile(cx);
 }
-Type check_RowSum(const ContractContext& cx) {
-  return row_reduce(cx);
-}
-Type check_RowMax(const ContractContext& cx) {
-  return row_reduce(cx);
-}
 Type check_GetBlockIdx(const ContractContext&) {
   return scalar_type(DType::INT64);
 }
 Type check_GetBlockNum(const ContractContext&) {
   return scalar_type(DType::INT64);
 }
-
-}  // namespace ptodist::ir
-
-namespace ptodist::ir {
-
-using namespace contracts;
 
 // Scalar min/max of PyPTO's pl.min/pl.max: two scalars, the result in their common type.
 static Type scalar_min_max(const ContractContext& cx) {
@@ -585,11 +530,30 @@ static Type scalar_min_max(const ContractContext& cx) {
   return scalar_type(l);
 }
 
-Type check_ScalarMin(const ContractContext& cx) {
-  return scalar_min_max(cx);
-}
-Type check_ScalarMax(const ContractContext& cx) {
-  return scalar_min_max(cx);
-}
+// Ops whose contract is one of the shared shapes above, as (op, contract). The part ops' result keeps
+// lhs's valid region (PyPTO: the output follows src0), as elementwise's does.
+#define PTODIST_CONTRACT_AS(Id, contract)      \
+  Type check_##Id(const ContractContext& cx) { \
+    return contract(cx);                       \
+  }
+PTODIST_CONTRACT_AS(Add, elementwise)
+PTODIST_CONTRACT_AS(Sub, elementwise)
+PTODIST_CONTRACT_AS(Mul, elementwise)
+PTODIST_CONTRACT_AS(Maximum, elementwise)
+PTODIST_CONTRACT_AS(Minimum, elementwise)
+PTODIST_CONTRACT_AS(Adds, tile_scalar)
+PTODIST_CONTRACT_AS(Muls, tile_scalar)
+PTODIST_CONTRACT_AS(Subs, tile_scalar)
+PTODIST_CONTRACT_AS(Divs, tile_scalar)
+PTODIST_CONTRACT_AS(PartAdd, elementwise)
+PTODIST_CONTRACT_AS(PartMul, elementwise)
+PTODIST_CONTRACT_AS(PartMax, elementwise)
+PTODIST_CONTRACT_AS(PartMin, elementwise)
+PTODIST_CONTRACT_AS(Zeros, new_tile)
+PTODIST_CONTRACT_AS(RowSum, row_reduce)
+PTODIST_CONTRACT_AS(RowMax, row_reduce)
+PTODIST_CONTRACT_AS(ScalarMin, scalar_min_max)
+PTODIST_CONTRACT_AS(ScalarMax, scalar_min_max)
+#undef PTODIST_CONTRACT_AS
 
 }  // namespace ptodist::ir
