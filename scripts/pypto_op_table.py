@@ -113,7 +113,9 @@ def ptodist_signatures():
     """Spelling -> signature of every op and alias of ptodist's tables."""
     ops = open(os.path.join(ROOT, "include/ptodist/ir/ops.def")).read()
     aliases = open(os.path.join(ROOT, "include/ptodist/ir/op_aliases.def")).read()
-    out = dict(re.findall(r'^PTODIST_OP\(\w+, "([^"]+)", "([^"]*)"', ops, re.M))
+    # A signature is a C string literal: `mode=\"mesh\"` holds escaped quotes.
+    out = {name: sig.replace('\\"', '"')
+           for name, sig in re.findall(r'^PTODIST_OP\(\w+, "([^"]+)", "((?:[^"\\]|\\.)*)"', ops, re.M)}
     out.update({s: sig for s, _, sig in re.findall(r'^PTODIST_ALIAS\("([^"]+)", (\w+), "([^"]*)"', aliases, re.M)})
     unary = open(os.path.join(ROOT, "include/ptodist/ir/unary_ops.def")).read()
     for tile_only, name, sig, tile_sig in re.findall(
