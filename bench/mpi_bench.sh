@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # MPI backend benchmarks (docs/mpi.md, section "Performance"):
 #  1. the transport at np = 2: put / put_async bandwidth and notify latency against raw MPI loops
-#     (shared memory, then TCP only with osc pt2pt);
+#     (shared memory: ptodist's windows as MPI windows, then as its shared-memory mapping; then TCP
+#     only with osc pt2pt);
 #  2. all-gather + GEMM through `ptodist bench` at np = 2 and 4, MPI processes vs in-process ranks.
 #   bash bench/mpi_bench.sh [BUILD_DIR [BEFORE_BUILD_DIR]]   (needs the ptodist and mpi_transport targets)
 # RUNS=N repeats the transport part N times (default 1). With BEFORE_BUILD_DIR (another build, e.g.
@@ -22,8 +23,13 @@ done
 echo "machine: $(nproc) cores; $(mpirun --version | head -1)"
 
 load() { echo "[$(date -u +%H:%M:%S) UTC, load average $(cut -d' ' -f1-3 /proc/loadavg)]"; }
+# The raw loops use MPI_Win_allocate windows and MPI's one-sided calls. Like for like, ptodist's side
+# runs with PTODIST_MPI_SHM=0 (its windows are MPI windows too); then once with its default on one
+# machine, windows mapped into shared memory (a put is a memcpy, a notify an atomic: docs/mpi.md).
 transport() {  # BUILD_DIR LABEL
-  echo "== $2: transport, shared memory (default components) $(load)"
+  echo "== $2: transport, shared memory (default components), PTODIST_MPI_SHM=0 $(load)"
+  $mpirun -np 2 -x PTODIST_MPI_SHM=0 "$1/bench/mpi_transport"
+  echo "== $2: transport, shared memory (default components), ptodist's shared-memory windows $(load)"
   $mpirun -np 2 "$1/bench/mpi_transport"
   echo "== $2: transport, TCP only (--mca btl self,tcp --mca osc pt2pt) $(load)"
   $mpirun -np 2 --mca btl self,tcp --mca osc pt2pt "$1/bench/mpi_transport"

@@ -1,6 +1,8 @@
 // MPI transport benchmark, run as `mpirun -np 2 mpi_transport`: ptodist's put (synchronous),
 // put_async (through the DMA engine) and notify -> wait latency, each against the raw MPI loop it
-// stands for, in the same run and the same windows' kind (rank 0 -> rank 1; rank 1 only serves).
+// stands for, in the same run (rank 0 -> rank 1; rank 1 only serves). The raw loops use
+// MPI_Win_allocate windows; ptodist's side uses whatever windows its transport picks, so run it with
+// PTODIST_MPI_SHM=0 to compare like with like (bench/mpi_bench.sh runs both).
 #include <mpi.h>
 
 #include <algorithm>
