@@ -47,7 +47,7 @@ def torch_dtype(name):
     """The torch dtype of a ptodist dtype name ("FP32")."""
     torch = _torch()
     for dt, n in _torch_names(torch).items():
-        if n == name:
+        if n == ("INT64" if name == "INDEX" else name):
             return dt
     raise ValueError(f"no torch dtype for {name}")
 
@@ -98,7 +98,7 @@ def bind(values, params):
     """Descriptors for `values` against the program's host parameters (name, dtype, shape, direction)."""
     torch = _torch()
     bound = Bound()
-    for value, (name, _dtype, _shape, direction) in zip(values, params):
+    for value, (name, dtype, _shape, direction) in zip(values, params):
         writes = direction != "in"
         if hasattr(value, "host_tensor"):  # pypto's DeviceTensor: memory a prepared worker owns, by address
             value = value.host_tensor()
@@ -110,5 +110,7 @@ def bind(values, params):
             raise TypeError(
                 f"parameter {name!r}: expected a numpy array or a torch tensor, got {type(value).__name__}"
             )
+        if dtype == "INDEX" and d[1] == "INT64":
+            d = (d[0], "INDEX", d[2])  # pl.INDEX is a signed 64-bit integer: PyPTO passes int64 tensors
         bound.descriptors.append(d)
     return bound

@@ -26,7 +26,7 @@ class JitFunction:
         self.capture = capture(fn, frame)
         self._programs = {}
         self._specialized = {}  # (functions reached, argument types) -> bare-parameter types
-        self._compiled = {}  # (platform, device ids) -> compiled program
+        self._cache = {}  # (program, platform, device ids) -> compiled program (PyPTO's name: tests clear it)
 
     def callees(self):
         """{local name: JitFunction} of the jit functions this one's names are bound to now."""
@@ -71,9 +71,9 @@ class JitFunction:
         dc = getattr(config, "distributed_config", None)
         program = self.program(*tensors)
         key = (id(program), getattr(config, "platform", None), tuple(dc.device_ids) if dc is not None else None)
-        if key not in self._compiled:
-            self._compiled[key] = run(program, config=config)
-        return self._compiled[key]
+        if key not in self._cache:
+            self._cache[key] = run(program, config=config)
+        return self._cache[key]
 
     def __call__(self, *tensors, config=None):
         """Compiles (once per configuration) and runs over `tensors` in place."""

@@ -6,8 +6,9 @@ function it calls to the shapes of the arguments it passes. This module works th
 PyPTO's specializer does, from the function sources: the called function's parameters get the sample
 tensors' types; then, through each body in order, a call of another jit function gives that callee's
 parameters the types of the names passed to it, and the names the call assigns get the types of the
-arguments passed to the callee's `pl.Out` / `pl.InOut` parameters (in order); `y = x` copies a type.
-Anything else assigned to a name makes its type unknown. A bare parameter whose type is not found this
+arguments passed to the callee's `pl.Out` / `pl.InOut` parameters (in order); `y = x` copies a type;
+`y = pl.create_tensor(shape, dtype=...)` gives y that shape and dtype when Python can evaluate them in
+the function's module (names bound to ints and dtypes there, no calls). Anything else assigned to a name makes its type unknown. A bare parameter whose type is not found this
 way stays bare, and the compiler reports it where it is written.
 """
 
@@ -103,15 +104,17 @@ class JitShapes:
         if key in self._visited:
             return
         self._visited.add(key)
-        self._walk(sig.node.body, dict(known), jit.callees())
+        self._walk(sig.node.body, dict(known), jit.callees(), jit.capture.scope)
 
-    def _walk(self, stmts, local, callees):
+    def _walk(self, stmts, local, callees, scope):
         for stmt in stmts:
             targets, value = _assignment(stmt)
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in callees:
                 results = self._call(value, local, callees[value.func.id])
                 for target, t in zip(targets, results + [None] * len(targets)):
                     _bind(local, target, t)
+            elif _is_create_tensor(value) and len(targets) == 1:
+                _bind(local, targets[0], _created_type(value, scope))
             else:
                 for call in _calls(stmt):
                     if isinstance(call.func, ast.Name) and call.func.id in callees:
@@ -121,7 +124,7 @@ class JitShapes:
             for field in ("body", "orelse", "finalbody"):
                 nested = getattr(stmt, field, None)
                 if isinstance(nested, list) and not isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
-                    self._walk(nested, local, callees)
+                    self._walk(nested, local, callees, scope)
 
     def _call(self, call, local, callee):
         """Enters `callee` with the types of the names `call` passes; returns the types of what the
@@ -147,6 +150,36 @@ def _assignment(stmt):
     if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
         return [stmt.target], stmt.value
     return [], None
+
+
+def _is_create_tensor(value):
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "create_tensor"
+
+
+def _created_type(call, scope):
+    """(shape, dtype name) of `pl.create_tensor(shape, dtype=...)` evaluated in the defining module's
+    names, or None when they are not all known there (a run-time dim, a local variable)."""
+    shape = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "shape"), None)
+    dtype = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    if shape is None or dtype is None:
+        return None
+    frame_locals, frame_globals = scope
+    names = {**frame_globals, **frame_locals}
+    try:
+        dims, dt = (_evaluate(node, names) for node in (shape, dtype))
+    except Exception:  # noqa: BLE001 - any name or value Python cannot give here: the type stays unknown
+        return None
+    if not isinstance(dims, (list, tuple)) or not all(isinstance(d, int) for d in dims):
+        return None
+    name = getattr(dt, "name", None)
+    return (tuple(dims), name) if isinstance(name, str) else None
+
+
+def _evaluate(node, names):
+    """`node` evaluated over `names` only: no builtins, and no calls (evaluating one could run anything)."""
+    if any(isinstance(n, ast.Call) for n in ast.walk(node)):
+        raise ValueError("a call")
+    return eval(compile(ast.Expression(node), "<shape>", "eval"), {"__builtins__": {}}, names)  # noqa: S307
 
 
 def _bind(local, target, t):

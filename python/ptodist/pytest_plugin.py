@@ -2,11 +2,17 @@
 
     PYTHONPATH=<ptodist>/python pytest -p ptodist.pytest_plugin tests/st/distributed/test_l3_put.py
 
-Provides what PyPTO's tests/st/conftest.py gives a distributed test: the options `--platform` (here
+Provides what PyPTO's tests/st/conftest.py gives its tests: the options `--platform` (here
 "ptodist", the default, or "ptodist-check"), `--device` (the device ids, one in-process rank each;
-default 0-3) and the codegen flags, and the session fixtures `test_config` (a RunConfig) and
-`device_ids`. Tests parametrise `n_ranks` themselves and take `device_ids[:n_ranks]`.
+default 0-3) and the codegen flags, and the session fixtures `test_config` (a RunConfig), `device_ids`
+(distributed tests parametrise `n_ranks` themselves and take `device_ids[:n_ranks]`) and `test_runner`
+(single-device tests: `test_runner.run(SomeTestCase(...))`, st_runner.py). As PyPTO's conftest does, a
+test file under a `tests/st` folder that holds PyPTO's harness gets that folder and the project root on
+sys.path (`from harness.core.harness import PTOTestCase`, `from examples... import`).
 """
+
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -63,7 +69,13 @@ def _platform(config):
     return first
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
+    # PyPTO's harness package imports its TestRunner from harness.core.test_runner, PyPTO's device
+    # pipeline; ptodist's runner stands in for that module (harness.py itself is PyPTO's, unchanged).
+    from ptodist import st_runner  # noqa: PLC0415
+
+    sys.modules.setdefault("harness.core.test_runner", st_runner)
     config.addinivalue_line("markers", "platforms(*ids): restrict the test to the given platform ids")
     config.addinivalue_line("markers", "slow: mark test as slow")
     _platform(config)
@@ -88,6 +100,31 @@ def device_ids(request):
     return parse_devices(request.config.getoption("--device"))
 
 
+@pytest.fixture(scope="session")
+def test_runner(test_config):
+    from ptodist.st_runner import TestRunner  # noqa: PLC0415
+
+    return TestRunner(test_config)
+
+
+def _st_dir(path):
+    """The `tests/st` folder above `path` that holds PyPTO's harness, or None."""
+    for parent in Path(path).resolve().parents:
+        if parent.name == "st" and parent.parent.name == "tests" and (parent / "harness" / "core").is_dir():
+            return parent
+    return None
+
+
+def pytest_collect_file(file_path, parent):  # noqa: ARG001
+    """Puts PyPTO's tests/st (its `harness` package) and the project root (its `examples` package) on
+    sys.path before a test file under them is imported, as PyPTO's tests/st/conftest.py does."""
+    st = _st_dir(file_path)
+    if st is not None:
+        for entry in (str(st.parent.parent), str(st)):
+            if entry not in sys.path:
+                sys.path.insert(0, entry)
+
+
 @pytest.fixture(autouse=True)
 def _ptodist_build_dir(request, tmp_path, monkeypatch):
     """ir.compile() writes its artifacts under the test's tmp dir unless --save-kernels."""
@@ -95,19 +132,40 @@ def _ptodist_build_dir(request, tmp_path, monkeypatch):
         monkeypatch.setenv("PYPTO_PROG_BUILD_DIR", str(tmp_path / "build_output"))
 
 
-# PyPTO's platform ids a test may be restricted to (`@pytest.mark.platforms(...)`). ptodist runs the
-# a2a3 chip profile, so it stands in for the a2a3 family; a test only for a5 / a5sim is deselected.
+# PyPTO's platform ids a test may be restricted to (`@pytest.mark.platforms(...)`, or a `platform`
+# parameter). ptodist runs the a2a3 chip profile, so it stands in for the a2a3 family; a test only for
+# a5 / a5sim is deselected.
 _STANDS_FOR = {"a2a3", "a2a3sim"}
 
 
+def _variant_key(item):
+    """What tells a test's platform variants apart from its other parametrisations."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    rest = tuple(sorted((k, repr(v)) for k, v in params.items() if k != "platform"))
+    return (item.parent.nodeid if item.parent else "", getattr(item, "originalname", item.name), rest)
+
+
+def _selected(item, twins):
+    marker = next(item.iter_markers(name="platforms"), None)
+    allowed = _STANDS_FOR & set(marker.args) if marker is not None else _STANDS_FOR
+    platform = getattr(getattr(item, "callspec", None), "params", {}).get("platform")
+    if platform is None:
+        return bool(allowed)
+    if platform not in allowed:
+        return False
+    # One run per test where PyPTO's a2a3 and a2a3sim variants would both run the same thing here.
+    return not (platform == "a2a3sim" and "a2a3" in allowed and ("a2a3", _variant_key(item)) in twins)
+
+
 def pytest_collection_modifyitems(config, items):
+    twins = {
+        (item.callspec.params["platform"], _variant_key(item))
+        for item in items
+        if "platform" in getattr(getattr(item, "callspec", None), "params", {})
+    }
     selected, deselected = [], []
     for item in items:
-        marker = next(item.iter_markers(name="platforms"), None)
-        if marker is not None and not (_STANDS_FOR & set(marker.args)):
-            deselected.append(item)
-        else:
-            selected.append(item)
+        (selected if _selected(item, twins) else deselected).append(item)
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = selected

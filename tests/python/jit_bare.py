@@ -38,3 +38,12 @@ def twice_add(a: pl.Tensor, b: pl.Tensor, small: pl.Out[pl.Tensor], big: pl.Out[
     add_tiles(a, a, small)
     add_tiles(b, b, big)
     return big
+
+
+@pl.jit
+def sum_then_scale(a: pl.Tensor, b: pl.Tensor, out: pl.Out[pl.Tensor]):
+    # The intermediate's type comes from pl.create_tensor, with dims bound in this module.
+    tmp = pl.create_tensor([TILE_ROWS * 2, 16], dtype=pl.FP32)
+    tmp = add_tiles(a, b, tmp)
+    out = scale_tile(tmp, out)
+    return out

@@ -27,14 +27,17 @@ def export(git_dir, out):
     subprocess.run(["tar", "-x", "-C", str(out)], input=archive, check=True)
 
 
-def run_file(path, cwd):
+def run_file(path, cwd, extra=()):
     # A wide terminal keeps pytest's one-line failure reasons whole.
     env = dict(os.environ, PYTHONPATH=str(REPO / "python"), COLUMNS="400")
-    p = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "ptodist.pytest_plugin", "-rfE",
-         str(path)],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=900,
-    )
+    try:
+        p = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "ptodist.pytest_plugin", "-rfE",
+             *extra, str(path)],
+            cwd=cwd, env=env, capture_output=True, text=True, timeout=900,
+        )
+    except subprocess.TimeoutExpired:
+        return {}, "pytest timed out after 900 s"
     out = p.stdout + p.stderr
     counts = {k: int(n) for n, k in re.findall(r"(\d+) (passed|failed|skipped|error|errors|deselected)", out)}
     first = next((l for l in out.splitlines() if l.startswith(("FAILED", "ERROR"))), "")

@@ -59,3 +59,13 @@ def test_without_tensors_a_bare_parameter_is_a_located_error():
     text = str(e.value)
     assert "jit_bare.py:12:18: error: 'pl.Tensor' needs its parameters" in text
     assert "takes the shape of the tensor passed to it" in text
+
+
+def test_a_create_tensor_intermediate_has_its_written_type():
+    a, b, out = torch.randn(8, 16), torch.randn(8, 16), torch.zeros(8, 16)
+    table = {(j.__name__, p): (s, d) for j, p, s, d in specialize(jit_bare.sum_then_scale, [a, b, out])}
+    assert table[("add_tiles", "out")] == ([8, 16], "FP32")
+    assert table[("scale_tile", "x")] == ([8, 16], "FP32")
+    jit_bare.sum_then_scale(a, b, out)
+    t = jit_bare.TILE_ROWS
+    assert torch.equal(out[:t], (a[:t] + b[:t]) * 2.0)

@@ -24,6 +24,17 @@ def dynamic(*args, **kwargs):
     return _Call("pl.dynamic", args, kwargs)
 
 
+def TensorView(*args, **kwargs):  # noqa: N802 - PyPTO's name
+    """A tensor type's view (`pl.Tensor[[M, N], pl.FP32, pl.TensorView(valid_shape=[...])]`): annotations
+    are evaluated by Python when a function is defined, so it is spelled for the compiler, not run."""
+    return _Call("pl.TensorView", args, kwargs)
+
+
+def TileView(*args, **kwargs):  # noqa: N802 - PyPTO's name
+    """A tile type's view (`pl.Tile[[M, N], pl.FP32, pl.TileView(...)]`), spelled as TensorView is."""
+    return _Call("pl.TileView", args, kwargs)
+
+
 def __getattr__(name):
     # Types (pl.Tensor, pl.Out), enums (pl.FunctionType.InCore) and ops (pl.load) by their spelling.
     if name.startswith("__"):

@@ -3,13 +3,14 @@
 from .bench import BenchmarkStats, benchmark
 from .device_tensor import DeviceTensor, StackedDeviceTensor
 from .distributed_runner import DistributedRunHandle, DistributedWorker, execute_distributed
-from .runner import RunConfig, execute_compiled, run
+from .runner import RunConfig, RunResult, execute_compiled, run
 from .runtime_base import Worker
 from .worker import RegistrationHandle
 
 __all__ = [
     "run",
     "RunConfig",
+    "RunResult",
     "benchmark",
     "BenchmarkStats",
     "execute_compiled",

@@ -1,4 +1,4 @@
-"""`pypto.runtime.runner` on ptodist: RunConfig, run() and execute_compiled()."""
+"""`pypto.runtime.runner` on ptodist: RunConfig, RunResult, run() and execute_compiled()."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -8,11 +8,16 @@ from .._platforms import DEFAULT
 
 @dataclass
 class RunConfig:
-    """PyPTO's run configuration. ptodist reads `platform` ("ptodist" or "ptodist-check") and
-    `distributed_config`; the device-only fields are accepted and have no effect here."""
+    """PyPTO's run configuration. ptodist reads `platform` ("ptodist" or "ptodist-check"),
+    `distributed_config`, and `rtol` / `atol` (PyPTO's defaults), with which its test runner compares a
+    test case's outputs with its golden; the device-only fields are accepted and have no effect here."""
+
+    __test__ = False  # Not a pytest test class
 
     platform: str = DEFAULT
     device_id: int = 0
+    rtol: float = 1e-5
+    atol: float = 1e-5
     save_kernels: bool = False
     save_kernels_dir: Any = None
     dump_passes: bool = False
@@ -35,6 +40,32 @@ class RunConfig:
     ring_heap: Any = None
     ring_dep_pool: Any = None
     runtime_profiling: bool = False
+    golden_data_dir: Any = None
+    aicpu_thread_num: Any = None
+
+
+@dataclass
+class RunResult:
+    """PyPTO's result of a harness test execution: `passed`, and `error` (the reason) when not."""
+
+    __test__ = False  # Not a pytest test class
+
+    passed: bool
+    test_name: str | None = None
+    error: str | None = None
+    execution_time: float | None = None
+    profile: dict[str, Any] | None = None
+
+    def __str__(self) -> str:
+        time_str = f" ({self.execution_time:.2f}s)" if self.execution_time else ""
+        if self.passed:
+            prefix = f"PASS: {self.test_name}" if self.test_name else "PASS"
+            return prefix + time_str
+        if self.test_name:
+            msg = f"FAIL: {self.test_name}" + (f" - {self.error}" if self.error else "")
+        else:
+            msg = "FAIL" + (f": {self.error}" if self.error else "")
+        return msg + time_str
 
 
 def execute_compiled(compiled, tensors, config=None):
