@@ -6,6 +6,7 @@
 
 #include "ptodist/ir/op_table.h"
 #include "rewrite_util.h"
+#include "tile_matmul.h"
 #include "tile_values.h"
 
 namespace ptodist::transforms {
@@ -215,7 +216,7 @@ class Converter {
 
 Program convert_tensor_to_tile(const Program& p, PassContext& cx) {
   return detail::map_kernels(p, [&](const Function& kernel) -> Function {
-    Function f = detail::convert_tile_values(p, kernel, cx);
+    Function f = detail::convert_tile_values(p, detail::convert_tile_matmuls(p, kernel, cx), cx);
     if (!f) return nullptr;
     Converter conv(cx, p, f);
     Block body = detail::map_blocks(f->body, [&](const Stmt& s) { return conv.convert(s); });

@@ -303,6 +303,7 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
   const OpCall& c = site.call;
   OpId id = c.op->id;
   if (c.type && c.type->kind == TypeKind::Scalar) return false;  // a scalar form (pl.cast of a scalar)
+  if (id == OpId::Transpose && c.type && c.type->is_tensor_like()) return false;  // a view of a GM tensor
   if (is_tensor_form(c)) {
     fail(c.span, c.op->spelling +
                      ": the tensor-level form (GM tensors in, a new tensor out) has no PTO "
@@ -478,6 +479,14 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     case OpId::Move: {
       const TileRef* a = tile_of(c.arg("tile"), c, "tile");
       const TileRef* out = result_tile(site);
+      // A transposed Mat tile (ZN) has Right's layout; as Left (NZ) it would need a transposing move.
+      const auto* src = c.arg("tile") ? c.arg("tile")->as<VarRef>() : nullptr;
+      if (src && transposed_mats_.count(src->var->id) && out && out->ir_type->memory == Memory::Left) {
+        fail(c.span, c.op->spelling +
+                         ": a transposed Mat tile (an a_trans matmul operand) moved to Left has no PTO "
+                         "lowering yet; transpose the lhs in GM first");
+        return true;
+      }
       if (a && out) line("pto.tmov " + ins_outs({a}, "", "", *out));
       return true;
     }

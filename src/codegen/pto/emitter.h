@@ -48,6 +48,7 @@ struct TensorRef {
   std::vector<std::string> dims, strides;  // index values of the view, defined in the prologue
   std::string ctx;                         // empty unless the tensor is window-backed
   bool dense = true;                       // row-major over its own dims (false for a slice's view)
+  bool dn = false;                         // a transposed view: column-major (PTO's DN layout)
 };
 
 // A tile: the handle of its `pto.alloc_tile` and the tile_buf type.
@@ -177,6 +178,8 @@ class FunctionEmitter {
   void emit_slice(const CallSite& site);
   void emit_assemble(const CallSite& site);
   void emit_tensor_reshape(const CallSite& site);
+  void emit_tensor_transpose(const CallSite& site);
+  void find_transposed_mats();
   // A session, event or context variable's value.
   Value handle_of(const ir::Expr& e, const ir::OpCall& call, const char* operand);
 
@@ -253,6 +256,7 @@ class FunctionEmitter {
   std::map<int, std::string> body_allocs_;   // tiles allocated at their definition -> "addr = %c " or ""
   std::map<int, int> alloc_depth_;           // such a tile, while allocated -> the depth of its block
   std::set<int> scoped_out_;                 // such tiles used after the block that allocated them
+  std::set<int> transposed_mats_;            // Mat tiles loaded from a DN view: the ZN fractal layout
   std::map<int, PendingAsync> pending_;      // event variable -> its issue
   std::map<std::string, std::string> dims_;  // dynamic dim name -> its index argument
   std::string workspace_;                    // SDMA workspace argument when the kernel builds a session
@@ -278,9 +282,10 @@ struct PrologueScope {
 };
 
 // ---- type spellings (values.cpp) ----
-std::string element_type(ir::DType t);                 // f16, bf16, f32, i32, ...
-std::string value_type(ir::DType t);                   // INT64 scalars are `index`
-std::string tile_buf_type(const ir::Type& tile);       // !pto.tile_buf<loc=vec, dtype=f16, ...>
+std::string element_type(ir::DType t);  // f16, bf16, f32, i32, ...
+std::string value_type(ir::DType t);    // INT64 scalars are `index`
+// !pto.tile_buf<loc=vec, dtype=f16, ...>; `transposed` gives a Mat tile the ZN layout.
+std::string tile_buf_type(const ir::Type& tile, bool transposed = false);
 std::string tensor_view_type(const ir::Type& tensor);  // !pto.tensor_view<?x?xf16>
 std::string partition_type(const std::vector<long long>& sizes, ir::DType t);
 // Static dims of a shaped type, -1 for a dim that is not a constant.

@@ -281,7 +281,7 @@ void FunctionEmitter::declare_tiles() {
     bool at_entry = true;
     for (const Expr& d : v->type->valid_shape) at_entry = at_entry && known_at_entry(d);
     if (at_entry) {
-      TileRef ref{fresh(v->name), tile_buf_type(v->type), v->type};
+      TileRef ref{fresh(v->name), tile_buf_type(v->type, transposed_mats_.count(v->id) > 0), v->type};
       std::string valid = valid_operands(a, v->type);
       if (failed_) return;
       line(ref.ssa + " = pto.alloc_tile " + where + valid + ": " + ref.type);
@@ -297,6 +297,20 @@ void FunctionEmitter::declare_tiles() {
                 std::nullopt};
     if (addr >= 0) ti.address = addr;
     info_.tiles.push_back(ti);
+  });
+}
+
+// The Mat tiles loaded from a transposed GM view (`wt = pl.transpose(w_slice, 0, 1)`, then
+// `pl.load(wt, ..., target_memory=pl.Mem.Mat)`: convert-tensor-to-tile's b_trans operand).
+void FunctionEmitter::find_transposed_mats() {
+  std::set<int> views;
+  for_each_assign(fn_.body, [&](const Assign& a) {
+    const auto* c = a.value ? a.value->as<OpCall>() : nullptr;
+    if (!c || a.targets.size() != 1 || !a.targets[0]) return;
+    if (c->op->id == OpId::Transpose && c->type && c->type->is_tensor_like()) views.insert(a.targets[0]->id);
+    const auto* src = c->op->id == OpId::Load ? c->arg("tensor")->as<VarRef>() : nullptr;
+    if (src && views.count(src->var->id) && c->type && c->type->memory == Memory::Mat)
+      transposed_mats_.insert(a.targets[0]->id);
   });
 }
 
@@ -334,6 +348,7 @@ bool FunctionEmitter::emit() {
   info_.core = cube ? "cube" : "vector";
   declare_signature();
   declare_views();
+  find_transposed_mats();
   declare_tiles();
   if (failed_) return false;
   emit_block(fn_.body);
@@ -404,7 +419,7 @@ void FunctionEmitter::alloc_in_body(const Assign& a) {
   if (it == body_allocs_.end() || tiles_.count(v->id)) return;
   std::string valid = valid_operands(a, v->type);
   if (failed_) return;
-  TileRef ref{fresh(v->name), tile_buf_type(v->type), v->type};
+  TileRef ref{fresh(v->name), tile_buf_type(v->type, transposed_mats_.count(v->id) > 0), v->type};
   line(ref.ssa + " = pto.alloc_tile " + it->second + valid + ": " + ref.type);
   tiles_[v->id] = ref;
   alloc_depth_[v->id] = indent_;

@@ -38,6 +38,10 @@ bool FunctionEmitter::emit_tensor_view_op(const CallSite& site) {
     emit_tensor_reshape(site);
     return true;
   }
+  if (c.op->id == OpId::Transpose && c.type && c.type->is_tensor_like()) {
+    emit_tensor_transpose(site);
+    return true;
+  }
   return false;
 }
 
@@ -49,6 +53,12 @@ void FunctionEmitter::emit_slice(const CallSite& site) {
   Var r = site.result();
   if (!t) return;
   if (!r) return;  // an unused view emits nothing
+  if (t->dn) {
+    fail(c.span, c.op->spelling +
+                     ": slicing a transposed GM tensor has no PTO lowering yet; slice first, "
+                     "then transpose");
+    return;
+  }
   std::vector<Value> offs = region_offsets(c.arg("offset"), *t, c);
   if (failed_) return;
   Value elems = constant_int(0, "index");
@@ -147,6 +157,34 @@ void FunctionEmitter::emit_tensor_reshape(const CallSite& site) {
   v.view = {fresh(r->name + "_view"), tensor_view_type(c.type)};
   line(v.view.ssa + " = pto.make_tensor_view " + v.ptr + ", shape = [" + join_ssa(v.dims) + "], strides = [" +
        join_ssa(v.strides) + "] {layout = #pto.layout<nd>} : " + v.view.type);
+  tensors_[r->id] = std::move(v);
+}
+
+// `v = pl.transpose(t, 0, 1)` of a 2-D GM tensor: the same elements read across, a view with t's dims
+// and strides swapped in PTO's DN layout. A pto.tload from it into a Mat tile of the ZN fractal layout
+// moves DN to ZN, which is the transpose (PyPTO's transposed Mat operand, its gather_row transpose).
+void FunctionEmitter::emit_tensor_transpose(const CallSite& site) {
+  const OpCall& c = site.call;
+  const TensorRef* t = tensor_of(c.arg("input"), c, "input");
+  Var r = site.result();
+  if (!t || !r) return;
+  if (t->type->shape.size() != 2 || t->dn) {
+    fail(c.span, c.op->spelling +
+                     ": a transposed GM tensor has a PTO lowering as a DN view of a 2-D row-major tensor "
+                     "only, got " +
+                     type_str(t->type));
+    return;
+  }
+  TensorRef v = *t;
+  v.name = r->name;
+  v.type = c.type;
+  std::swap(v.dims[0], v.dims[1]);
+  std::swap(v.strides[0], v.strides[1]);
+  v.dense = false;
+  v.dn = true;
+  v.view = {fresh(r->name + "_view"), tensor_view_type(c.type)};
+  line(v.view.ssa + " = pto.make_tensor_view " + v.ptr + ", shape = [" + join_ssa(v.dims) + "], strides = [" +
+       join_ssa(v.strides) + "] {layout = #pto.layout<dn>} : " + v.view.type);
   tensors_[r->id] = std::move(v);
 }
 

@@ -91,6 +91,10 @@ const char* tile_layout(Memory m) {
   return "blayout=row_major, slayout=none_box, fractal=512";
 }
 
+// A Mat tile loaded from a DN view holds the transpose (PyPTO's transposed Mat operand, its ZN fractal:
+// the layout Right takes, so the move to Right is a plain copy).
+constexpr const char* kTransposedMatLayout = "blayout=row_major, slayout=col_major, fractal=512";
+
 const char* tile_loc(Memory m) {
   switch (m) {
     case Memory::Vec:
@@ -126,7 +130,7 @@ std::string float_literal(double v) {
 
 }  // namespace
 
-std::string tile_buf_type(const Type& tile) {
+std::string tile_buf_type(const Type& tile, bool transposed) {
   auto [rows, cols] = tile_rows_cols(tile);
   std::string r = std::to_string(rows), c = std::to_string(cols);
   // A partially valid tile (pl.load's valid_shape) has dynamic valid dims, its extents given as the
@@ -135,7 +139,7 @@ std::string tile_buf_type(const Type& tile) {
   std::string vr = partial ? "?" : r, vc = partial ? "?" : c;
   return std::string("!pto.tile_buf<loc=") + tile_loc(tile->memory) + ", dtype=" + element_type(tile->dtype) +
          ", rows=" + r + ", cols=" + c + ", v_row=" + vr + ", v_col=" + vc + ", " +
-         tile_layout(tile->memory) + ", pad=0>";
+         (transposed ? kTransposedMatLayout : tile_layout(tile->memory)) + ", pad=0>";
 }
 
 std::string tensor_view_type(const Type& tensor) {
