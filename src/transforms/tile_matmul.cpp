@@ -114,6 +114,7 @@ class OperandUses : public Walker {
 
   std::map<const VarNode*, std::set<Role>> roles;
   std::set<const VarNode*> other;
+  std::vector<const OpCall*> matmuls;  // the matmuls defining the accumulators
 
   void visit_stmt(const Stmt& s) override {
     const auto* a = s->as<Assign>();
@@ -122,6 +123,7 @@ class OperandUses : public Walker {
       Walker::visit_stmt(s);
       return;
     }
+    matmuls.push_back(c);
     const OpInfo& info = op_info(c->op->id);
     for (size_t i = 0; i < c->args.size(); ++i) {
       const std::string& slot = info.params[i].name;
@@ -152,7 +154,35 @@ struct Plan {
   std::set<const VarNode*> partial_slices;  // defined by a slice with valid_shape
   long long l1_bytes = 0;                   // what a Mat operand may take
   long long l0a_bytes = 0, l0b_bytes = 0;   // what a Left / Right operand may take
+  // How many K chunks each converted matmul takes (0: none fits L0), and the operand variables read
+  // in more than one (each chunk a load of its own where the variable was bound).
+  std::map<const OpCall*, long long> chunks;
+  std::map<const VarNode*, long long> operand_chunks;
 };
+
+// The axis of a 2-D operand that runs along K: a lhs [M, K] (a_trans: [K, M]), a rhs [K, N] (b_trans:
+// [N, K]).
+size_t k_axis(const Role& r) {
+  return (r.memory == Memory::Left) != r.transposed ? 1 : 0;
+}
+
+// The fewest K chunks that put each operand within L0A / L0B (PyPTO's AutoTileMatmulL0 cuts K the same
+// way, in 16-wide fractal multiples), or 0 when none does or a shape is not static.
+long long k_chunks(const OpCall& c, const ChipProfile& profile) {
+  auto lr = role_of(c, "lhs"), rr = role_of(c, "rhs");
+  const Expr &lhs = c.arg("lhs"), &rhs = c.arg("rhs");
+  auto ls = lhs && lhs->type ? lhs->type->static_shape() : std::nullopt;
+  auto rs = rhs && rhs->type ? rhs->type->static_shape() : std::nullopt;
+  if (!lr || !rr || !ls || !rs || ls->size() != 2 || rs->size() != 2) return 0;
+  long long k = (*ls)[k_axis(*lr)], m = (*ls)[1 - k_axis(*lr)], n = (*rs)[1 - k_axis(*rr)];
+  long long lb = dtype_bytes(lhs->type->dtype), rb = dtype_bytes(rhs->type->dtype);
+  for (long long parts = 1; parts <= k; ++parts) {
+    long long kc = k / parts;
+    if (k % parts || (parts > 1 && kc % 16)) continue;
+    if (m * kc * lb <= profile.l0a_bytes && kc * n * rb <= profile.l0b_bytes) return parts;
+  }
+  return 0;
+}
 
 // The Mat tile a slice of type `t` loads into (transposed: its last two dims swapped).
 Type mat_type(const Type& t, bool transposed) {
@@ -180,14 +210,24 @@ Plan make_plan(const Function& f, const std::set<const VarNode*>& accs,
   for (const VarNode* v : accs) plan.types[v] = tile_type(v->type->shape, v->type->dtype, Memory::Acc);
   OperandUses uses(accs);
   uses.visit_function(f);
+  for (const OpCall* c : uses.matmuls) {
+    long long parts = plan.chunks[c] = k_chunks(*c, profile);
+    for (const char* slot : {"lhs", "rhs"})
+      if (Var v = as_var(c->arg(slot))) {
+        auto [it, added] = plan.operand_chunks.emplace(v.get(), parts);
+        if (!added && it->second != parts) it->second = 0;  // read in two ways: not planned
+      }
+  }
   for (const auto& [v, roles] : uses.roles) {
     auto d = defs.find(v);
-    if (roles.size() != 1 || uses.other.count(v) || d == defs.end()) continue;
+    long long parts = plan.operand_chunks[v];
+    if (roles.size() != 1 || uses.other.count(v) || d == defs.end() || parts == 0) continue;
+    if (parts > 1 && d->second.size() != 1) continue;  // chunks are bound where the variable is
     bool slices = static_matrix(v->type, profile.l1_bytes);
     for (const OpCall* c : d->second) slices = slices && c && is_matrix_slice(*c);
     if (!slices) continue;
     plan.operands[v] = *roles.begin();
-    plan.types[v] = mat_type(v->type, roles.begin()->transposed);
+    if (parts == 1) plan.types[v] = mat_type(v->type, roles.begin()->transposed);
   }
   return plan;
 }
@@ -289,10 +329,15 @@ class Retyper : public DeepRewriter {
     Block out;
     Expr value;
     auto operand = plan_.operands.find(target.get());
+    auto parts = plan_.operand_chunks.find(target.get());
+    if (operand != plan_.operands.end() && parts->second > 1) {
+      bind_chunks(target, *c, operand->second, parts->second, out);
+      return out;
+    }
     if (plan_.accs.count(target.get()) && c->op->id == OpId::CreateTensor)
       value = create_acc(*c);
     else if (plan_.accs.count(target.get()))
-      value = tile_matmul(*c, out);
+      value = tile_matmul(*c, target, out);
     else if (operand != plan_.operands.end())
       value = load_slice(*c, operand->second.transposed, out);
     else
@@ -394,39 +439,109 @@ class Retyper : public DeepRewriter {
                       c.span);
   }
 
-  // The tile form of a tensor-level matmul defining an accumulator.
-  Expr tile_matmul(const OpCall& c, Block& prelude) {
-    if (!is_tensor_matmul(c)) return nullptr;
-    Expr lhs = operand(c, "lhs", prelude), rhs = operand(c, "rhs", prelude);
-    if (!lhs || !rhs) return nullptr;
-    if (c.op->id == OpId::Matmul)
-      return make_.call(OpId::Matmul,
-                        {{"lhs", lhs}, {"rhs", rhs}, {"out_dtype", rewrite_opt(c.arg("out_dtype"))}}, c.span);
-    return make_.call(OpId::MatmulAcc,
-                      {{"acc", rewrite_expr(c.arg("acc"))},
-                       {"lhs", lhs},
-                       {"rhs", rhs},
-                       {"init_cond", rewrite_opt(c.arg("init_cond"))}},
+  // The tile form of a tensor-level matmul defining accumulator `target`: one tile matmul, or, when the
+  // operands exceed L0 with the whole K extent, one per K chunk, accumulating (the last is the value,
+  // the others statements before it).
+  Expr tile_matmul(const OpCall& c, const Var& target, Block& prelude) {
+    auto parts = plan_.chunks.find(&c);
+    if (!is_tensor_matmul(c) || parts == plan_.chunks.end() || parts->second == 0) return nullptr;
+    Expr value;
+    for (long long j = 0; j < parts->second; ++j) {
+      if (value) prelude.push_back(make_assign(map_var(target), value, c.span));
+      Expr lhs = operand(c, "lhs", j, parts->second, prelude);
+      Expr rhs = operand(c, "rhs", j, parts->second, prelude);
+      if (!lhs || !rhs) return nullptr;
+      if (j == 0 && c.op->id == OpId::Matmul)
+        value =
+            make_.call(OpId::Matmul,
+                       {{"lhs", lhs}, {"rhs", rhs}, {"out_dtype", rewrite_opt(c.arg("out_dtype"))}}, c.span);
+      else
+        value = make_.call(OpId::MatmulAcc,
+                           {{"acc", j == 0 ? rewrite_expr(c.arg("acc")) : make_.ref(map_var(target), c.span)},
+                            {"lhs", lhs},
+                            {"rhs", rhs},
+                            {"init_cond", j == 0 ? rewrite_opt(c.arg("init_cond")) : nullptr}},
+                           c.span);
+      if (!value) return nullptr;
+    }
+    return value;
+  }
+
+  // The K chunks of operand variable `v` (bound by slice `c`), each loaded where `v` was bound.
+  void bind_chunks(const Var& v, const OpCall& c, const Role& role, long long parts, Block& out) {
+    std::vector<Var>& chunks = chunk_vars_[v.get()];
+    chunks.clear();
+    for (long long j = 0; j < parts; ++j) {
+      Expr slice = chunk_slice(c, role, j, parts);
+      Expr load = slice ? load_slice(*slice->as<OpCall>(), role.transposed, out) : nullptr;
+      if (!load) {
+        failed_ = true;
+        return;
+      }
+      chunks.push_back(vars_.make(v->name + "_k" + std::to_string(j), load->type, c.span));
+      out.push_back(make_assign(chunks.back(), load, c.span));
+    }
+  }
+
+  // Chunk `j` of `parts` of slice `c` along its K axis (the region's K extent must be valid whole).
+  Expr chunk_slice(const OpCall& c, const Role& role, long long j, long long parts) {
+    const std::vector<Expr>* shape = as_list(c.arg("shape"));
+    const std::vector<Expr>* offset = as_list(c.arg("offset"));
+    const std::vector<Expr>* valid = given(c.arg("valid_shape")) ? as_list(c.arg("valid_shape")) : nullptr;
+    size_t axis = k_axis(role);
+    auto k = shape && shape->size() == 2 ? as_const_int((*shape)[axis]) : std::nullopt;
+    if (!k || !offset || (valid && as_const_int((*valid)[axis]) != k)) return nullptr;
+    long long kc = *k / parts;
+    Builder& b = make_.builder();
+    std::vector<Expr> sh = *shape, off = *offset, va = valid ? *valid : std::vector<Expr>{};
+    sh[axis] = make_.i(kc, c.span);
+    if (j > 0) off[axis] = b.binary(BinaryOpKind::Add, off[axis], make_.i(j * kc, c.span), c.span);
+    if (valid) va[axis] = sh[axis];
+    return make_.call(OpId::Slice,
+                      {{"input", rewrite_expr(c.args[0])},
+                       {"shape", b.list(sh, c.span)},
+                       {"offset", b.list(off, c.span)},
+                       {"valid_shape", valid ? b.list(va, c.span) : nullptr}},
                       c.span);
   }
 
-  // Operand `slot` of matmul `c` in Left / Right: a planned Mat variable, or a load of the slice or
-  // whole 2-D tensor it names.
-  Expr operand(const OpCall& c, const char* slot, Block& prelude) {
+  // The whole of 2-D tensor `e` as a slice of itself, for chunking.
+  Expr whole_slice(const Expr& e) {
+    auto dims = e->type ? e->type->static_shape() : std::nullopt;
+    if (!dims || dims->size() != 2) return nullptr;
+    return make_.call(
+        OpId::Slice,
+        {{"input", e}, {"shape", make_.ints(*dims, e->span)}, {"offset", make_.ints({0, 0}, e->span)}},
+        e->span);
+  }
+
+  // Chunk `j` of `parts` of operand `slot` of matmul `c` in Left / Right: a planned Mat variable (or
+  // its chunk), or a load of the slice or whole 2-D tensor it names (or of that region's chunk).
+  Expr operand(const OpCall& c, const char* slot, long long j, long long parts, Block& prelude) {
     auto role = role_of(c, slot);
     const Expr& arg = c.arg(slot);
     if (!role || !arg) return nullptr;
     Expr mat;
     Var v = as_var(arg);
     const OpCall* s = as_op_call(arg);
-    if (v && plan_.operands.count(v.get()))
+    auto chunks = v ? chunk_vars_.find(v.get()) : chunk_vars_.end();
+    if (v && plan_.operands.count(v.get()) && parts > 1) {
+      if (chunks != chunk_vars_.end() && static_cast<long long>(chunks->second.size()) == parts)
+        mat = make_.ref(chunks->second[static_cast<size_t>(j)], arg->span);
+    } else if (v && plan_.operands.count(v.get())) {
       mat = make_.ref(map_var(v), arg->span);
-    else if (s && is_matrix_slice(*s))
-      mat = load_slice(*s, role->transposed, prelude);
-    else if (v && !plan_.partial_slices.count(v.get()) && static_matrix(arg->type, plan_.l1_bytes))
-      mat = load_mat(rewrite_expr(arg), nullptr, role->transposed, prelude, arg->span);
-    // The whole K extent moves to L0 at once: PyPTO's AutoTileMatmulL0 cuts a larger operand into
-    // K chunks, which this conversion does not do yet, so such a matmul keeps its tensor form.
+    } else if (s && is_matrix_slice(*s)) {
+      Expr chunk = parts > 1 ? chunk_slice(*s, *role, j, parts) : nullptr;
+      if (parts == 1 || chunk) mat = load_slice(chunk ? *chunk->as<OpCall>() : *s, role->transposed, prelude);
+    } else if (v && !plan_.partial_slices.count(v.get()) && static_matrix(arg->type, plan_.l1_bytes)) {
+      Expr whole = parts > 1 ? whole_slice(rewrite_expr(arg)) : nullptr;
+      Expr chunk = whole ? chunk_slice(*whole->as<OpCall>(), *role, j, parts) : nullptr;
+      if (parts == 1)
+        mat = load_mat(rewrite_expr(arg), nullptr, role->transposed, prelude, arg->span);
+      else if (chunk)
+        mat = load_slice(*chunk->as<OpCall>(), role->transposed, prelude);
+    }
+    // k_chunks sized the chunks for L0; a partially valid tile is no larger than its shape.
     long long l0 = role->memory == Memory::Left ? plan_.l0a_bytes : plan_.l0b_bytes;
     if (!mat || !static_matrix(mat->type, l0)) return nullptr;
     return make_.call(OpId::Move, {{"tile", mat}, {"target_memory", memory(role->memory, arg->span)}},
@@ -500,6 +615,7 @@ class Retyper : public DeepRewriter {
   const Plan& plan_;
   const VarTypes& types_;
   VarTypes found_;
+  std::map<const VarNode*, std::vector<Var>> chunk_vars_;  // bind_chunks
   bool failed_ = false;
 };
 

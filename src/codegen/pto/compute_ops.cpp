@@ -481,6 +481,15 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
       const TileRef* out = result_tile(site);
       // A transposed Mat tile (ZN) has Right's layout; as Left (NZ) it would need a transposing move.
       const auto* src = c.arg("tile") ? c.arg("tile")->as<VarRef>() : nullptr;
+      // On a2a3 the cube and vector units are separate cores: an Acc tile reaches Vec only through a
+      // cross-core pipe, which PyPTO's ExpandMixedKernel builds by splitting the kernel.
+      if (a && out && a->ir_type->memory == Memory::Acc && out->ir_type->memory == Memory::Vec) {
+        fail(c.span, c.op->spelling +
+                         ": moving an Acc tile to Vec hands a cube result to the vector core; PyPTO splits "
+                         "such a mixed kernel into AIC and AIV kernels (ExpandMixedKernel), which ptodist "
+                         "does not do yet: store the product to GM in one kernel and load it in another");
+        return true;
+      }
       if (src && transposed_mats_.count(src->var->id) && out && out->ir_type->memory == Memory::Left) {
         fail(c.span, c.op->spelling +
                          ": a transposed Mat tile (an a_trans matmul operand) moved to Left has no PTO "

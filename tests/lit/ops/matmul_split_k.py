@@ -2,7 +2,8 @@
 # a kernel-local pl.create_tensor accumulator, defined by pl.matmul in the first K step and by
 # pl.matmul_acc in the others, on slices of GM tensors (the lhs partially valid: rows past the tensor's
 # edge are zeros), b_trans, out_dtype; then assembled to GM, or (gate.py) rebound to vector arithmetic
-# on it. convert-tensor-to-tile makes the accumulator an Acc tile and the operands Mat loads (the b_trans
+# on it; and operands too large for L0A / L0B with their whole K step, cut into K chunks as PyPTO's
+# AutoTileMatmulL0 cuts them. convert-tensor-to-tile makes the accumulator an Acc tile and the operands Mat loads (the b_trans
 # one through a transposed view of its region) moved to Left / Right; the results are numpy's (small
 # integers: exact), in fast and check mode.
 # REQUIRES: numpy
@@ -10,11 +11,14 @@
 # RUN: %numpy %S/Inputs/npy.py save %t/x.npy "((np.arange(2*12*64).reshape(2, 12, 64) * 5) % 9 - 4).astype(np.float16)"
 # RUN: %numpy %S/Inputs/npy.py save %t/w.npy "((np.arange(2*16*64).reshape(2, 16, 64) * 3) % 7 - 3).astype(np.float16)"
 # RUN: %numpy %S/Inputs/npy.py save %t/s.npy "(np.arange(2*16).reshape(2, 16, 1) % 3 - 1).astype(np.float32)"
-# RUN: ptodist run %s --ranks 2 --in x=%t/x.npy --in w=%t/w.npy --in s=%t/s.npy --out-dir %t
+# RUN: %numpy %S/Inputs/npy.py save %t/a.npy "((np.arange(2*16*4096).reshape(2, 16, 4096) * 7) % 9 - 4).astype(np.float32)"
+# RUN: %numpy %S/Inputs/npy.py save %t/b.npy "((np.arange(2*16*4096).reshape(2, 16, 4096) * 5) % 7 - 3).astype(np.float32)"
+# RUN: ptodist run %s --ranks 2 --in x=%t/x.npy --in w=%t/w.npy --in s=%t/s.npy --in a=%t/a.npy --in b=%t/b.npy --out-dir %t
 # RUN: %numpy %S/Inputs/npy.py check %t y "np.concatenate([x.astype(np.float32) @ w.astype(np.float32).transpose(0, 2, 1), np.zeros((2, 4, 16), np.float32)], 1)"
 # RUN: %numpy %S/Inputs/npy.py check %t g "np.maximum(np.concatenate([x.astype(np.float32) @ w.astype(np.float32).transpose(0, 2, 1), np.zeros((2, 4, 16), np.float32)], 1) * s, 0)"
 # RUN: %numpy %S/Inputs/npy.py check %t k "np.concatenate([x.astype(np.float32) @ w.astype(np.float32).transpose(0, 2, 1), np.zeros((2, 4, 16), np.float32)], 1)"
-# RUN: ptodist run %s --ranks 2 --in x=%t/x.npy --in w=%t/w.npy --in s=%t/s.npy --mode check --runs 2
+# RUN: %numpy %S/Inputs/npy.py check %t z "a @ b.transpose(0, 2, 1)"
+# RUN: ptodist run %s --ranks 2 --in x=%t/x.npy --in w=%t/w.npy --in s=%t/s.npy --in a=%t/a.npy --in b=%t/b.npy --mode check --runs 2
 # RUN: ptodist compile %s -p specialize,convert-tensor-to-tile --emit=tile-ir | FileCheck %s
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -25,6 +29,7 @@ M = 16
 K = 64
 KC = 32
 N = 16
+KB = 2048
 
 
 # CHECK-LABEL: def split_k(
@@ -99,6 +104,36 @@ def kept(
     return k
 
 
+# Each K step's [16, 2048] FP32 operands take 128 KiB, L0A / L0B hold 64: two chunks of 1024, loaded
+# where the slice was bound, accumulated in turn.
+# CHECK-LABEL: def chunked(
+@pl.jit.incore
+def chunked(
+    a: pl.Tensor[[M, 2 * KB], pl.FP32],
+    b: pl.Tensor[[N, 2 * KB], pl.FP32],
+    z: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+):
+    big = pl.create_tensor([M, N], dtype=pl.FP32)
+    for kb in pl.range(2):
+        k0 = kb * KB
+        # CHECK: ac_k0 = pl.load(a, [0, k0], [16, 1024], target_memory=pl.Mem.Mat)
+        # CHECK-NEXT: ac_k1 = pl.load(a, [0, k0 + 1024], [16, 1024], target_memory=pl.Mem.Mat)
+        ac = a[0:M, k0 : k0 + KB]
+        # CHECK: bc_k0 = pl.load(b_region_t, [0, 0], [1024, 16], target_memory=pl.Mem.Mat)
+        # CHECK: bc_k1 = pl.load(b_region_1_t, [0, 0], [1024, 16], target_memory=pl.Mem.Mat)
+        bc = b[0:N, k0 : k0 + KB]
+        if kb == 0:
+            # CHECK: big = pl.matmul(pl.move(ac_k0, pl.Mem.Left), pl.move(bc_k0, pl.Mem.Right))
+            # CHECK-NEXT: big = pl.matmul_acc(big, pl.move(ac_k1, pl.Mem.Left), pl.move(bc_k1, pl.Mem.Right))
+            big = pl.matmul(ac, bc, b_trans=True)
+        else:
+            # CHECK: big = pl.matmul_acc(big, pl.move(ac_k0, pl.Mem.Left), pl.move(bc_k0, pl.Mem.Right))
+            # CHECK-NEXT: big = pl.matmul_acc(big, pl.move(ac_k1, pl.Mem.Left), pl.move(bc_k1, pl.Mem.Right))
+            big = pl.matmul_acc(big, ac, bc, b_trans=True)
+    z = pl.assemble(z, big, [0, 0])
+    return z
+
+
 @pl.jit
 def per_rank(
     x: pl.Tensor[[T, K], pl.FP16],
@@ -107,9 +142,13 @@ def per_rank(
     y: pl.Out[pl.Tensor[[M, N], pl.FP32]],
     g: pl.Out[pl.Tensor[[M, N], pl.FP32]],
     k: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+    a: pl.Tensor[[M, 2 * KB], pl.FP32],
+    b: pl.Tensor[[N, 2 * KB], pl.FP32],
+    z: pl.Out[pl.Tensor[[M, N], pl.FP32]],
 ):
     split_k(x, w, y)
     gate_like(x, w, s, g)
+    chunked(a, b, z)
     return kept(x, w, k)
 
 
@@ -121,6 +160,9 @@ def matmul_split_k(
     y: pl.Out[pl.Tensor[[N_RANKS, M, N], pl.FP32]],
     g: pl.Out[pl.Tensor[[N_RANKS, M, N], pl.FP32]],
     k: pl.Out[pl.Tensor[[N_RANKS, M, N], pl.FP32]],
+    a: pl.Tensor[[N_RANKS, M, 2 * KB], pl.FP32],
+    b: pl.Tensor[[N_RANKS, N, 2 * KB], pl.FP32],
+    z: pl.Out[pl.Tensor[[N_RANKS, M, N], pl.FP32]],
 ):
     for r in pl.range(pld.world_size()):
-        per_rank(x[r], w[r], s[r], y[r], g[r], k[r], device=r)
+        per_rank(x[r], w[r], s[r], y[r], g[r], k[r], a[r], b[r], z[r], device=r)
