@@ -47,7 +47,7 @@ def torch_dtype(name):
     """The torch dtype of a ptodist dtype name ("FP32")."""
     torch = _torch()
     for dt, n in _torch_names(torch).items():
-        if n == ("INT64" if name == "INDEX" else name):
+        if n == _SAME_BITS.get(name, name):
             return dt
     raise ValueError(f"no torch dtype for {name}")
 
@@ -94,6 +94,12 @@ def _torch_descriptor(t, name, writes, bound, torch):
     return (dense.data_ptr(), names[t.dtype], list(t.shape))
 
 
+# Parameter dtypes torch has no tensors of, and the dtype of the same width PyPTO passes for them:
+# pl.INDEX is a signed 64-bit integer; unsigned ints come as signed tensors of the same bits (PyPTO's
+# harness maps UINT32 to torch.int32, UINT16 to torch.int16).
+_SAME_BITS = {"INDEX": "INT64", "UINT32": "INT32", "UINT16": "INT16"}
+
+
 def bind(values, params):
     """Descriptors for `values` against the program's host parameters (name, dtype, shape, direction)."""
     torch = _torch()
@@ -110,7 +116,7 @@ def bind(values, params):
             raise TypeError(
                 f"parameter {name!r}: expected a numpy array or a torch tensor, got {type(value).__name__}"
             )
-        if dtype == "INDEX" and d[1] == "INT64":
-            d = (d[0], "INDEX", d[2])  # pl.INDEX is a signed 64-bit integer: PyPTO passes int64 tensors
+        if _SAME_BITS.get(dtype) == d[1]:
+            d = (d[0], dtype, d[2])
         bound.descriptors.append(d)
     return bound

@@ -41,6 +41,9 @@ def run_file(path, cwd, extra=()):
     out = p.stdout + p.stderr
     counts = {k: int(n) for n, k in re.findall(r"(\d+) (passed|failed|skipped|error|errors|deselected)", out)}
     first = next((l for l in out.splitlines() if l.startswith(("FAILED", "ERROR"))), "")
+    if first.startswith("ERROR") and " - " not in first:  # a collection error: its reason is an `E` line
+        reason = next((l[1:].strip() for l in out.splitlines() if l.startswith("E   ")), "")
+        first += f" - {reason}" if reason else ""
     if not first and p.returncode not in (0, 5):  # no summary: pytest itself failed (a crash, a timeout)
         first = f"pytest exited {p.returncode}: " + (out.strip().splitlines() or [""])[-1]
     return counts, first

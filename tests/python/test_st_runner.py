@@ -264,3 +264,6 @@ def test_names_pypto_tests_use_outside_kernels():
     bound = buffers.bind([torch.zeros(4, dtype=torch.int64)], [("vs", "INDEX", [4], "in")])
     assert bound.descriptors[0][1:] == ("INDEX", [4])
     assert buffers.torch_dtype("INDEX") is torch.int64
+    # Unsigned ints as signed tensors of the same bits (PyPTO's harness: UINT32 -> torch.int32).
+    bound = buffers.bind([torch.zeros(4, dtype=torch.int32)], [("idx", "UINT32", [4], "in")])
+    assert bound.descriptors[0][1] == "UINT32" and buffers.torch_dtype("UINT16") is torch.int16
