@@ -1,7 +1,8 @@
 // The per-rank DMA engine thread: transfers run in issue order, in pieces of the session's
 // block_bytes, while the cores keep computing; the completion word is written last, with release
-// order, so a core that sees it also sees the data. With a transport that offloads transfers (MPI),
-// the engine only forwards to it.
+// order, so a core that sees it also sees the data. A core about to wait for a transfer that has not
+// started runs it itself (help). With a transport that offloads transfers (MPI), the engine only
+// forwards to it.
 #include <algorithm>
 
 #include "ptodist/runtime/dma.h"
@@ -51,20 +52,37 @@ void DmaEngine::wait_idle() {
 }
 
 void DmaEngine::loop() {
+  std::unique_lock<std::mutex> lock(mu_);
   while (true) {
-    DmaTransfer t;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      busy_ = false;
-      if (queue_.empty()) idle_cv_.notify_all();
-      cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-      if (stop_) return;
-      t = std::move(queue_.front());
-      queue_.pop_front();
-      busy_ = true;
-    }
-    if (!world_.aborted()) execute(t);
+    // A helping core may run the front transfer: the next one waits for it (issue order).
+    cv_.wait(lock, [&] { return stop_ || (!queue_.empty() && !busy_); });
+    if (stop_) return;
+    run_front(lock);
   }
+}
+
+// A core that would block on a transfer the engine thread has not started copies it itself, instead
+// of sleeping until a thread that may not even be running yet has copied it and woken it up: when the
+// rank threads fill the CPUs, those hand-offs (a context switch each way) cost more than the copy
+// (docs/runtime.md).
+void DmaEngine::help(const std::function<bool()>& done) {
+  if (offload_) return;
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_ && !busy_ && !queue_.empty() && !done()) run_front(lock);
+  // What the caller does not wait for stays asynchronous: the engine thread (which may have woken
+  // for it and found a transfer running here) takes it.
+  if (!busy_ && !queue_.empty()) cv_.notify_one();
+}
+
+void DmaEngine::run_front(std::unique_lock<std::mutex>& lock) {
+  DmaTransfer t = std::move(queue_.front());
+  queue_.pop_front();
+  busy_ = true;
+  lock.unlock();
+  if (!world_.aborted()) execute(t);
+  lock.lock();
+  busy_ = false;
+  if (queue_.empty()) idle_cv_.notify_all();
 }
 
 void DmaEngine::execute(const DmaTransfer& t) {

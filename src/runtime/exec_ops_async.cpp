@@ -101,6 +101,9 @@ Value wait_event(Interp& in, const ir::OpCall& c) {
   const EventValue& e = event_arg(in, c, he);
   const auto& s = session_arg(in, c, hs);
   if (s != e.session) in.fail(c.span, c.op->spelling + ": the event was issued by another session");
+  auto done = [&e] { return completed(e); };
+  // Check mode's transfers never reach the engine: its scheduler lands them (check/op_hooks.cpp).
+  if (!in.world().scheduler()) in.world().dma(in.f.rank).help(done);
   BlockInfo info{c.op->spelling,
                  c.span,
                  "completion word of session sync_id=" + std::to_string(s->sync_id) + " (event #" +
@@ -109,7 +112,7 @@ Value wait_event(Interp& in, const ir::OpCall& c) {
                  e.session->completion_word(),
                  e.seq,
                  ">="};
-  in.world().block_until(in.f.rank, in.f.core, info, [&e] { return completed(e); });
+  in.world().block_until(in.f.rank, in.f.core, info, done);
   *e.waited = true;
   return NoneValue{};
 }

@@ -2,11 +2,13 @@
 // and the DMA engine's completion word.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
 #include <ctime>
 #include <thread>
+#include <vector>
 
 #include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/world.h"
@@ -125,6 +127,41 @@ TEST(RuntimeWorld, DmaEngineCopiesThenWritesTheCompletionWord) {
   w.block_until(0, nullptr, BlockInfo{},
                 [&] { return std::atomic_ref<uint32_t>(*session->completion_word()).load() >= 1; });
   EXPECT_EQ(0, std::memcmp(w.transport().window_ptr(1, {dst.segment, 0}), src.data(), src.size()));
+}
+
+// A core that waits may run the queued transfers itself (DmaEngine::help), racing the engine thread
+// for them: whoever runs them, they run one at a time in issue order, so the last write wins and the
+// completion word never goes back.
+TEST(RuntimeWorld, DmaEngineHelpKeepsIssueOrder) {
+  World w(two_ranks());
+  constexpr long long kBytes = 1 << 16;
+  constexpr uint32_t kTransfers = 16;
+  WindowBufferValue dst = w.alloc_window(kBytes, "dst");
+  std::vector<std::vector<std::byte>> srcs(kTransfers, std::vector<std::byte>(kBytes));
+  for (uint32_t k = 0; k < kTransfers; ++k) std::memset(srcs[k].data(), static_cast<int>(k + 1), kBytes);
+  auto session = std::make_shared<AsyncSessionState>();
+  auto scratch = std::make_shared<std::vector<uint32_t>>(64, 0);
+  session->scratch.data = reinterpret_cast<std::byte*>(scratch->data());
+  session->block_bytes = 4096;
+  std::atomic_ref<uint32_t> word(*session->completion_word());
+  w.dma(0).help([] { return false; });  // nothing queued: returns at once
+  for (uint32_t k = 0; k < kTransfers; ++k)
+    w.dma(0).submit(DmaTransfer{true, 1, WindowAddr{dst.segment, 0}, srcs[k].data(), kBytes, session, k + 1});
+  uint32_t seen = 0;
+  bool backwards = false;
+  auto done = [&] {
+    uint32_t now = word.load();
+    backwards |= now < seen;
+    seen = std::max(seen, now);
+    return now >= kTransfers;
+  };
+  w.dma(0).help(done);
+  w.block_until(0, nullptr, BlockInfo{}, done);
+  w.dma(0).wait_idle();
+  EXPECT_FALSE(backwards);
+  EXPECT_EQ(word.load(), kTransfers);
+  const std::byte* out = w.transport().window_ptr(1, {dst.segment, 0});
+  EXPECT_EQ(0, std::memcmp(out, srcs.back().data(), kBytes));
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The DMA engine of one rank: a thread that executes put_async/get_async transfers in issue order,
 // concurrently with the cores, and completes each by writing its sequence number into the
-// completion word of the issuing session's scratch (which wait_async_event reads). A transport with
-// its own asynchronous transfers (MPI_Rput) takes them over instead (DmaOffload): no engine thread.
+// completion word of the issuing session's scratch (which wait_async_event reads). A core that waits
+// for a transfer the thread has not started runs it itself (help). A transport with its own
+// asynchronous transfers (MPI_Rput) takes them over instead (DmaOffload): no engine thread.
 #pragma once
 
 #include <atomic>
@@ -9,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -52,6 +54,11 @@ class DmaEngine {
   DmaEngine(World& world, int rank);
   ~DmaEngine();
   void submit(DmaTransfer t);
+  // Called by a core about to block until `done()`: runs queued transfers on the calling thread, in
+  // issue order, while the engine thread is not running one and `done()` is false. Returns when
+  // `done()` holds or the next transfer is not the caller's to take (the engine runs one, or none is
+  // queued); the caller then blocks as usual.
+  void help(const std::function<bool()>& done);
   // Drops queued transfers (after an abort) so a new round starts clean.
   void clear();
   // Returns once every submitted transfer has finished (a round never ends with the engine still
@@ -62,6 +69,9 @@ class DmaEngine {
  private:
   void loop();
   void execute(const DmaTransfer& t);
+  // With `lock` (on mu_) held, no transfer running and one queued: runs the front one with the lock
+  // released; wakes wait_idle() when none is left.
+  void run_front(std::unique_lock<std::mutex>& lock);
 
   World& world_;
   int rank_;
@@ -70,7 +80,7 @@ class DmaEngine {
   std::condition_variable cv_;
   std::condition_variable idle_cv_;
   std::deque<DmaTransfer> queue_;
-  bool busy_ = false;
+  bool busy_ = false;  // a transfer runs (on the engine thread or a helping core): one at a time, in order
   bool stop_ = false;
   std::atomic<uint64_t> completed_{0};
   std::thread thread_;
