@@ -578,6 +578,9 @@ Value tensor_reduce(Interp& in, const ir::OpCall& c, kernels::AxisReduce kind, b
 // pl.fillpad of a GM tensor (exec_ops_tensor.cpp): a new dense tensor, `pad` (a pl.PadValue member)
 // outside the operand's valid region; and the padding itself on a dense buffer (exec_ops_valid.cpp).
 Value tensor_fillpad(Interp& in, const ir::OpCall& c, const std::string& pad);
+// After an op wrote tile `t` in place: when `t` is a slice, its bytes are written to the parent region
+// it views (and on up, for a slice of a slice), as the device's subview shares them.
+void write_back_window(const TileValue& t);
 void pad_dense_outside(std::byte* data, ir::DType t, const Dims& shape, const Dims& valid,
                        const std::string& pad);
 // A unary op of ir/unary_ops.def on the GM tensor in operand `slot`.

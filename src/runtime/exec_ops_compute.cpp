@@ -270,6 +270,7 @@ Value op_MatmulAcc(Interp& in, const ir::OpCall& c) {
   const TileValue& b = in.tile_arg(c, "rhs", hb);
   bool overwrite = in.given_arg(c, "init_cond") && in.int_arg(c, "init_cond") != 0;
   matmul_into(in, c, a, b, acc, !overwrite);
+  write_back_window(acc);  // a slice of a larger Acc tile accumulates in the parent's bytes
   return acc;
 }
 

@@ -36,7 +36,10 @@ Value table_reduce(Interp& in, const ir::OpCall& c) {
   ir::DType out = index ? ir::DType::INT32 : in.result_dtype(c, ir::DType::FP32);
   bool per_row = row.axis == ir::ReduceAxis::kRow;
   if (std::holds_alternative<TensorView>(v)) return tensor_reduce(in, c, kind_of(row.kind), per_row, out);
-  return reduce_tile(in, c, std::get<TileValue>(v), kind_of(row.kind), per_row, out);
+  // A tile col_sum given a tmp tile adds pairwise on the device (TCOLSUM's 4-operand form).
+  kernels::AxisReduce kind = kind_of(row.kind);
+  if (c.op->id == ir::OpId::ColSum && in.given_arg(c, "tmp_tile")) kind = kernels::AxisReduce::SumPairwise;
+  return reduce_tile(in, c, std::get<TileValue>(v), kind, per_row, out);
 }
 
 }  // namespace

@@ -15,7 +15,9 @@ namespace ptodist::runtime {
 
 namespace {
 
-// The dense bytes of a tile or GM tensor operand (a tensor is packed into a copy the holder keeps).
+// The dense bytes of a tile or GM tensor operand, as a copy `keep` holds: plan-memory may give the
+// result the operand's buffer (a loop that merges its carried tile: `acc = pl.mrgsort(acc, ...)`), and
+// the result is written while the operand is still read.
 struct Dense {
   const std::byte* data = nullptr;
   Dims shape;
@@ -29,7 +31,9 @@ Dense dense_operand(Interp& in, const ir::OpCall& c, OperandName slot, OperandHo
     return {keep.data, keep.shape, keep.dtype, true};
   }
   const TileValue& t = in.tile_arg(c, slot, h);
-  return {t.data, t.shape, t.dtype, false};
+  keep = new_owned_tensor(in, c, t.shape, t.dtype);
+  std::memcpy(keep.data, t.data, static_cast<size_t>(t.bytes()));
+  return {keep.data, t.shape, t.dtype, false};
 }
 
 // A new result of `shape`: a tile, or a tensor for the tensor-level form; `data` points at its bytes.

@@ -86,34 +86,43 @@ Value valid_slice(Interp& in, const ir::OpCall& c, const TensorView& t, const Di
 
 Value tensor_binary(Interp& in, const ir::OpCall& c, kernels::BinaryOp op) {
   OperandHolder hl, hr;
-  TensorView a = dense_copy(in, c, tensor_operand(in, c, "lhs", hl));
-  TensorView b = dense_copy(in, c, tensor_operand(in, c, "rhs", hr));
+  const TensorView& lhs = tensor_operand(in, c, "lhs", hl);
+  const TensorView& rhs = tensor_operand(in, c, "rhs", hr);
+  // The result keeps the operands' valid region where they agree (PyPTO keeps a matching valid_shape).
+  Dims valid = lhs.valid == rhs.valid ? lhs.valid : Dims{};
+  TensorView a = dense_copy(in, c, lhs);
+  TensorView b = dense_copy(in, c, rhs);
   if (a.shape != b.shape)
     in.fail(c.span, c.op->spelling + ": operand shapes " + dims_str(a.shape) + " and " + dims_str(b.shape) +
                         " differ; both tensors must have the same shape");
   TensorView out = new_tensor(in, c, a.shape, a.dtype, c.op->spelling);
   kernels::binary(op, flat(out), flat(a), flat(b));
+  out.valid = valid;
   return out;
 }
 
 Value tensor_scalar(Interp& in, const ir::OpCall& c, kernels::ScalarOp op, OperandName tile,
                     OperandName scalar) {
   OperandHolder h;
-  TensorView a = dense_copy(in, c, tensor_operand(in, c, tile, h));
+  const TensorView& operand = tensor_operand(in, c, tile, h);
+  TensorView a = dense_copy(in, c, operand);
   TensorView out = new_tensor(in, c, a.shape, a.dtype, c.op->spelling);
   kernels::binary_scalar(op, flat(out), flat(a), in.double_arg(c, scalar));
+  out.valid = operand.valid;
   return out;
 }
 
 Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast) {
   OperandHolder h;
-  TensorView a = dense_copy(in, c, tensor_operand(in, c, "input", h));
+  const TensorView& operand = tensor_operand(in, c, "input", h);
+  TensorView a = dense_copy(in, c, operand);
   ir::DType to = cast ? in.result_dtype(c, a.dtype) : a.dtype;
   TensorView out = new_tensor(in, c, a.shape, to, c.op->spelling);
   if (cast)
     kernels::cast(flat(out), flat(a), round_mode(in, c));
   else
     kernels::exp(flat(out), flat(a));
+  out.valid = operand.valid;
   return out;
 }
 
@@ -121,7 +130,8 @@ Value tensor_unary(Interp& in, const ir::OpCall& c, bool cast) {
 // is converted first, then computed in place in the new tensor.
 Value tensor_unary_op(Interp& in, const ir::OpCall& c, kernels::UnaryOp op, OperandName slot) {
   OperandHolder h;
-  TensorView a = dense_copy(in, c, tensor_operand(in, c, slot, h));
+  const TensorView& operand = tensor_operand(in, c, slot, h);
+  TensorView a = dense_copy(in, c, operand);
   ir::DType to = in.result_dtype(c, a.dtype);
   TensorView out = new_tensor(in, c, a.shape, to, c.op->spelling);
   if (to != a.dtype) {
@@ -130,6 +140,7 @@ Value tensor_unary_op(Interp& in, const ir::OpCall& c, kernels::UnaryOp op, Oper
   } else {
     kernels::unary(op, flat(out), flat(a));
   }
+  out.valid = operand.valid;
   return out;
 }
 
@@ -193,7 +204,19 @@ Value slice_of_tile(Interp& in, const ir::OpCall& c, const TileValue& src) {
                  static_cast<size_t>(shape[1] * elem));
   if (in.given_arg(c, "valid_shape")) out.valid = in.ints_arg(c, "valid_shape");
   if (out.valid == out.shape) out.valid.clear();
+  out.window = std::make_shared<const TileWindow>(TileWindow{src, offset});
   return out;
+}
+
+void write_back_window(const TileValue& t) {
+  for (const TileValue* at = &t; at->window; at = &at->window->parent) {
+    const TileValue& parent = at->window->parent;
+    const Dims& offset = at->window->offset;
+    const long long elem = ir::dtype_bytes(at->dtype);
+    for (long long r = 0; r < at->shape[0]; ++r)
+      std::memmove(parent.data + ((offset[0] + r) * parent.shape[1] + offset[1]) * elem,
+                   at->data + r * at->shape[1] * elem, static_cast<size_t>(at->shape[1] * elem));
+  }
 }
 
 // A view: the same memory at an offset, with the source's strides. Of a tile, a copy (slice_of_tile).
@@ -229,6 +252,7 @@ Value assemble_into_tile(Interp& in, const ir::OpCall& c, const TileValue& dst, 
   for (long long r = 0; r < extent[0]; ++r)
     std::memmove(dst.data + ((offset[0] + r) * dst.shape[1] + offset[1]) * elem,
                  src.data + r * src.shape[1] * elem, static_cast<size_t>(extent[1] * elem));
+  write_back_window(dst);
   return dst;
 }
 
@@ -243,7 +267,10 @@ Value op_Assemble(Interp& in, const ir::OpCall& c) {
   if (const auto* tile = std::get_if<TileValue>(&source)) {
     store_tile(in, c, *tile, target, offset);
   } else {
-    const TensorView& s = in.tensor_arg(c, "source", hs);
+    // Only the valid region of a source narrowed by pl.set_validshape is written (PyPTO's assemble
+    // honours the source's valid_shape): the rest of the target keeps what it held.
+    TensorView s = in.tensor_arg(c, "source", hs);
+    if (!s.valid.empty()) s.shape = s.valid;
     TensorView dense = dense_copy(in, c, s);
     // A source of lower rank has leading dims of 1 in the target (the contract's rule).
     Dims shape = s.shape, strides = dense.strides;

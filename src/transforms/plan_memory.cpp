@@ -123,10 +123,17 @@ const VarNode* aliased_operand(const Expr& value) {
 struct Definitions : Walker {
   std::map<const VarNode*, std::set<const VarNode*>> no_alias;
   std::vector<std::pair<const VarNode*, const VarNode*>> copies;
+  // (slice, parent): a pl.tile.slice of a tile variable. An in-place write into the slice (matmul_acc)
+  // lands in the parent's bytes too, as the device's subview shares them, so the parent's buffer stays
+  // its own while the slice is live.
+  std::vector<std::pair<const VarNode*, const VarNode*>> windows;
 
   void visit_stmt(const Stmt& s) override {
     if (const auto* a = s->as<Assign>(); a && a->targets.size() == 1 && is_tile_var(a->targets[0])) {
       const VarNode* target = a->targets[0].get();
+      if (const auto* c = a->value->as<OpCall>(); c && c->op->id == OpId::Slice)
+        if (const auto* r = c->arg("input")->as<VarRef>(); r && is_tile_var(r->var))
+          windows.push_back({target, r->var.get()});
       if (const auto* r = a->value->as<VarRef>(); r && is_tile_var(r->var)) {
         copies.push_back({target, r->var.get()});
       } else if (const VarNode* same = aliased_operand(a->value)) {
@@ -222,6 +229,11 @@ class Planner {
       u.range.start = std::min(u.range.start, ranges[i].start);
       u.range.end = std::max(u.range.end, ranges[i].end);
       u.bytes = std::max(u.bytes, bytes.value_or(0));
+    }
+    for (auto [slice, parent] : defs_.windows) {
+      if (!index.count(slice) || !index.count(parent)) continue;
+      Unit& p = by_root[root(index[parent])];
+      p.range.end = std::max(p.range.end, by_root[root(index[slice])].range.end);
     }
     for (auto& [r, u] : by_root) units_.push_back(std::move(u));
     return ok;

@@ -325,10 +325,19 @@ class TileValues : public DeepRewriter {
     const auto* c = e->as<OpCall>();
     if (c) return compute(*c);
     std::vector<long long> zeros(e->type->shape.size(), 0);
+    // A tensor narrowed by pl.set_validshape loads as a partially valid tile: a store of it, or of
+    // what is computed from it, writes only the valid region.
+    Expr valid;
+    if (!e->type->valid_shape.empty()) {
+      std::vector<Expr> dims;
+      for (const Expr& d : e->type->valid_shape) dims.push_back(rewrite_expr(d));
+      valid = make_.builder().list(std::move(dims), e->span);
+    }
     return checked(make_.call(OpId::Load,
                               {{"tensor", rewrite_expr(e)},
                                {"offsets", make_.ints(zeros, e->span)},
-                               {"shapes", make_.ints(*e->type->static_shape(), e->span)}},
+                               {"shapes", make_.ints(*e->type->static_shape(), e->span)},
+                               {"valid_shape", valid}},
                               e->span));
   }
 

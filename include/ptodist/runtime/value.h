@@ -59,7 +59,8 @@ struct TensorView {
   // it is; null for host tensors and windows, whose memory the world owns.
   std::shared_ptr<std::byte[]> storage;
   // The valid region set by pl.tensor.set_validshape (one extent per dim); empty when all is valid.
-  // Only pl.fillpad reads it: the other tensor-level ops compute on every element.
+  // pl.fillpad pads outside it, pl.assemble writes only it, the elementwise ops compute on every
+  // element and keep it (a binary op where both operands agree).
   Dims valid;
 
   bool is_window() const { return window.segment >= 0; }
@@ -67,6 +68,8 @@ struct TensorView {
   // Byte offset of the element at `index` (one entry per dim) from `data`.
   long long byte_offset(const Dims& index) const;
 };
+
+struct TileWindow;
 
 // A tile: dense row-major bytes in a per-core buffer (at the planned address) or in pooled storage.
 struct TileValue {
@@ -78,11 +81,21 @@ struct TileValue {
   // The valid region when smaller than `shape` (pl.load's valid_shape); empty when all of it is valid.
   // A store writes only this region.
   Dims valid;
+  // Set on a pl.tile.slice result: the parent region it views on the device (pto.subview). The slice
+  // is a copy here, so an op that writes a tile in place (matmul_acc, assemble into a tile) writes
+  // the region back to the parent too.
+  std::shared_ptr<const TileWindow> window;
 
   long long numel() const { return shape_numel(shape); }
   long long bytes() const { return numel() * ir::dtype_bytes(dtype); }
   long long rows() const { return shape.size() >= 2 ? numel() / shape.back() : 1; }
   long long cols() const { return shape.empty() ? 1 : shape.back(); }
+};
+
+// The parent of a tile slice and where the slice lies in it (2-D).
+struct TileWindow {
+  TileValue parent;
+  Dims offset;
 };
 
 // An SDMA session: the completion word lives in the first 4 bytes of its UB scratch (DESIGN.md §6).

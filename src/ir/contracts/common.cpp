@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "ptodist/ir/printer.h"
+
 namespace ptodist::ir::contracts {
 
 const TypeNode* type_of(const ContractContext& cx, std::string_view name) {
@@ -255,6 +257,19 @@ bool check_atomic(const ContractContext& cx, DType dt) {
     return false;
   }
   return true;
+}
+
+Type tensor_keeping_valid(const std::vector<Expr>& shape, DType dtype, const std::vector<Expr>& valid) {
+  auto out = std::make_shared<TypeNode>(*tensor_type(shape, dtype));
+  out->valid_shape = valid;
+  return out;
+}
+
+std::vector<Expr> common_valid(const TypeNode* a, const TypeNode* b) {
+  if (a->valid_shape.size() != b->valid_shape.size()) return {};
+  for (size_t i = 0; i < a->valid_shape.size(); ++i)
+    if (print_expr(a->valid_shape[i]) != print_expr(b->valid_shape[i])) return {};
+  return a->valid_shape;
 }
 
 }  // namespace ptodist::ir::contracts

@@ -71,6 +71,12 @@ bool takes_tensors(const ContractContext& cx, std::string_view operand);
 // a tensor that its ConvertTensorToTileOps turns into a tile, where ptodist's pl.full is a tile already.
 bool tile_with_tensor(const ContractContext& cx, std::string_view a, std::string_view b);
 
+// A tensor-level elementwise result: a tensor of `shape` and `dtype` that keeps `valid` (the operand's
+// valid region a pl.tensor.set_validshape set; empty: all valid), as PyPTO's tensor ops keep it.
+Type tensor_keeping_valid(const std::vector<Expr>& shape, DType dtype, const std::vector<Expr>& valid);
+// The valid region two tensor operands share: theirs when provably the same, else none (all valid).
+std::vector<Expr> common_valid(const TypeNode* a, const TypeNode* b);
+
 std::string dtype_str(DType t);             // "pl.FP16"
 std::string quoted(std::string_view name);  // "'name'"
 

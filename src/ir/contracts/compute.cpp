@@ -237,7 +237,7 @@ Type tensor_elementwise(const ContractContext& cx) {
   if (shapes_differ(l->shape, r->shape))
     return cx.fail("rhs",
                    "'rhs' shape " + shape_str(r->shape) + " must match 'lhs' shape " + shape_str(l->shape));
-  return tensor_type(l->shape, l->dtype);
+  return tensor_keeping_valid(l->shape, l->dtype, common_valid(l, r));
 }
 
 // Two tiles of the same shape, dtype and memory (Vec: the vector unit computes elementwise ops), or,
@@ -265,7 +265,7 @@ Type tile_scalar(const ContractContext& cx, std::string_view tile = "tile",
   if (takes_tensors(cx, tile)) {
     const TypeNode* t = need_tensor_like(cx, tile);
     if (!t || !need_scalar(cx, scalar)) return nullptr;
-    return tensor_type(t->shape, t->dtype);
+    return tensor_keeping_valid(t->shape, t->dtype, t->valid_shape);
   }
   const TypeNode* t = need_tile_in(cx, tile, Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)");
   if (!t || !need_scalar(cx, scalar)) return nullptr;
@@ -457,7 +457,7 @@ Type check_Cast(const ContractContext& cx) {
                        describe(cx.arg("input")));
   if (takes_tensors(cx, "input")) {
     const TypeNode* t = need_tensor_like(cx, "input");
-    return t ? tensor_type(t->shape, *dt) : nullptr;
+    return t ? tensor_keeping_valid(t->shape, *dt, t->valid_shape) : nullptr;
   }
   const TypeNode* t = type_of(cx, "input");
   if (!t || t->kind != TypeKind::Tile)

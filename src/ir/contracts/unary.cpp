@@ -93,7 +93,7 @@ Type unary(const ContractContext& cx) {
     return nullptr;
   if (!tensor) return cx.arg(operand)->type;
   bool promote = row.dtypes == UnaryDTypes::kFloatResult && !dtype_is_float(t->dtype);
-  return tensor_type(t->shape, promote ? DType::FP32 : t->dtype);
+  return tensor_keeping_valid(t->shape, promote ? DType::FP32 : t->dtype, t->valid_shape);
 }
 
 }  // namespace

@@ -77,8 +77,10 @@ Type check_SetValidShape(const ContractContext& cx) {
   const TypeNode* t = need_region_operand(cx, "input", false, true);
   if (!t || !check_extent(cx, "valid_rows", t->shape[0]) || !check_extent(cx, "valid_cols", t->shape[1]))
     return nullptr;
-  if (t->is_tensor_like()) return cx.arg("input")->type;
-  auto out = std::make_shared<TypeNode>(*tile_type(t->shape, t->dtype, t->memory));
+  // A tensor keeps its type but for the valid region, as a tile does (PyPTO's TensorView valid_shape):
+  // an assemble of it writes only that region, and its load into a tile is partially valid.
+  auto out = t->is_tensor_like() ? std::make_shared<TypeNode>(*t)
+                                 : std::make_shared<TypeNode>(*tile_type(t->shape, t->dtype, t->memory));
   out->valid_shape = {cx.arg("valid_rows"), cx.arg("valid_cols")};
   return out;
 }
