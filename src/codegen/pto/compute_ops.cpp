@@ -561,12 +561,29 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
 // PyPTO's MakeMrgSort1CodegenPTO (format1: ins(src, blockLen : T, i32)) and MakeMrgSortCodegenPTO
 // (format2: the sources, then tmp with the exhausted attribute; outs(dst, executed) with the executed
 // counts as a vector<4xi16> that nothing reads).
+// The device's merge reads its sources while it writes the result, so they may not share a buffer
+// (PyPTO's tile.mrgsort_format1 is not in-place safe). Plan-memory gives them one when a variable carries
+// the merged row around a loop (`row = pl.tile.mrgsort(row, ...)`); PyPTO moves the result into the
+// carried buffer instead, which ptodist does not write yet: a located error, not a wrong merge.
+bool FunctionEmitter::merge_in_place(const OpCall& c, const TileRef& src, const TileRef& out,
+                                     const char* operand) {
+  const ir::TypeNode& a = *src.ir_type;
+  const ir::TypeNode& b = *out.ir_type;
+  if (a.addr < 0 || a.addr != b.addr || a.memory != b.memory) return false;
+  fail(c.span, c.op->spelling + ": the result shares the buffer of '" + operand +
+                   "' (a variable carries the merged row around a loop), and the device's merge cannot "
+                   "run in place, and moving the result into the carried buffer (as PyPTO does) has no PTO "
+                   "lowering yet");
+  return true;
+}
+
 void FunctionEmitter::emit_mrgsort(const CallSite& site) {
   const OpCall& c = site.call;
   const TileRef* out = result_tile(site);
   const Expr& bl = c.arg("block_len");
   if (bl && !bl->isa<NoneImm>()) {
     const TileRef* src = tile_of(c.arg("src0"), c, "src0");
+    if (src && out && merge_in_place(c, *src, *out, "src0")) return;
     Value len = emit_scalar_as(bl, "i32");
     if (src && out && len.valid())
       line("pto.tmrgsort ins(" + src->ssa + ", " + len.ssa + " : " + src->type + ", i32) outs(" + out->ssa +
@@ -578,7 +595,7 @@ void FunctionEmitter::emit_mrgsort(const CallSite& site) {
     const Expr& e = c.arg(s);
     if (!e || e->isa<NoneImm>()) continue;
     srcs.push_back(tile_of(e, c, s));
-    if (!srcs.back()) return;
+    if (!srcs.back() || (out && merge_in_place(c, *srcs.back(), *out, s))) return;
   }
   const TileRef* tmp = tile_of(c.arg("tmp"), c, "tmp");
   if (!tmp || !out) return;

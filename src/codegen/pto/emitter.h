@@ -217,6 +217,7 @@ class FunctionEmitter {
   void emit_expand(const CallSite& site, const ir::ExpandOpInfo& x);
   void emit_reduce(const CallSite& site, const ir::ReduceOpInfo& r);
   void emit_mrgsort(const CallSite& site);
+  bool merge_in_place(const ir::OpCall& c, const TileRef& src, const TileRef& out, const char* operand);
   void emit_tile_scalar(const CallSite& site, const char* op, const ir::Expr& tile, const ir::Expr& scalar);
   void emit_write(const CallSite& site);
   Value emit_read(const ir::OpCall& call);
