@@ -226,22 +226,36 @@ bool Emitter::use_async_put(long long rows, long long bytes) const {
   return dma_allowed_ && rows == 1 && bytes >= kAsyncPutMinBytes;
 }
 
-Var Emitter::issue_put_async(Block& out, const Expr& dst, Expr peer, const Expr& src, Expr dst_off,
-                             Expr src_off, Expr shape) {
+Var Emitter::session() {
   if (!session_) {
     session_ = vars_.make("coll_session", simple_type(TypeKind::AsyncSession), span_);
     Expr s = call(OpId::AsyncSession, {});
     if (!s) return nullptr;
     session_stmt_ = detail::make_assign(session_, s, span_);
   }
+  return session_stmt_ ? session_ : nullptr;
+}
+
+Var Emitter::issue_put_async(Block& out, const Expr& dst, Expr peer, const Expr& src, Expr dst_off,
+                             Expr src_off, Expr shape) {
+  Var sess = session();
+  if (!sess) return nullptr;
   return assign(out, "coll_event",
                 call(OpId::PutAsync, {{"dst", dst},
                                       {"peer", std::move(peer)},
                                       {"src", src},
-                                      {"session", ref(session_)},
+                                      {"session", ref(sess)},
                                       {"dst_offsets", std::move(dst_off)},
                                       {"src_offsets", std::move(src_off)},
                                       {"shape", std::move(shape)}}));
+}
+
+Var Emitter::issue_whole_get_async(Block& out, const Expr& window, Expr peer) {
+  Var sess = session();
+  if (!sess) return nullptr;
+  return assign(out, "coll_event",
+                call(OpId::GetAsync,
+                     {{"dst", window}, {"peer", std::move(peer)}, {"src", window}, {"session", ref(sess)}}));
 }
 
 void Emitter::wait_event(Block& out, const Var& event) {

@@ -93,10 +93,15 @@ class Emitter {
   // DMA engine, `e = put_async(...)` and later `wait_async_event(e, sess)`, when the kernel may build
   // the session (an InCore/AIV kernel with no session or async prefetch of its own).
   bool use_async_put(long long rows, long long bytes) const;
+  // The same rule for a pull of `bytes` (broadcast): the whole region on the DMA engine.
+  bool use_async_get(long long bytes) const { return use_async_put(1, bytes); }
   // `e = put_async(...)` on the collectives' session: the caller waits for `e` (wait_event) before any
   // notify.
   ir::Var issue_put_async(ir::Block& out, const ir::Expr& dst, ir::Expr peer, const ir::Expr& src,
                           ir::Expr dst_off, ir::Expr src_off, ir::Expr shape);
+  // `e = get_async(window, peer, window, sess)`: the whole of peer's copy of `window` into mine, window
+  // to window with no stage tile (a whole-tensor transfer is contiguous whatever its shape).
+  ir::Var issue_whole_get_async(ir::Block& out, const ir::Expr& window, ir::Expr peer);
   // `wait_async_event(e, sess)`.
   void wait_event(ir::Block& out, const ir::Var& event);
   // `sess = pld.system.async_session()` when a put_async was emitted (the caller puts it first in the
@@ -131,6 +136,9 @@ class Emitter {
   bool dma_allowed_ = false;
   ir::Var session_;
   ir::Stmt session_stmt_;
+
+  // The collectives' session, made on first use; null if it could not be built.
+  ir::Var session();
 };
 
 // The per-collective lowerings: each appends the collective's statements to `out` and returns the

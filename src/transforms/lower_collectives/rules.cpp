@@ -109,7 +109,9 @@ Expr lower_barrier(Emitter& e, const OpCall& c, Block& out) {
   return signal;
 }
 
-// Everyone says it is ready (so root's data is staged), then every other rank copies root's window.
+// Everyone says it is ready (so root's data is staged), then every other rank copies root's window:
+// from kAsyncPutMinBytes in one DMA get of the whole window (the put_async rule, applied to the pull),
+// window to window; below it, a staged get in 64 KiB pieces.
 Expr lower_broadcast(Emitter& e, const OpCall& c, Block& out) {
   Expr target = c.arg("target"), signal = c.arg("signal"), root = c.arg("root");
   auto dims = static_2d(e, target, "target");
@@ -117,11 +119,15 @@ Expr lower_broadcast(Emitter& e, const OpCall& c, Block& out) {
   e.begin(c, target, out);
   e.barrier(out, signal, e.i(1));
   Block copy;
-  ChunkPlan plan =
-      plan_chunks(dims->first, dims->second, dtype_bytes(target->type->dtype), kTransferChunkBytes);
-  e.for_chunks(copy, plan, e.i(0), [&](Block& b, const Chunk& k) {
-    e.get(b, target, root, target, e.list({k.row, k.col}), e.ints({k.rows, k.cols}));
-  });
+  int elem = dtype_bytes(target->type->dtype);
+  if (e.use_async_get(dims->first * dims->second * elem)) {
+    if (Var ev = e.issue_whole_get_async(copy, target, root)) e.wait_event(copy, ev);
+  } else {
+    ChunkPlan plan = plan_chunks(dims->first, dims->second, elem, kTransferChunkBytes);
+    e.for_chunks(copy, plan, e.i(0), [&](Block& b, const Chunk& k) {
+      e.get(b, target, root, target, e.list({k.row, k.col}), e.ints({k.rows, k.cols}));
+    });
+  }
   e.when(out, e.b().compare(CompareOpKind::Ne, e.me(), root, c.span), std::move(copy));
   e.epilogue(out, signal, e.i(1));
   return target;

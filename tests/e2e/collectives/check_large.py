@@ -1,5 +1,5 @@
 """Runs large_allgather.py (256 KiB rows: allgather, all_to_all and all_to_all_v take the put_async
-form) at 2 and 3 ranks, fast and check mode, and compares with a reference computed here.
+form, broadcast the get_async one) at 2 and 3 ranks, fast and check mode, and compares with a reference computed here.
 
 Usage: check_large.py PTODIST OUT_DIR [--runs K]
 """
@@ -38,7 +38,7 @@ def check(args, n, mode):
     if p.returncode != 0:
         return f"exit {p.returncode}: {p.stdout.decode(errors='replace').strip()[-600:]}"
     # Rank r: rows 0..n-1 are every rank's x; rows n+s are rank s's table row r; rows 2n+2s+k are rank
-    # s's vtable row 2r+k.
+    # s's vtable row 2r+k; row 4n is rank 1's x.
     want = []
     for r in range(n):
         for s in range(n):
@@ -47,6 +47,7 @@ def check(args, n, mode):
             want += table[s][r]
         for s in range(n):
             want += vtable[s][2 * r] + vtable[s][2 * r + 1]
+        want += x[1]  # the broadcast from rank 1
     _, got = read_npy(os.path.join(work, "out.npy"))
     return compare("out", got, want)
 

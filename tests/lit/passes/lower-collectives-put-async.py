@@ -2,7 +2,8 @@
 # The put_async rule of lower-collectives (docs/collectives.md): a pushed row of at least 256 KiB goes
 # on the DMA engine (put_async on one session the kernel builds first; with at most 16 rows in all,
 # every transfer before the first wait, else per peer a put_async and its wait); a smaller one is a
-# staged put in 64 KiB pieces; a kernel with a session of its own keeps the staged put.
+# staged put in 64 KiB pieces; a kernel with a session of its own keeps the staged put. broadcast's
+# pull follows the same rule with get_async.
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -133,3 +134,33 @@ def many(
     # CHECK:          pld.system.wait_async_event(coll_event, coll_session)
     # CHECK-NEXT: if my_rank == 0:
     swapped = pld.tensor.all_to_all(table, swapped, sig)
+
+
+# broadcast pulls root's window: from 256 KiB in all, one get_async of the whole window (window to
+# window, no stage tile) and its wait before the epilogue; below it, staged gets of 64 KiB pieces.
+# CHECK-LABEL: def pull_at_threshold(
+@pl.jit.incore
+def pull_at_threshold(
+    data: pld.DistributedTensor[[64, 1024], pl.FP32],
+    sig: pld.DistributedTensor[[4, 1], pl.INT32],
+):
+    # CHECK:      coll_session = pld.system.async_session()
+    # CHECK:      if my_rank != 0:
+    # CHECK-NEXT:     coll_event = pld.tensor.get_async(data, 0, data, coll_session)
+    # CHECK-NEXT:     pld.system.wait_async_event(coll_event, coll_session)
+    # CHECK-NOT:  pld.tensor.get(
+    data = pld.tensor.broadcast(data, sig, root=0)
+
+
+# CHECK-LABEL: def pull_below(
+@pl.jit.incore
+def pull_below(
+    data: pld.DistributedTensor[[63, 1024], pl.FP32],
+    sig: pld.DistributedTensor[[4, 1], pl.INT32],
+):
+    # CHECK-NOT:  async_session
+    # CHECK:      if my_rank != 0:
+    # CHECK-NEXT:     for row_block in pl.range(7):
+    # CHECK-NEXT:         pld.tensor.get(
+    # CHECK-NOT:  get_async
+    data = pld.tensor.broadcast(data, sig, root=0)
