@@ -18,6 +18,7 @@
 
 #include "ptodist/analysis/liveness.h"
 #include "ptodist/ir/elementwise_ops.h"
+#include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/functor.h"
 #include "ptodist/ir/printer.h"
 #include "ptodist/ir/unary_ops.h"
@@ -140,7 +141,15 @@ struct Definitions : Walker {
         copies.push_back({target, same});
       } else if (const auto* c = a->value->as<OpCall>(); !c || !runs_in_place(*c)) {
         TileReads reads;
-        reads.visit_expr(a->value);
+        if (c && expand_op_info(c->op->id)) {
+          // An expand op re-reads its row/column vector (and a scratch) for every row or column but
+          // reads each element of its first operand once, before writing it (PyPTO: forbid_output_alias
+          // of the vector only): the result may take the first operand's buffer.
+          for (size_t i = 1; i < c->args.size(); ++i) reads.visit_expr(c->args[i]);
+          for (const Expr& v : c->varargs) reads.visit_expr(v);
+        } else {
+          reads.visit_expr(a->value);
+        }
         reads.vars.erase(target);  // `acc = op(acc, ...)` rebinds one variable, which has one buffer
         no_alias[target].insert(reads.vars.begin(), reads.vars.end());
       }

@@ -73,3 +73,35 @@ def nested_operands(
     # CHECK: tile_2: pl.Tile{{\[\[}}128, 128], pl.FP32, pl.Mem.Vec, addr=0] = pl.add(tile, tile_1)
     # CHECK: y = pl.store(tile_2, [0, 0], y)
     y = pl.store(pl.add(pl.load(x, [0, 0], [128, 128]), pl.load(x, [0, 0], [128, 128])), [0, 0], y)
+
+
+# CHECK-LABEL: def expand_in_place(
+@pl.jit.incore
+def expand_in_place(
+    x: pl.Tensor[[64, 128], pl.FP32],
+    v: pl.Tensor[[64, 1], pl.FP32],
+    y: pl.Out[pl.Tensor[[64, 128], pl.FP32]],
+):
+    # CHECK: s: pl.Tile{{\[\[}}64, 1], pl.FP32, pl.Mem.Vec, addr=0] = pl.load(v
+    s = pl.load(v, [0, 0], [64, 1])
+    # CHECK: a: pl.Tile{{\[\[}}64, 128], pl.FP32, pl.Mem.Vec, addr=256] = pl.load(x
+    a = pl.load(x, [0, 0], [64, 128])
+    # CHECK: b: pl.Tile{{\[\[}}64, 128], pl.FP32, pl.Mem.Vec, addr=256] = pl.row_expand_mul(a, s)
+    b = pl.row_expand_mul(a, s)
+    y = pl.store(b, [0, 0], y)
+
+
+# Both operands end at the op and s's buffer comes first: the result still takes p's.
+# CHECK-LABEL: def expand_vector_apart(
+@pl.jit.incore
+def expand_vector_apart(
+    v: pl.Tensor[[64, 1], pl.FP32],
+    z: pl.Out[pl.Tensor[[64, 1], pl.FP32]],
+):
+    # CHECK: s: pl.Tile{{\[\[}}64, 1], pl.FP32, pl.Mem.Vec, addr=0] = pl.load(v
+    s = pl.load(v, [0, 0], [64, 1])
+    # CHECK: p: pl.Tile{{\[\[}}64, 1], pl.FP32, pl.Mem.Vec, addr=256] = pl.load(v
+    p = pl.load(v, [0, 0], [64, 1])
+    # CHECK: q: pl.Tile{{\[\[}}64, 1], pl.FP32, pl.Mem.Vec, addr=256] = pl.row_expand_sub(p, s)
+    q = pl.row_expand_sub(p, s)
+    z = pl.store(q, [0, 0], z)
