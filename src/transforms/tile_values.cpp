@@ -1,6 +1,7 @@
 // Tensor-level data in a kernel as on-chip tiles (PyPTO's ConvertTensorToTileOps, its op conversion
-// registry: tensor.slice of a GM tensor is tile.load, a tensor-level elementwise op its tile op on
-// loaded operands, tensor.assemble of a tile tile.store, pld.tensor.remote_store pld.tile.remote_store).
+// registry: tensor.slice of a GM tensor is tile.load and of a converted value tile.slice, a tensor-level
+// elementwise op its tile op on loaded operands, tensor.assemble of a tile tile.store,
+// pld.tensor.remote_store pld.tile.remote_store).
 //
 // ptodist's runtime also runs these ops on GM tensors, so a value is converted only where the tile form
 // exists: the value's shape is static and fits in UB, and every use of a converted variable is a slot
@@ -36,11 +37,12 @@ bool given(const Expr& e) {
   return e && !e->isa<NoneImm>();
 }
 
-// An op computing values that has a tile form taking no scratch: elementwise, cast, unary, broadcast,
-// row_sum / row_max and the reductions without a tmp_tile, reshape.
+// An op computing values that has a tile form taking no scratch the program must name: elementwise, cast,
+// unary, broadcast, the reductions without a tmp_tile, reshape; row_sum / row_max and transpose, whose
+// scratch add-op-scratch gives them (PyPTO's conversion and FlattenTileNdTo2D do).
 bool is_value_op(OpId id) {
   if (is_elementwise_arith(id) || id == OpId::Cast || unary_op_info(id) || expand_op_info(id)) return true;
-  if (id == OpId::RowSum || id == OpId::RowMax || id == OpId::Reshape) return true;
+  if (id == OpId::RowSum || id == OpId::RowMax || id == OpId::Reshape || id == OpId::Transpose) return true;
   const ReduceOpInfo* r = reduce_op_info(id);
   return r && (r->tmp == ReduceTmp::kNone || r->tmp == ReduceTmp::kOptional);
 }
@@ -160,9 +162,11 @@ class TileValues : public DeepRewriter {
     return e->isa<VarRef>();
   }
 
-  // Slots of `c` that take a tile after conversion, given whether `c` itself is converted.
+  // Slots of `c` that take a tile after conversion, given whether `c` itself is converted (a converted
+  // slice of a converted variable is a slice of its tile).
   bool tile_slot(const OpCall& c, size_t slot, bool converted) const {
     const std::string& name = op_info(c.op->id).params[slot].name;
+    if (c.op->id == OpId::Slice) return converted && name == "input";
     if (c.op->id == OpId::Assemble) return name == "source" && tensor_typed(c.arg("target"));
     if (c.op->id == OpId::TensorRemoteStore) return name == "src";
     if (is_mixed(c)) return tensor_typed(c.args[slot]);
@@ -178,7 +182,7 @@ class TileValues : public DeepRewriter {
       return;
     }
     if (const auto* c = e->as<OpCall>()) {
-      bool converted = tile_ok && is_tensor_compute(*c) && can_tile(e);
+      bool converted = tile_ok && (is_tensor_compute(*c) || is_loadable_slice(*c)) && can_tile(e);
       bool store = c->op->id == OpId::Assemble || c->op->id == OpId::TensorRemoteStore;
       for (size_t i = 0; i < c->args.size(); ++i)
         scan(c->args[i], (top || !store) && tile_slot(*c, i, converted));
@@ -342,8 +346,16 @@ class TileValues : public DeepRewriter {
   }
 
   // A slice as the load of its region (partially valid with valid_shape, as PyPTO's tensor.slice
-  // conversion loads it).
+  // conversion loads it); of a converted variable, the slice of its tile (PyPTO's tile.slice).
   Expr load_slice(const OpCall& c) {
+    if (auto v = as_var(c.args[0]); v && candidates_.count(v.get()))
+      return checked(make_.call(
+          OpId::Slice,
+          {{"input", rewrite_expr(c.args[0])},
+           {"shape", rewrite_expr(c.arg("shape"))},
+           {"offset", rewrite_expr(c.arg("offset"))},
+           {"valid_shape", given(c.arg("valid_shape")) ? rewrite_expr(c.arg("valid_shape")) : nullptr}},
+          c.span));
     return checked(make_.call(
         OpId::Load,
         {{"tensor", rewrite_expr(c.args[0])},

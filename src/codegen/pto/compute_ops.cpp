@@ -282,6 +282,7 @@ static bool is_tensor_form(const OpCall& c) {
   switch (c.op->id) {
     case OpId::Cast:
     case OpId::FillPad:
+    case OpId::SetValidShape:
     case OpId::Gather:
     case OpId::Arange:
     case OpId::Cmp:
@@ -370,9 +371,14 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
       const TileRef* a = tile_of(c.arg("input"), c, "input");
       const TileRef* out = result_tile(site);
       if (!a || !out) return true;
+      // The view's valid dims are static (pto.treshape takes no valid operands, so a `?` would leave its
+      // extent at zero, PyPTO's GetViewTileBufTypeStringFromTileType), also when the result itself is
+      // allocated with dynamic ones (a set_validshape operand).
+      std::string view_type =
+          out->ir_type->valid_shape.empty() ? tile_buf_type(out->ir_type, out->pad) : out->type;
       std::string view = fresh(out->ssa.substr(1) + "_view");
-      line(view + " = pto.treshape " + a->ssa + " : " + a->type + " -> " + out->type);
-      line("pto.tmov ins(" + view + " : " + out->type + ") outs(" + out->ssa + " : " + out->type + ")");
+      line(view + " = pto.treshape " + a->ssa + " : " + a->type + " -> " + view_type);
+      line("pto.tmov ins(" + view + " : " + view_type + ") outs(" + out->ssa + " : " + out->type + ")");
       return true;
     }
     case OpId::Sort32: {
@@ -386,13 +392,29 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     case OpId::MrgSort:
       emit_mrgsort(site);
       return true;
-    case OpId::Transpose:
-      // PyPTO's pto.ttrans takes a scratch tile its FlattenTileNdTo2D pass allocates; plan-memory has no
-      // such scratch yet.
-      fail(c.span, c.op->spelling +
-                       " on a tile has no PTO lowering yet (pto.ttrans needs a scratch tile that plan-memory "
-                       "does not allocate yet)");
+    case OpId::Transpose: {
+      // PyPTO's MakeTileTransposeCodegenPTO: pto.ttrans ins(src, tmp) with both typed as the source; the
+      // scratch is the tmp_tile add-op-scratch gave it (PyPTO's FlattenTileNdTo2D allocates it).
+      const TileRef* a = tile_of(c.arg("input"), c, "input");
+      const Expr& tmp = c.arg("tmp_tile");
+      const TileRef* t = tmp && !tmp->isa<NoneImm>() ? tile_of(tmp, c, "tmp_tile") : nullptr;
+      const TileRef* out = result_tile(site);
+      if (!a || !out) return true;
+      if (!t) {
+        fail(c.span, c.op->spelling +
+                         ": reached the emitter without its scratch tile; the default pipeline " +
+                         "gives it one (add-op-scratch)");
+        return true;
+      }
+      if (a->ir_type->shape.size() != 2) {
+        fail(c.span, c.op->spelling + ": pto.ttrans transposes 2-D tiles; a tile of " +
+                         std::to_string(a->ir_type->shape.size()) + " dims has no PTO lowering yet");
+        return true;
+      }
+      line("pto.ttrans ins(" + a->ssa + ", " + t->ssa + " : " + a->type + ", " + a->type + ") outs(" +
+           out->ssa + " : " + out->type + ")");
       return true;
+    }
     case OpId::TileGather: {
       // PyPTO's tile.gather: pto.tgather ins(src, indices, tmp) outs(dst) (the index form).
       const TileRef* src = tile_of(c.arg("src"), c, "src");
@@ -428,11 +450,10 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     }
     case OpId::FillPad:
     case OpId::FillPadInplace:
-      // PyPTO lowers these to pto.tfillpad / pto.tfillpad_inplace, whose pad value is part of the result
-      // tile's !pto.tile_buf type (pad=1|2|3); the emitter's tile types carry no pad (pad=0) yet.
-      fail(c.span, c.op->spelling +
-                       " has no PTO lowering yet (pto.tfillpad takes its pad value from the result tile's "
-                       "type, which the emitter does not write yet)");
+      emit_fillpad(site);
+      return true;
+    case OpId::SetValidShape:
+      emit_set_validshape(site);
       return true;
     case OpId::Cmp:
     case OpId::Cmps: {

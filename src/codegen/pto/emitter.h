@@ -47,8 +47,8 @@ struct TensorRef {
   Value view;
   std::vector<std::string> dims, strides;  // index values of the view, defined in the prologue
   std::string ctx;                         // empty unless the tensor is window-backed
-  bool dense = true;                       // row-major over its own dims (false for a slice's view)
-  bool dn = false;                         // a transposed view: column-major (PTO's DN layout)
+  bool dense = true;  // its elements are one row-major run over its own dims (false for a strided slice)
+  bool dn = false;    // a transposed view: column-major (PTO's DN layout)
 };
 
 // A tile: the handle of its `pto.alloc_tile` and the tile_buf type.
@@ -56,6 +56,15 @@ struct TileRef {
   std::string ssa;
   std::string type;
   ir::Type ir_type;
+  long long addr = -1;  // the byte offset plan-memory gave it; -1 when the assembler places it
+  int pad = 0;          // PTOAS's pad code of its type (tile_buf_type)
+};
+
+// What the kernel's statements ask of a tile variable's pto.alloc_tile beyond its IR type
+// (tile_regions.cpp).
+struct TileForm {
+  int pad = 0;                 // defined by pl.fillpad: the pad value its type carries
+  bool dynamic_valid = false;  // the operand of pl.set_validshape, which resets its valid extents
 };
 
 // One kernel parameter as the runtime passes it (manifest).
@@ -112,6 +121,22 @@ struct CallSite {
   // Whether one of the markers (fences, cache invalidates) right after this statement is a fence.
   bool fence_follows() const;
 };
+
+// Calls fn(assign) for every assignment of a block, nested blocks included, in program order.
+template <typename Fn>
+void for_each_assign(const ir::Block& block, const Fn& fn) {
+  for (const ir::Stmt& s : block) {
+    if (auto a = s->as<ir::Assign>())
+      fn(*a);
+    else if (auto f = s->as<ir::For>())
+      for_each_assign(f->body, fn);
+    else if (auto i = s->as<ir::If>()) {
+      for_each_assign(i->then_body, fn);
+      for_each_assign(i->else_body, fn);
+    } else if (auto m = s->as<ir::ManualScope>())
+      for_each_assign(m->body, fn);
+  }
+}
 
 // Members are public: this is the emitter's internal state, shared by its topic files only.
 class FunctionEmitter {
@@ -176,6 +201,8 @@ class FunctionEmitter {
   // ---- GM tensors as values (tensor_views.cpp) ----
   bool emit_tensor_view_op(const CallSite& site);
   void emit_slice(const CallSite& site);
+  // The view of the slice `c` of a GM tensor, named after `name`; nullopt after a reported error.
+  std::optional<TensorRef> slice_view(const ir::OpCall& c, const std::string& name);
   void emit_assemble(const CallSite& site);
   void emit_tensor_reshape(const CallSite& site);
   void emit_tensor_transpose(const CallSite& site);
@@ -226,6 +253,16 @@ class FunctionEmitter {
   Value emit_tile_read(const ir::OpCall& call);
   Value tile_index(const TileRef& t, const ir::OpCall& call);
 
+  // ---- valid regions and windows of tiles (tile_regions.cpp) ----
+  void collect_tile_forms();
+  void check_not_read_after(const ir::VarRef& operand, int at, int def,
+                            const std::vector<std::pair<int, SourceSpan>>& accesses,
+                            const std::vector<std::pair<int, int>>& loops);
+  void emit_set_validshape(const CallSite& site);
+  void emit_fillpad(const CallSite& site);
+  void emit_tile_assemble(const CallSite& site);
+  void emit_tile_slice(const CallSite& site);
+
   // ---- the function (function.cpp, control_flow.cpp) ----
   void declare_signature();
   void declare_dims(const ir::Expr& d);
@@ -236,6 +273,8 @@ class FunctionEmitter {
   void declare_tiles();
   bool known_at_entry(const ir::Expr& e) const;
   std::string valid_operands(const ir::Assign& a, const ir::Type& tile);
+  // The handle and type of tile variable `v` at planned byte offset `addr` (-1: none).
+  TileRef tile_ref(const ir::Var& v, long long addr);
   void alloc_in_body(const ir::Assign& a);
   void drop_body_tiles();
   void emit_block(const ir::Block& block);
@@ -254,11 +293,14 @@ class FunctionEmitter {
   std::map<int, Value> scalars_;  // Scalar variables, and handles: sessions, events, contexts
   std::map<int, TensorRef> tensors_;
   std::map<int, TileRef> tiles_;
-  std::map<int, std::string> body_allocs_;   // tiles allocated at their definition -> "addr = %c " or ""
-  std::map<int, int> alloc_depth_;           // such a tile, while allocated -> the depth of its block
-  std::set<int> scoped_out_;                 // such tiles used after the block that allocated them
-  std::set<int> transposed_mats_;            // Mat tiles loaded from a DN view: the ZN fractal layout
-  std::map<int, PendingAsync> pending_;      // event variable -> its issue
+  std::map<int, std::pair<long long, std::string>> body_allocs_;  // tiles allocated at their definition
+                                                                  // -> (addr, "addr = %c " or "")
+  std::map<int, TileForm> forms_;         // tile variable -> what its alloc_tile carries beyond its IR type
+  std::set<int> set_validshape_results_;  // tile variables that name their set_validshape operand's buffer
+  std::map<int, int> alloc_depth_;        // such a tile, while allocated -> the depth of its block
+  std::set<int> scoped_out_;              // such tiles used after the block that allocated them
+  std::set<int> transposed_mats_;         // Mat tiles loaded from a DN view: the ZN fractal layout
+  std::map<int, PendingAsync> pending_;   // event variable -> its issue
   std::map<std::string, std::string> dims_;  // dynamic dim name -> its index argument
   std::string workspace_;                    // SDMA workspace argument when the kernel builds a session
   std::string raw_args_;  // the dispatch arguments a kernel that defers its completion registers through
@@ -285,8 +327,13 @@ struct PrologueScope {
 // ---- type spellings (values.cpp) ----
 std::string element_type(ir::DType t);  // f16, bf16, f32, i32, ...
 std::string value_type(ir::DType t);    // INT64 scalars are `index`
-// !pto.tile_buf<loc=vec, dtype=f16, ...>; `transposed` gives a Mat tile the ZN layout.
-std::string tile_buf_type(const ir::Type& tile, bool transposed = false);
+// !pto.tile_buf<loc=vec, dtype=f16, ...>: `pad` is PTOAS's pad code (0 none, 1 zero, 2 max, 3 min) that
+// pto.tfillpad writes; `dynamic_valid` writes v_row=?, v_col=? for a whole tile (pto.set_validshape's
+// operand must have them); `transposed` gives a Mat tile the ZN layout.
+std::string tile_buf_type(const ir::Type& tile, int pad = 0, bool dynamic_valid = false,
+                          bool transposed = false);
+// The type of a window of `tile`'s config whose valid rows and columns are `valid` (-1: known at run time).
+std::string tile_view_type(const ir::Type& tile, const std::vector<long long>& valid, int pad);
 std::string tensor_view_type(const ir::Type& tensor);  // !pto.tensor_view<?x?xf16>
 std::string partition_type(const std::vector<long long>& sizes, ir::DType t);
 // Static dims of a shaped type, -1 for a dim that is not a constant.

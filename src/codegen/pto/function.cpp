@@ -46,22 +46,6 @@ void for_each_call(const Block& block, const Fn& fn) {
   }
 }
 
-// Calls fn(assign) for every assignment of a block, nested blocks included.
-template <typename Fn>
-void for_each_assign(const Block& block, const Fn& fn) {
-  for (const Stmt& s : block) {
-    if (auto a = s->as<Assign>())
-      fn(*a);
-    else if (auto f = s->as<For>())
-      for_each_assign(f->body, fn);
-    else if (auto i = s->as<If>()) {
-      for_each_assign(i->then_body, fn);
-      for_each_assign(i->else_body, fn);
-    } else if (auto m = s->as<ManualScope>())
-      for_each_assign(m->body, fn);
-  }
-}
-
 bool is_cube_op(OpId id) {
   return id == OpId::Matmul || id == OpId::MatmulAcc;
 }
@@ -271,6 +255,7 @@ void FunctionEmitter::declare_tiles() {
     if (a.targets.size() != 1 || !a.targets[0] || !a.value || !a.value->isa<OpCall>()) return;
     const Var& v = a.targets[0];
     if (!v->type || v->type->kind != TypeKind::Tile || tiles_.count(v->id)) return;
+    if (set_validshape_results_.count(v->id)) return;  // names its operand's buffer
     if (!v->type->shape_is_static()) {
       fail(a.span, "tile '" + v->name + "' has shape " + shape_str(v->type->shape) +
                        "; PTO tiles need constant shapes (run specialize)");
@@ -278,16 +263,18 @@ void FunctionEmitter::declare_tiles() {
     }
     long long addr = v->type->addr >= 0 ? v->type->addr : (a.annotation ? a.annotation->addr : -1);
     std::string where = addr >= 0 ? "addr = " + constant_int(addr, "i64").ssa + " " : "";
-    bool at_entry = true;
+    // The operand of a set_validshape is allocated at its definition, as PyPTO allocates every tile: each
+    // definition (each loop iteration) starts from a handle whose valid extents are the whole tile.
+    bool at_entry = !forms_[v->id].dynamic_valid;
     for (const Expr& d : v->type->valid_shape) at_entry = at_entry && known_at_entry(d);
     if (at_entry) {
-      TileRef ref{fresh(v->name), tile_buf_type(v->type, transposed_mats_.count(v->id) > 0), v->type};
       std::string valid = valid_operands(a, v->type);
       if (failed_) return;
+      TileRef ref = tile_ref(v, addr);
       line(ref.ssa + " = pto.alloc_tile " + where + valid + ": " + ref.type);
       tiles_[v->id] = ref;
     } else {
-      body_allocs_[v->id] = where;  // allocated where it is defined, once its valid extents are computed
+      body_allocs_[v->id] = {addr, where};  // allocated where it is defined, once its valid extents are known
     }
     TileInfo ti{v->name,
                 std::string(memory_name(v->type->memory)),
@@ -314,6 +301,13 @@ void FunctionEmitter::find_transposed_mats() {
   });
 }
 
+TileRef FunctionEmitter::tile_ref(const Var& v, long long addr) {
+  const TileForm& form = forms_[v->id];
+  return {fresh(v->name),
+          tile_buf_type(v->type, form.pad, form.dynamic_valid, transposed_mats_.count(v->id) > 0), v->type,
+          addr, form.pad};
+}
+
 // Whether `e` has a value in the prologue: constants, dynamic dims and scalar parameters.
 bool FunctionEmitter::known_at_entry(const Expr& e) const {
   if (!e) return false;
@@ -328,7 +322,8 @@ bool FunctionEmitter::known_at_entry(const Expr& e) const {
 // `valid_row = %r valid_col = %c ` of a partially valid tile (empty for a whole one): the extents of its
 // rows and columns, as PyPTO's alloc_tile carries them, evaluated where the tile is allocated.
 std::string FunctionEmitter::valid_operands(const Assign& a, const Type& tile) {
-  const std::vector<Expr>& valid = tile->valid_shape;
+  const std::vector<Expr>& valid =
+      tile->valid_shape.empty() && forms_[a.targets[0]->id].dynamic_valid ? tile->shape : tile->valid_shape;
   if (valid.empty()) return "";
   if (valid.size() > 2) {
     fail(a.span, "tile '" + a.targets[0]->name + "' of " + std::to_string(valid.size()) +
@@ -349,6 +344,7 @@ bool FunctionEmitter::emit() {
   declare_signature();
   declare_views();
   find_transposed_mats();
+  collect_tile_forms();
   declare_tiles();
   if (failed_) return false;
   emit_block(fn_.body);
@@ -419,8 +415,8 @@ void FunctionEmitter::alloc_in_body(const Assign& a) {
   if (it == body_allocs_.end() || tiles_.count(v->id)) return;
   std::string valid = valid_operands(a, v->type);
   if (failed_) return;
-  TileRef ref{fresh(v->name), tile_buf_type(v->type, transposed_mats_.count(v->id) > 0), v->type};
-  line(ref.ssa + " = pto.alloc_tile " + it->second + valid + ": " + ref.type);
+  TileRef ref = tile_ref(v, it->second.first);
+  line(ref.ssa + " = pto.alloc_tile " + it->second.second + valid + ": " + ref.type);
   tiles_[v->id] = ref;
   alloc_depth_[v->id] = indent_;
 }

@@ -1,8 +1,11 @@
 // GM tensors as values in a kernel: pl.slice is a sub-view (the parent's pointer advanced to the slice's
-// first element, with the parent's strides) and pl.assemble of a computed tile is a store at an offset.
+// first element, with the parent's strides) and pl.assemble of a computed tile is a store at an offset
+// (into a tile target, tile_regions.cpp).
 // PyPTO reaches the same PTO through its tensor-to-tile conversion (a slice that is loaded becomes a
 // load of that region, an assemble of a tile a store); here the view is made once and every pl.load /
 // pl.store of the slice partitions it as it would a parameter's view.
+#include <optional>
+
 #include "emitter.h"
 
 namespace ptodist::codegen::pto {
@@ -26,8 +29,7 @@ bool FunctionEmitter::emit_tensor_view_op(const CallSite& site) {
     return true;
   }
   if (c.op->id == OpId::Slice) {
-    // PyPTO lowers tile.slice to pto.subview (or pto.textract) of the source tile.
-    fail(c.span, c.op->spelling + ": slicing a tile has no PTO lowering yet (pto.subview)");
+    emit_tile_slice(site);
     return true;
   }
   if (c.op->id == OpId::Assemble) {
@@ -48,26 +50,39 @@ bool FunctionEmitter::emit_tensor_view_op(const CallSite& site) {
 // `s = pl.slice(t, shape, offset)`: pto.addptr by the element offset sum(offset[i] * stride[i]), then a
 // tensor view of `shape` with t's strides. The contract has already rejected the optional slots.
 void FunctionEmitter::emit_slice(const CallSite& site) {
-  const OpCall& c = site.call;
-  const TensorRef* t = tensor_of(c.arg("input"), c, "input");
   Var r = site.result();
-  if (!t) return;
   if (!r) return;  // an unused view emits nothing
+  if (std::optional<TensorRef> s = slice_view(site.call, r->name)) tensors_[r->id] = std::move(*s);
+}
+
+// Whether the region `shape` of a row-major tensor of `dims` is one contiguous run of elements: every dim
+// after the first one of more than one element is whole (a row block, a part of one row).
+static bool contiguous_region(const std::vector<long long>& shape, const std::vector<long long>& dims) {
+  size_t i = 0;
+  while (i < shape.size() && shape[i] == 1) ++i;
+  for (++i; i < shape.size(); ++i)
+    if (shape[i] < 0 || shape[i] != dims[i]) return false;
+  return true;
+}
+
+std::optional<TensorRef> FunctionEmitter::slice_view(const OpCall& c, const std::string& name) {
+  const TensorRef* t = tensor_of(c.arg("input"), c, "input");
+  if (!t) return std::nullopt;
   if (t->dn) {
     fail(c.span, c.op->spelling +
                      ": slicing a transposed GM tensor has no PTO lowering yet; slice first, "
                      "then transpose");
-    return;
+    return std::nullopt;
   }
   std::vector<Value> offs = region_offsets(c.arg("offset"), *t, c);
-  if (failed_) return;
+  if (failed_) return std::nullopt;
   Value elems = constant_int(0, "index");
   for (size_t i = 0; i < offs.size(); ++i) {
     if (!offs[i].valid() || offs[i].ssa == constant_int(0, "index").ssa) continue;
-    std::string term = fresh(r->name + "_off");
+    std::string term = fresh(name + "_off");
     line(term + " = arith.muli " + offs[i].ssa + ", " + t->strides[i] + " : index");
     if (elems.ssa != constant_int(0, "index").ssa) {
-      std::string sum = fresh(r->name + "_off");
+      std::string sum = fresh(name + "_off");
       line(sum + " = arith.addi " + elems.ssa + ", " + term + " : index");
       term = sum;
     }
@@ -75,18 +90,18 @@ void FunctionEmitter::emit_slice(const CallSite& site) {
   }
   std::string ptr_type = "!pto.ptr<" + element_type(t->type->dtype) + ">";
   TensorRef s = *t;
-  s.name = r->name;
+  s.name = name;
   s.type = c.type;
-  s.ptr = fresh(r->name + "_ptr");
+  s.ptr = fresh(name + "_ptr");
   line(s.ptr + " = pto.addptr " + t->ptr + ", " + elems.ssa + " : " + ptr_type + " -> " + ptr_type);
   s.dims.clear();
   for (const Expr& d : c.type->shape) s.dims.push_back(emit_scalar_as(d, "index").ssa);
-  if (failed_) return;
-  s.dense = false;
-  s.view = {fresh(r->name + "_view"), tensor_view_type(c.type)};
+  if (failed_) return std::nullopt;
+  s.dense = t->dense && contiguous_region(dims_of(c.type), dims_of(t->type));
+  s.view = {fresh(name + "_view"), tensor_view_type(c.type)};
   line(s.view.ssa + " = pto.make_tensor_view " + s.ptr + ", shape = [" + join_ssa(s.dims) + "], strides = [" +
        join_ssa(s.strides) + "] {layout = #pto.layout<nd>} : " + s.view.type);
-  tensors_[r->id] = std::move(s);
+  return s;
 }
 
 // `t = pl.assemble(t, tile, offset)` is `pl.store(tile, offset, t)`. A tensor source is a GM-to-GM copy,
@@ -95,9 +110,7 @@ void FunctionEmitter::emit_assemble(const CallSite& site) {
   const OpCall& c = site.call;
   const Expr& source = c.arg("source");
   if (c.type && c.type->kind == TypeKind::Tile) {
-    // PyPTO lowers tile.assemble to pto.subview of the target and a pto.tmov into it.
-    fail(c.span,
-         c.op->spelling + ": assembling into a tile has no PTO lowering yet (pto.subview + pto.tmov)");
+    emit_tile_assemble(site);
     return;
   }
   if (!source->type || source->type->kind != TypeKind::Tile) {
@@ -120,17 +133,29 @@ void FunctionEmitter::emit_assemble(const CallSite& site) {
 
 // `v = pl.reshape(t, shape)` of a GM tensor: the same elements under another shape, a view of t's
 // pointer with row-major strides (the runtime's in-place reshape; PyPTO loads the tensor and reshapes
-// the tile, which reads the same elements). Only a dense tensor has such a view: a slice's rows are
-// strided.
+// the tile, which reads the same elements). Only a contiguous tensor has such a view: a whole tensor, or a
+// slice of one that is a run of elements (`pl.reshape(w[n0:n0 + N], [1, N])`), given by name or inline.
 void FunctionEmitter::emit_tensor_reshape(const CallSite& site) {
   const OpCall& c = site.call;
-  const TensorRef* t = tensor_of(c.arg("input"), c, "input");
   Var r = site.result();
-  if (!t || !r) return;
+  if (!r) return;
+  const Expr& input = c.arg("input");
+  const auto* nested = input->as<OpCall>();
+  std::optional<TensorRef> slice;
+  if (nested && nested->op->id == OpId::Slice && nested->type && nested->type->is_tensor_like())
+    slice = slice_view(*nested, r->name + "_src");
+  const TensorRef* t = slice ? &*slice : nested ? nullptr : tensor_of(input, c, "input");
+  if (failed_) return;
+  if (!t) {
+    fail(input->span, c.op->spelling + ": input must be a tensor variable or a slice of one");
+    return;
+  }
   if (!t->dense) {
-    fail(c.arg("input")->span, c.op->spelling + ": '" + t->name +
-                                   "' is a slice, whose rows are strided; PTO reshapes a whole tensor only "
-                                   "(load the slice and reshape the tile)");
+    fail(input->span,
+         c.op->spelling + ": '" + t->name +
+             "' is a slice whose elements are not one contiguous run (its rows are strided); PTO "
+             "reshapes a whole tensor, a row block or a part of one row only (load the slice "
+             "and reshape the tile)");
     return;
   }
   TensorRef v = *t;

@@ -130,16 +130,25 @@ std::string float_literal(double v) {
 
 }  // namespace
 
-std::string tile_buf_type(const Type& tile, bool transposed) {
+std::string tile_buf_type(const Type& tile, int pad, bool dynamic_valid, bool transposed) {
   auto [rows, cols] = tile_rows_cols(tile);
   std::string r = std::to_string(rows), c = std::to_string(cols);
   // A partially valid tile (pl.load's valid_shape) has dynamic valid dims, its extents given as the
   // alloc_tile's valid_row / valid_col operands, as PyPTO writes every tile.
-  bool partial = !tile->valid_shape.empty();
+  bool partial = dynamic_valid || !tile->valid_shape.empty();
   std::string vr = partial ? "?" : r, vc = partial ? "?" : c;
   return std::string("!pto.tile_buf<loc=") + tile_loc(tile->memory) + ", dtype=" + element_type(tile->dtype) +
          ", rows=" + r + ", cols=" + c + ", v_row=" + vr + ", v_col=" + vc + ", " +
-         (transposed ? kTransposedMatLayout : tile_layout(tile->memory)) + ", pad=0>";
+         (transposed ? kTransposedMatLayout : tile_layout(tile->memory)) + ", pad=" + std::to_string(pad) +
+         ">";
+}
+
+std::string tile_view_type(const Type& tile, const std::vector<long long>& valid, int pad) {
+  auto [rows, cols] = tile_rows_cols(tile);
+  auto dim = [](long long d) { return d < 0 ? std::string("?") : std::to_string(d); };
+  return std::string("!pto.tile_buf<loc=") + tile_loc(tile->memory) + ", dtype=" + element_type(tile->dtype) +
+         ", rows=" + std::to_string(rows) + ", cols=" + std::to_string(cols) + ", v_row=" + dim(valid[0]) +
+         ", v_col=" + dim(valid[1]) + ", " + tile_layout(tile->memory) + ", pad=" + std::to_string(pad) + ">";
 }
 
 std::string tensor_view_type(const Type& tensor) {

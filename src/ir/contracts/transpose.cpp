@@ -1,6 +1,7 @@
 // Contract of pl.transpose, after PyPTO's tile.transpose / tensor.transpose (src/ir/op/tile_ops/
 // transform.cpp, tensor_ops/transform.cpp): two constant axes (negative ones count from the end), which
-// must differ, swapped in the result's shape.
+// must differ, swapped in the result's shape; a tile's optional tmp_tile is pto.ttrans's scratch, of the
+// input's type (add-op-scratch gives one to a transpose without it).
 #include "common.h"
 
 namespace ptodist::ir {
@@ -18,6 +19,16 @@ long long need_axis(const ContractContext& cx, std::string_view name, long long 
     return -1;
   }
   return *a < 0 ? *a + rank : *a;
+}
+
+// Whether two shapes have the same rank and agree in every dim both know (symbolic dims are not compared).
+bool same_shape(const std::vector<Expr>& a, const std::vector<Expr>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    auto x = as_const_int(a[i]), y = as_const_int(b[i]);
+    if (x && y && *x != *y) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -39,6 +50,16 @@ Type check_Transpose(const ContractContext& cx) {
   if (a == b)
     return cx.fail("axis2", "'axis1' and 'axis2' name the same axis (" + std::to_string(a) +
                                 "); a transpose swaps two different axes");
+  if (!omitted(cx, "tmp_tile")) {
+    if (tensor)
+      return cx.fail("tmp_tile", "'tmp_tile' is a tile scratch; a tensor-level transpose takes none");
+    const TypeNode* tmp = need_tile(cx, "tmp_tile");
+    if (!tmp) return nullptr;
+    if (tmp->dtype != t->dtype || tmp->memory != t->memory || !same_shape(tmp->shape, t->shape))
+      return cx.fail("tmp_tile", "'tmp_tile' must be a tile of the input's shape, dtype and memory (" +
+                                     type_str(cx.arg("input")->type) + "), got " +
+                                     type_str(cx.arg("tmp_tile")->type));
+  }
   std::vector<Expr> shape = t->shape;
   std::swap(shape[static_cast<size_t>(a)], shape[static_cast<size_t>(b)]);
   return tensor ? tensor_type(shape, t->dtype) : tile_type(shape, t->dtype, Memory::Vec);

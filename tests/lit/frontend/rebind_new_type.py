@@ -10,7 +10,7 @@ import pypto.language as pl
 # CHECK-LABEL: def kernel(
 @pl.jit.incore
 def kernel(x: pl.Tensor[[8, 16], pl.FP32], y: pl.Out[pl.Tensor[[1, 8], pl.FP32]]):
-    # CHECK: s: pl.Tile{{\[\[}}8, 1], pl.FP32, pl.Mem.Vec{{.*}}] = pl.row_sum(tile)
+    # CHECK: s: pl.Tile{{\[\[}}8, 1], pl.FP32, pl.Mem.Vec{{.*}}] = pl.row_sum(tile, tmp_tile=tmp_tile)
     # CHECK-NEXT: s: pl.Tile{{\[\[}}1, 8], pl.FP32, pl.Mem.Vec{{.*}}] = pl.reshape(s, [1, 8])
     # CHECK-NEXT: y = pl.store(s, [0, 0], y)
     s = pl.row_sum(pl.load(x, [0, 0], [8, 16]))

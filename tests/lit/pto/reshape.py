@@ -54,7 +54,7 @@ class SliceReshape:
         out: pl.Out[pl.Tensor[[1, 256], pl.FP32]],
     ) -> pl.Tensor[[1, 256], pl.FP32]:
         half = pl.slice(x, [4, 32], [0, 0])
-        # ERR: reshape.py:[[@LINE+1]]:27: error: pl.reshape: 'half' is a slice, whose rows are strided; PTO reshapes a whole tensor only
+        # ERR: reshape.py:[[@LINE+1]]:27: error: pl.reshape: 'half' is a slice whose elements are not one contiguous run
         flat = pl.reshape(half, [1, 128])
         t = pl.load(flat, [0, 0], [1, 128])
         out = pl.store(t, [0, 0], out)
