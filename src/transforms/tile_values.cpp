@@ -38,11 +38,13 @@ bool given(const Expr& e) {
 }
 
 // An op computing values that has a tile form taking no scratch the program must name: elementwise, cast,
-// unary, broadcast, the reductions without a tmp_tile, reshape; row_sum / row_max and transpose, whose
-// scratch add-op-scratch gives them (PyPTO's conversion and FlattenTileNdTo2D do).
+// unary, broadcast, the reductions without a tmp_tile, reshape, set_validshape and fillpad; row_sum /
+// row_max and transpose, whose scratch add-op-scratch gives them (PyPTO's conversion and
+// FlattenTileNdTo2D do).
 bool is_value_op(OpId id) {
   if (is_elementwise_arith(id) || id == OpId::Cast || unary_op_info(id) || expand_op_info(id)) return true;
   if (id == OpId::RowSum || id == OpId::RowMax || id == OpId::Reshape || id == OpId::Transpose) return true;
+  if (id == OpId::SetValidShape || id == OpId::FillPad) return true;
   const ReduceOpInfo* r = reduce_op_info(id);
   return r && (r->tmp == ReduceTmp::kNone || r->tmp == ReduceTmp::kOptional);
 }

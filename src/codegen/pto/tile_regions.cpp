@@ -23,13 +23,27 @@ const OpCall* defining_call(const Assign& a) {
 }
 
 // The statements of a kernel numbered in program order, with where each variable is read or written and
-// each loop begins and ends: enough to see whether a tile is used after pl.set_validshape narrowed it.
+// each loop and each branch of an if begins and ends: enough to see whether a tile is used after
+// pl.set_validshape narrowed it.
 struct TileReads : Walker {
+  using Range = std::pair<int, int>;  // [first, last] statement
   int pos = 0;
   std::map<int, std::vector<std::pair<int, SourceSpan>>> accesses;  // variable id -> (statement, span)
-  std::vector<std::pair<int, int>> loops;                           // [first, last] statement of each body
+  std::vector<Range> loops;                                         // the body of each loop
+  std::vector<std::pair<Range, Range>> branches;                    // the then and else body of each if
   std::map<int, int> defined;                                       // variable id -> its first definition
   std::map<const OpCall*, int> set_validshape_at;
+
+  // Whether statements `a` and `b` are in the two branches of one if, so one never runs after the other
+  // unless a loop around the if (whose body starts after `def`) runs it again.
+  bool exclusive(int a, int b, int def) const {
+    for (const auto& [first, last] : loops)
+      if (first <= a && a <= last && first <= b && b <= last && def < first) return false;
+    auto in = [](int p, const Range& r) { return r.first <= p && p <= r.second; };
+    for (const auto& [then_r, else_r] : branches)
+      if ((in(a, then_r) && in(b, else_r)) || (in(a, else_r) && in(b, then_r))) return true;
+    return false;
+  }
 
   void visit_stmt(const Stmt& s) override {
     ++pos;
@@ -46,6 +60,17 @@ struct TileReads : Walker {
       int first = pos + 1;
       Walker::visit_stmt(s);
       loops.push_back({first, pos});
+      return;
+    }
+    if (const auto* i = s->as<If>()) {
+      visit_expr(i->cond);
+      Range then_r{pos + 1, 0}, else_r{0, 0};
+      for (const Stmt& t : i->then_body) visit_stmt(t);
+      then_r.second = pos;
+      else_r.first = pos + 1;
+      for (const Stmt& e : i->else_body) visit_stmt(e);
+      else_r.second = pos;
+      branches.push_back({then_r, else_r});
       return;
     }
     Walker::visit_stmt(s);
@@ -89,8 +114,11 @@ void FunctionEmitter::collect_tile_forms() {
     alias_of[v->id] = operand->var->id;
     forms_[root].dynamic_valid = true;
     auto def = reads.defined.find(operand->var->id);
-    check_not_read_after(*operand, reads.set_validshape_at[c], def == reads.defined.end() ? 0 : def->second,
-                         reads.accesses[operand->var->id], reads.loops);
+    int at = reads.set_validshape_at[c], first_def = def == reads.defined.end() ? 0 : def->second;
+    std::vector<std::pair<int, SourceSpan>> reachable;  // the accesses not in the if's other branch
+    for (const auto& access : reads.accesses[operand->var->id])
+      if (!reads.exclusive(at, access.first, first_def)) reachable.push_back(access);
+    check_not_read_after(*operand, at, first_def, reachable, reads.loops);
   });
 }
 

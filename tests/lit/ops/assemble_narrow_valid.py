@@ -11,12 +11,13 @@
 # RUN: %numpy %S/Inputs/npy.py check %t exact "x[:, :, :3]"
 # RUN: %numpy %S/Inputs/npy.py check %t plus_one "x[:, :, :3] + 1"
 # RUN: %numpy %S/Inputs/npy.py check %t summed "x[:, :, :3] * 2"
-# The narrowed tensor's type says its valid region; its load into a tile is partially valid. The sum
-# with an inline narrowed operand stays tensor-level: the runtime's assemble writes its valid region.
+# In a kernel the narrowing is the tile op on x's tile (convert-tensor-to-tile, as PyPTO converts
+# tensor.set_validshape): the narrowed tile and what is computed from it carry the valid region, and
+# the assembles store only it.
 # RUN: ptodist compile %s --emit=tile-ir | FileCheck %s
-# CHECK: tile: pl.Tile{{\[\[}}4, 8], pl.FP32, pl.Mem.Vec, valid_shape=[4, 3], addr={{[0-9]+}}{{]}} = pl.load(
-# CHECK-NEXT: narrowed, [0, 0], [4, 8], valid_shape=[4, 3]
-# CHECK: summed = pl.assemble(summed, pl.add(narrowed, pl.tensor.set_validshape(x, 4, 3)), [0, 0])
+# CHECK: tile: pl.Tile{{\[\[}}4, 8], pl.FP32, pl.Mem.Vec, addr={{[0-9]+}}{{]}} = pl.load(x, [0, 0], [4, 8])
+# CHECK-NEXT: narrowed: pl.Tile{{\[\[}}4, 8], pl.FP32, pl.Mem.Vec, valid_shape=[4, 3], addr={{[0-9]+}}{{]}} = pl.set_validshape(tile, 4, 3)
+# CHECK: pl.Tile{{\[\[}}4, 8], pl.FP32, pl.Mem.Vec, valid_shape=[4, 3], addr={{[0-9]+}}{{]}} = pl.adds(narrowed, 1.0)
 import pypto.language as pl
 import pypto.language.distributed as pld
 

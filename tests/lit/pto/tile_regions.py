@@ -17,6 +17,8 @@
 # RUN: ptodist compile %s --program tile_regions --emit=pto | FileCheck %s
 # RUN: not ptodist compile %s --program UsedAfterNarrowing --emit=pto 2>&1 | FileCheck %s --check-prefix=AFTER
 # RUN: not ptodist compile %s --program NarrowedInLoop --emit=pto 2>&1 | FileCheck %s --check-prefix=LOOP
+# RUN: ptodist compile %s --program NarrowedInOneBranch --emit=pto | FileCheck %s --check-prefix=BRANCH
+# RUN: not ptodist compile %s --program BranchesInLoop --emit=pto 2>&1 | FileCheck %s --check-prefix=BRLOOP
 import pypto.language as pl
 
 N_RANKS = 1
@@ -135,4 +137,38 @@ class NarrowedInLoop:
             s = pl.adds(t, 1.0)
             v = pl.set_validshape(t, 2, 5)
             out = pl.store(v, [0, 0], out)
+        return out
+
+
+# The operand read in the other branch of the if that narrows it: that read never runs after the
+# narrowing (pypto-lib's hc_pre stores the full tile in the tail branch).
+@pl.program
+class NarrowedInOneBranch:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INT32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t = pl.load(x, [0, 0], [4, 8])
+        if n == 4:
+            # BRANCH: pto.set_validshape %t, %c2, %c5
+            # BRANCH: pto.tstore ins(%t :
+            v = pl.set_validshape(t, 2, 5)
+            out = pl.store(v, [0, 0], out)
+        else:
+            # BRANCH: pto.tstore ins(%t :
+            out = pl.store(t, [0, 0], out)
+        return out
+
+
+# In a loop the other branch may run in a later iteration, after the narrowing.
+@pl.program
+class BranchesInLoop:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INT32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t = pl.load(x, [0, 0], [4, 8])
+        for i in pl.range(2):
+            if i == n:
+                v = pl.set_validshape(t, 2, 5)
+                out = pl.store(v, [0, 0], out)
+            else:
+                # BRLOOP: tile_regions.py:[[@LINE+1]]:{{[0-9]+}}: error: 't' is used after pl.set_validshape narrowed it
+                out = pl.store(t, [0, 0], out)
         return out
