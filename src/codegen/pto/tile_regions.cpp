@@ -81,6 +81,30 @@ struct TileReads : Walker {
   }
 };
 
+// Whether some op of `body` writes tile variable `v` in place: a matmul_acc accumulating into it, an
+// assemble into it, a tile write or an in-place fillpad of it.
+bool written_in_place(const Block& body, int v) {
+  struct Finder : Walker {
+    int v = 0;
+    bool found = false;
+    void visit_expr(const Expr& e) override {
+      const auto* c = e ? e->as<OpCall>() : nullptr;
+      const char* slot = !c                                  ? nullptr
+                         : c->op->id == OpId::MatmulAcc      ? "acc"
+                         : c->op->id == OpId::Assemble       ? "target"
+                         : c->op->id == OpId::TileWrite      ? "tile"
+                         : c->op->id == OpId::FillPadInplace ? "tile"
+                                                             : nullptr;
+      const auto* r = slot && c->arg(slot) ? c->arg(slot)->as<VarRef>() : nullptr;
+      if (r && r->var->id == v) found = true;
+      Walker::visit_expr(e);
+    }
+  } finder;
+  finder.v = v;
+  for (const Stmt& s : body) finder.visit_stmt(s);
+  return finder.found;
+}
+
 }  // namespace
 
 // What the statements ask of each tile variable's allocation (TileForm), and the variables that
@@ -214,6 +238,16 @@ void FunctionEmitter::emit_tile_slice(const CallSite& site) {
     fail(c.span, c.op->spelling +
                      ": slicing a tile has a PTO lowering for 2-D tiles only (pto.subview takes a " +
                      "row and a column offset)");
+    return;
+  }
+  // The device's slice is a window of the source's bytes; here it is a copy (pto.tmov), so a slice
+  // written in place (ptodist's runtime writes it back to the source) would leave the source as it was.
+  Var r = site.result();
+  if (src->ir_type->memory == Memory::Acc || (r && written_in_place(fn_.body, r->id))) {
+    fail(c.span, c.op->spelling +
+                     ": a slice of a tile that is written in place afterwards (pl.matmul_acc into it, an "
+                     "assemble into it), or of an Acc tile, has no PTO lowering yet: PTO copies the "
+                     "window with pto.tmov, which has no Acc-to-Acc form and leaves the source unwritten");
     return;
   }
   std::vector<Value> offs = emit_index_list(c.arg("offset"), "offset", c);

@@ -19,6 +19,7 @@
 # RUN: not ptodist compile %s --program NarrowedInLoop --emit=pto 2>&1 | FileCheck %s --check-prefix=LOOP
 # RUN: ptodist compile %s --program NarrowedInOneBranch --emit=pto | FileCheck %s --check-prefix=BRANCH
 # RUN: not ptodist compile %s --program BranchesInLoop --emit=pto 2>&1 | FileCheck %s --check-prefix=BRLOOP
+# RUN: not ptodist compile %s --program SliceWrittenInPlace --emit=pto 2>&1 | FileCheck %s --check-prefix=WINDOW
 import pypto.language as pl
 
 N_RANKS = 1
@@ -171,4 +172,18 @@ class BranchesInLoop:
             else:
                 # BRLOOP: tile_regions.py:[[@LINE+1]]:{{[0-9]+}}: error: 't' is used after pl.set_validshape narrowed it
                 out = pl.store(t, [0, 0], out)
+        return out
+
+
+# A slice written in place is a window of its source on the device (the runtime writes it back); PTO's
+# copy of the window would leave the source unwritten.
+@pl.program
+class SliceWrittenInPlace:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t = pl.load(x, [0, 0], [4, 8])
+        # WINDOW: tile_regions.py:[[@LINE+1]]:{{[0-9]+}}: error: pl.tile.slice: a slice of a tile that is written in place afterwards
+        w = pl.tile.slice(t, [2, 4], [0, 0])
+        pl.tile.write(w, [0, 0], 1.0)
+        out = pl.store(t, [0, 0], out)
         return out
