@@ -119,7 +119,8 @@ void reduce_axis(const TileView& dst, const TileView& src, AxisReduce kind, bool
   const long row_step = src.row_stride * eb;
   const bool pairwise = kind == AxisReduce::SumPairwise;
   if (pairwise) kind = AxisReduce::Sum;
-  if (!per_row && kind == AxisReduce::Sum && elem_is_float(src.type)) return col_sum_in_type(dst, src, pairwise);
+  if (!per_row && kind == AxisReduce::Sum && elem_is_float(src.type))
+    return col_sum_in_type(dst, src, pairwise);
   if (per_row) {
     for (int r = 0; r < src.rows; ++r)
       reduce_line(dst, dst.row_ptr(r), src.row_ptr(r), src.cols, eb, src.type, kind);

@@ -20,8 +20,8 @@ enum class AxisReduce { Sum, SumPairwise, Max, Min, Prod, ArgMax, ArgMin };
 // dst = the reduction of each row of src (per_row: dst is [rows, 1]) or of each column (dst is
 // [1, cols]). Float sources accumulate in fp32, integer ones in int64 (wrapping); the value is stored
 // into dst's type with the cast rule. A float column sum instead rounds every add to src's type, as the
-// device's TCOLSUM adds rows in the tile's own type. ArgMax/ArgMin store the index of the first extreme element
-// (NaN counts as the extreme, as numpy's argmax) into an I32 dst.
+// device's TCOLSUM adds rows in the tile's own type. ArgMax/ArgMin store the index of the first extreme
+// element (NaN counts as the extreme, as numpy's argmax) into an I32 dst.
 void reduce_axis(const TileView& dst, const TileView& src, AxisReduce kind, bool per_row);
 
 }  // namespace ptodist::kernels
