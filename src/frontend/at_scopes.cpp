@@ -117,7 +117,8 @@ class ParamUse : public ir::Walker {
       else
         visit_expr(c.args[i]);
     }
-    const auto* ref = c.op->id == ir::OpId::SpmdSubmit && c.args[0] ? c.args[0]->as<ir::FuncRef>() : nullptr;
+    const bool submit = c.op->id == ir::OpId::SpmdSubmit || c.op->id == ir::OpId::Submit;
+    const auto* ref = submit && c.args[0] ? c.args[0]->as<ir::FuncRef>() : nullptr;
     if (ref) return visit_args(ref->callee, c.varargs);
     for (const ir::Expr& a : c.varargs) visit_expr(a);
   }

@@ -133,16 +133,19 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
     error(e.span, "op '" + path + "' is not allowed in a constant expression");
     return nullptr;
   }
-  auto args = lower_args(e, cx, op->id == ir::OpId::SpmdSubmit);
+  auto args = lower_args(e, cx, op->id == ir::OpId::SpmdSubmit || op->id == ir::OpId::Submit);
   if (!args) return nullptr;
   op = element_op(*op, *args);
   wrap_scalar_index(*op, *args);
-  // PyPTO's Python hands pl.arange / pl.tile.ci a constant start as an int, which takes the ramp's
-  // dtype: a start that folds through the module constants (`N - 1`) is that literal here.
-  if (op->id == ir::OpId::Arange)
+  // PyPTO's Python hands pl.arange / pl.tile.ci a constant start, and pl.tri its diagonal, as an int,
+  // which takes the op's dtype: one that folds through the module constants (`N - 1`) is that literal.
+  const char* int_slot = op->id == ir::OpId::Arange ? "start"
+                         : op->id == ir::OpId::Tri  ? "diagonal"
+                                                    : nullptr;
+  if (int_slot)
     for (size_t i = 0; i < args->size(); ++i) {
       ir::CallArg& a = (*args)[i];
-      if (a.keyword != "start" && !(a.keyword.empty() && i == 0)) continue;
+      if (a.keyword != int_slot && !(a.keyword.empty() && i == 0)) continue;
       if (auto v = fold_dim(a.value, cx, 0); v && !ir::literal_value(a.value))
         a.value = ir::literal_expr(ir::ScalarValue::of_int(*v), a.value->span);
     }

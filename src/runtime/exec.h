@@ -342,6 +342,9 @@ class Interp {
 
   // A fresh tile for the result of `c` (at the planned address when there is one).
   TileValue new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dtype, ir::Memory memory);
+  // A fresh tile in pooled storage, whatever address plan-memory gave the result: for a view that the
+  // plan places on its source's bytes but the executor holds in a layout of its own.
+  TileValue new_unplaced_tile(const ir::OpCall& c, const Dims& shape, ir::DType dtype, ir::Memory memory);
 
   void bind(const ir::Var& v, Value value);
   const Value* lookup_slot(int slot) const { return f.vars.get(static_cast<size_t>(slot)); }

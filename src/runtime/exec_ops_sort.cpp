@@ -1,4 +1,5 @@
-// The executor of the sorting ops and pl.transpose, on tiles or (their tensor-level forms) GM tensors.
+// The executor of the sorting ops and pl.transpose, on tiles or (their tensor-level forms) GM tensors,
+// and of pl.tile.transpose_view.
 // Sorting follows pto-isa's TSORT32 / TMRGSORT on FP32: a row of (value, index) pairs, two 4-byte slots
 // each (the index's bits in the second), ordered by value, largest first. Ties keep their order (the
 // earlier position, or the earlier list of a merge, first); a NaN sorts below every number, as the -NaN
@@ -160,6 +161,30 @@ Value op_MrgSort(Interp& in, const ir::OpCall& c) {
   return result;
 }
 
+namespace {
+
+// `src` (dense, `shape`) with axes a and b swapped, written densely to `out`.
+void transpose_into(const std::byte* src, const Dims& shape, ir::DType dtype, long long a, long long b,
+                    std::byte* out) {
+  const auto rank = static_cast<long long>(shape.size());
+  Dims to = shape;
+  std::swap(to[static_cast<size_t>(a)], to[static_cast<size_t>(b)]);
+  const long long eb = ir::dtype_bytes(dtype), n = shape_numel(to);
+  Dims at(static_cast<size_t>(rank), 0);  // the index in the result, advanced like an odometer
+  for (long long k = 0; k < n; ++k) {
+    Dims from = at;
+    std::swap(from[static_cast<size_t>(a)], from[static_cast<size_t>(b)]);
+    long long off = 0;
+    for (long long d = 0; d < rank; ++d)
+      off = off * shape[static_cast<size_t>(d)] + from[static_cast<size_t>(d)];
+    std::memcpy(out + k * eb, src + off * eb, static_cast<size_t>(eb));
+    for (long long d = rank - 1; d >= 0 && ++at[static_cast<size_t>(d)] == to[static_cast<size_t>(d)]; --d)
+      at[static_cast<size_t>(d)] = 0;
+  }
+}
+
+}  // namespace
+
 Value op_Transpose(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   TensorView keep;
@@ -172,19 +197,25 @@ Value op_Transpose(Interp& in, const ir::OpCall& c) {
   std::swap(shape[static_cast<size_t>(a)], shape[static_cast<size_t>(b)]);
   std::byte* out = nullptr;
   Value result = new_result(in, c, shape, src.dtype, out, src.tensor);
-  const long long eb = ir::dtype_bytes(src.dtype), n = shape_numel(shape);
-  Dims at(static_cast<size_t>(rank), 0);  // the index in the result, advanced like an odometer
-  for (long long k = 0; k < n; ++k) {
-    Dims from = at;
-    std::swap(from[static_cast<size_t>(a)], from[static_cast<size_t>(b)]);
-    long long off = 0;
-    for (long long d = 0; d < rank; ++d)
-      off = off * src.shape[static_cast<size_t>(d)] + from[static_cast<size_t>(d)];
-    std::memcpy(out + k * eb, src.data + off * eb, static_cast<size_t>(eb));
-    for (long long d = rank - 1; d >= 0 && ++at[static_cast<size_t>(d)] == shape[static_cast<size_t>(d)]; --d)
-      at[static_cast<size_t>(d)] = 0;
-  }
+  transpose_into(src.data, src.shape, src.dtype, a, b, out);
   return result;
+}
+
+// PyPTO's view reads the source's bytes in the transposed fractal layout (NZ as ZN), which is the
+// source transposed; the executor keeps tiles row-major, so it holds that transpose in bytes of its own
+// (plan-memory places the view on the source's buffer, as PyPTO does, so the planned address is not it).
+Value op_TransposeView(Interp& in, const ir::OpCall& c) {
+  OperandHolder h;
+  const TileValue& src = in.tile_arg(c, "tile", h);
+  const auto rank = static_cast<long long>(src.shape.size());
+  Dims shape = src.shape;
+  std::swap(shape[static_cast<size_t>(rank - 2)], shape[static_cast<size_t>(rank - 1)]);
+  TileValue out = in.new_unplaced_tile(c, shape, src.dtype, src.memory);
+  transpose_into(src.data, src.shape, src.dtype, rank - 2, rank - 1, out.data);
+  out.valid = src.valid;
+  if (!out.valid.empty())
+    std::swap(out.valid[static_cast<size_t>(rank - 2)], out.valid[static_cast<size_t>(rank - 1)]);
+  return out;
 }
 
 }  // namespace ptodist::runtime

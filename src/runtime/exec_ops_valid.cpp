@@ -1,6 +1,7 @@
 // The executor of the valid-region ops: pl.set_validshape (the operand's own bytes with a narrower valid
-// region) and pl.fillpad / pl.tile.fillpad_inplace (the pad value written outside the valid region), on
-// tiles and, for the tensor-level forms, GM tensors; and of pl.arange, which fills a new tile or tensor.
+// region), pl.fillpad / pl.tile.fillpad_inplace (the pad value written outside the valid region) and
+// pl.fillpad_expand (the valid region copied into a larger result, padded), on tiles and, for the
+// tensor-level forms, GM tensors; and of pl.arange and pl.tri, which fill a new tile.
 #include <cstring>
 #include <limits>
 
@@ -101,6 +102,29 @@ Value fillpad_tile(Interp& in, const ir::OpCall& c, OperandName slot) {
   return out;
 }
 
+// `shape` elements at `out`: the elements of the dense `from` buffer (its shape `from_shape`) inside
+// `valid` at the same index, the pad everywhere else.
+void expand_padded(const std::byte* from, const Dims& from_shape, const Dims& valid, ir::DType t,
+                   const Dims& shape, std::byte* out, const std::string& pad) {
+  std::byte one[8];
+  pad_element(one, t, pad);
+  const long long eb = ir::dtype_bytes(t), n = shape_numel(shape);
+  Dims index(shape.size(), 0);
+  for (long long i = 0; i < n; ++i) {
+    bool inside = true;
+    long long off = 0;
+    for (size_t d = 0; d < shape.size() && inside; ++d) {
+      inside = index[d] < (valid.empty() ? from_shape[d] : valid[d]);
+      off = off * from_shape[d] + index[d];
+    }
+    std::memcpy(out + i * eb, inside ? from + off * eb : one, static_cast<size_t>(eb));
+    for (size_t d = shape.size(); d-- > 0;) {  // the next row-major index
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+}
+
 }  // namespace
 
 Value op_SetValidShape(Interp& in, const ir::OpCall& c) {
@@ -127,6 +151,56 @@ Value op_FillPad(Interp& in, const ir::OpCall& c) {
 
 Value op_FillPadInplace(Interp& in, const ir::OpCall& c) {
   return fillpad_tile(in, c, "tile");
+}
+
+// A new, larger tile or tensor: the operand's valid region at the top left, the pad around it (pto-isa's
+// TFILLPAD_EXPAND); all of the result is valid.
+Value op_FillPadExpand(Interp& in, const ir::OpCall& c) {
+  OperandHolder h, dense_holder;
+  Dims shape = in.ints_arg(c, "shape");
+  const Value& operand = in.operand_arg(c, "value", h);
+  if (const auto* tile = std::get_if<TileValue>(&operand)) {
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (shape.size() != tile->shape.size() || shape[d] < tile->shape[d])
+        in.fail(c.span, c.op->spelling + ": the shape " + dims_str(shape) + " is smaller than the tile's " +
+                            dims_str(tile->shape));
+    TileValue out = in.new_tile(c, shape, tile->dtype, tile->memory);
+    expand_padded(tile->data, tile->shape, tile->valid, tile->dtype, shape, out.data, pad_of(in, c));
+    return out;
+  }
+  const auto* view = std::get_if<TensorView>(&operand);
+  const Dims valid = view ? view->valid : Dims{};
+  TensorView src = dense_tensor(in, c, "value", dense_holder);
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape.size() != src.shape.size() || shape[d] < src.shape[d])
+      in.fail(c.span, c.op->spelling + ": the shape " + dims_str(shape) + " is smaller than the tensor's " +
+                          dims_str(src.shape));
+  TensorView out = new_owned_tensor(in, c, shape, src.dtype);
+  out.name = c.op->spelling;
+  expand_padded(src.data, src.shape, valid, src.dtype, shape, out.data, pad_of(in, c));
+  return out;
+}
+
+// pl.tri (pto.ttri): 1 where column j <= row i + diagonal (j >= i + diagonal when upper), 0 elsewhere,
+// over the valid region only; the rest keeps what the tile's bytes held, as on the device.
+Value op_Tri(Interp& in, const ir::OpCall& c) {
+  Dims shape = in.ints_arg(c, "shape");
+  Dims valid = in.given_arg(c, "valid_shape") ? in.ints_arg(c, "valid_shape") : shape;
+  if (shape.size() != 2 || valid.size() != 2 || valid[0] > shape[0] || valid[1] > shape[1])
+    in.fail(c.span, c.op->spelling + ": the valid region " + dims_str(valid) + " does not fit the shape " +
+                        dims_str(shape));
+  const ir::DType t = in.result_dtype(c, ir::DType::INT32);
+  const long long diagonal = in.int_arg(c, "diagonal");
+  const bool upper = in.literal_true(c, "upper");
+  TileValue out = in.new_tile(c, shape, t, ir::Memory::Vec);
+  const long long eb = ir::dtype_bytes(t);
+  for (long long i = 0; i < valid[0]; ++i)
+    for (long long j = 0; j < valid[1]; ++j) {
+      const bool one = upper ? j >= i + diagonal : j <= i + diagonal;
+      store_element(out.data + (i * shape[1] + j) * eb, t, one ? 1.0 : 0.0);
+    }
+  if (valid != shape) out.valid = valid;
+  return out;
 }
 
 // pl.arange (PyPTO's ci, pto.tci): dst[0, k] = start + k (start - k when descending) along the one row

@@ -136,6 +136,16 @@ TileValue Interp::new_tile(const ir::OpCall& c, const Dims& shape, ir::DType dty
     t.data = f.buffers->memory[index].reserve(cap) + addr;
     return t;
   }
+  return new_unplaced_tile(c, shape, dtype, memory);
+}
+
+TileValue Interp::new_unplaced_tile(const ir::OpCall& c, const Dims& shape, ir::DType dtype,
+                                    ir::Memory memory) {
+  TileValue t;
+  t.shape = shape;
+  t.dtype = dtype;
+  t.memory = memory;
+  const long long bytes = checked_bytes(*this, c, shape, dtype, "tile");
   if (!f.tiles) f.tiles = std::make_shared<TilePool>();
   t.storage = f.tiles->take(bytes);
   t.data = static_cast<std::byte*>(t.storage.get());

@@ -2,9 +2,11 @@
 // pl.spmd_submit run blocks on the rank's core threads (block idx/num, deps), concurrently inside a
 // manual scope and in order outside it, within the chip's core budget.
 #include <chrono>
+#include <map>
 
 #include "check/scheduler.h"
 #include "exec.h"
+#include "ptodist/ir/functor.h"
 
 namespace ptodist::runtime {
 namespace {
@@ -18,21 +20,63 @@ const char* core_kind(bool cube) {
   return cube ? "cube" : "vector";
 }
 
+// How many assignments of the function write each variable, nested blocks included.
+struct AssignCounts : ir::Walker {
+  std::map<int, int> count;
+  void visit_stmt(const ir::Stmt& s) override {
+    if (const auto* a = s->as<ir::Assign>())
+      for (const ir::Var& t : a->targets)
+        if (t) ++count[t->id];
+    ir::Walker::visit_stmt(s);
+  }
+};
+
+// The variable `e` names once the ops that return the tensor they wrote are looked through
+// (`pl.store(t, offs, p)`, `pl.assemble(p, ...)`, `pl.write(p, ...)`), or null.
+const ir::VarNode* written_var(const ir::Expr& e) {
+  if (const auto* r = e ? e->as<ir::VarRef>() : nullptr) return r->var.get();
+  const auto* c = e ? e->as<ir::OpCall>() : nullptr;
+  if (!c) return nullptr;
+  const char* slot = c->op->id == ir::OpId::Store      ? "output_tensor"
+                     : c->op->id == ir::OpId::Assemble ? "target"
+                     : c->op->id == ir::OpId::Write    ? "dst"
+                                                       : nullptr;
+  const auto* r = slot && c->arg(slot) ? c->arg(slot)->as<ir::VarRef>() : nullptr;
+  return r ? r->var.get() : nullptr;
+}
+
+// The parameter index a returned variable stands for, or -1: the parameter itself, or a variable that
+// one top-level assignment, and no other, defines as a parameter (`ret = pl.store(r, offs, out)`;
+// `return ret`, as PyPTO's kernels end).
+int returned_param(const ir::FunctionNode& fn, const ir::VarNode* v, const AssignCounts& counts) {
+  for (int hops = 0; v && hops < 8; ++hops) {
+    for (size_t i = 0; i < fn.params.size(); ++i)
+      if (fn.params[i].var.get() == v) return static_cast<int>(i);
+    auto n = counts.count.find(v->id);
+    if (n == counts.count.end() || n->second != 1) return -1;
+    const ir::VarNode* next = nullptr;
+    for (const ir::Stmt& s : fn.body)
+      if (const auto* a = s->as<ir::Assign>(); a && a->targets.size() == 1 && a->targets[0].get() == v)
+        next = written_var(a->value);
+    v = next;
+  }
+  return -1;
+}
+
 // The value a kernel's result stands for, known before it runs: the argument bound to the parameter
-// it returns (`return out` where `out` is a parameter). Lets an asynchronous submit return at once.
+// it returns (returned_param; `return pl.store(r, offs, out)` too). Lets an asynchronous submit return at
+// once.
 Value static_result(const ir::FunctionNode& fn, const std::vector<Value>& args) {
   const ir::Return* ret = nullptr;
   for (const ir::Stmt& s : fn.body)
     if (const auto* r = s->as<ir::Return>()) ret = r;
   if (!ret) return NoneValue{};
+  AssignCounts counts;
+  counts.visit_block(fn.body);
   std::vector<Value> out;
   for (const ir::Expr& v : ret->values) {
-    Value mapped = NoneValue{};
-    if (const auto* ref = v->as<ir::VarRef>()) {
-      for (size_t i = 0; i < fn.params.size(); ++i)
-        if (fn.params[i].var->id == ref->var->id) mapped = args[i];
-    }
-    out.push_back(mapped);
+    int i = returned_param(fn, written_var(v), counts);
+    out.push_back(i >= 0 ? args[static_cast<size_t>(i)] : Value{NoneValue{}});
   }
   if (out.size() == 1) return out[0];
   auto t = std::make_shared<TupleValue>();
@@ -527,21 +571,23 @@ Value op_TaskDummy(Interp& in, const ir::OpCall& c) {
   return TaskValue{task};
 }
 
-Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
+namespace {
+
+// A kernel task of `cores` blocks and its task id (pl.spmd_submit, pl.submit).
+Value submit(Interp& in, const ir::OpCall& c, long long cores) {
   OperandHolder hk;
   const auto* ref = std::get_if<FuncRefValue>(&in.operand_arg(c, "kernel", hk));
   if (!ref || !ref->fn)
-    in.fail(c.span, "pl.spmd_submit: the first argument must name a kernel (self.kernel)");
+    in.fail(c.span, c.op->spelling + ": the first argument must name a kernel (self.kernel)");
   const ir::FunctionNode& fn = *ref->fn;
   std::span<const DecodedOperand> varargs = in.varargs_of(c);
   std::vector<Value> args;
   args.reserve(varargs.size());
   for (const DecodedOperand& a : varargs) args.push_back(in.value_of(a));
   if (args.size() != fn.params.size()) {
-    in.fail(c.span, "pl.spmd_submit: kernel '" + fn.name + "' takes " + std::to_string(fn.params.size()) +
+    in.fail(c.span, c.op->spelling + ": kernel '" + fn.name + "' takes " + std::to_string(fn.params.size()) +
                         " arguments, got " + std::to_string(args.size()));
   }
-  long long cores = in.has_arg(c, "core_num") ? in.int_arg(c, "core_num") : 1;
   std::vector<std::shared_ptr<TaskState>> deps = deps_of(in, c);
   // Inside a manual scope the submit returns at once, with the value the kernel's result stands for.
   Value early = in.f.scope_tasks ? static_result(fn, args) : NoneValue{};
@@ -554,10 +600,22 @@ Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
   }
   // Outside a manual scope submissions run in order: this one finishes before the next statement.
   std::vector<std::shared_ptr<TaskState>> one{task};
-  join_tasks(in, one, c.span, "pl.spmd_submit");
+  join_tasks(in, one, c.span, c.op->spelling.c_str());
   Value result = task->results.empty() ? NoneValue{} : task->results[0];
   out->elements = {result, TaskValue{task}};
   return out;
+}
+
+}  // namespace
+
+Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
+  return submit(in, c, in.has_arg(c, "core_num") ? in.int_arg(c, "core_num") : 1);
+}
+
+// dumps= and allow_early_resolve= change what PyPTO's device records and when it stages consumers,
+// not what runs: one block, as pl.spmd_submit's default.
+Value op_Submit(Interp& in, const ir::OpCall& c) {
+  return submit(in, c, 1);
 }
 
 }  // namespace ptodist::runtime

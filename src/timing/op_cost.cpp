@@ -155,6 +155,7 @@ OpCost op_cost(const Event& e, int rank, const TimingParams& p) {
     case OpId::CreateTile:
     case OpId::Reshape:
     case OpId::Slice:
+    case OpId::TransposeView:  // a view: no data moves on the device
       return scalar(p);
     default:
       break;

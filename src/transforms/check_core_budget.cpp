@@ -56,7 +56,7 @@ class BudgetChecker {
     bool any_waits = false;
     for (const Stmt& s : m.body) {
       const OpCall* c = detail::stmt_op_call(s);
-      if (!c || c->op->id != OpId::SpmdSubmit) continue;
+      if (!c || (c->op->id != OpId::SpmdSubmit && c->op->id != OpId::Submit)) continue;
       auto* ref = c->arg("kernel") ? c->arg("kernel")->as<FuncRef>() : nullptr;
       Function k = ref ? p_->find(ref->callee) : nullptr;
       auto cores = c->arg("core_num") ? as_const_int(c->arg("core_num")) : std::optional<long long>(1);

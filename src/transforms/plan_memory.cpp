@@ -105,13 +105,15 @@ bool runs_in_place(const OpCall& c) {
 
 // The tile whose buffer an op's result is, by definition (PyPTO: the result reuses the input's memory):
 // pl.set_validshape only narrows the valid region, pl.tile.fillpad_inplace pads in place, an assemble
-// into a tile writes the target, pl.tile.write sets one element of its tile.
+// into a tile writes the target, pl.tile.write sets one element of its tile, pl.tile.transpose_view
+// reads its tile's bytes in the transposed layout.
 const VarNode* aliased_operand(const Expr& value) {
   const auto* c = value->as<OpCall>();
   if (!c) return nullptr;
   const char* slot = c->op->id == OpId::SetValidShape    ? "input"
                      : c->op->id == OpId::FillPadInplace ? "tile"
                      : c->op->id == OpId::TileWrite      ? "tile"
+                     : c->op->id == OpId::TransposeView  ? "tile"
                      : c->op->id == OpId::Assemble       ? "target"
                                                          : nullptr;
   if (!slot) return nullptr;

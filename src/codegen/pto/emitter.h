@@ -63,7 +63,7 @@ struct TileRef {
 // What the kernel's statements ask of a tile variable's pto.alloc_tile beyond its IR type
 // (tile_regions.cpp).
 struct TileForm {
-  int pad = 0;                 // defined by pl.fillpad: the pad value its type carries
+  int pad = 0;                 // defined by pl.fillpad(_expand): the pad value its type carries
   bool dynamic_valid = false;  // the operand of pl.set_validshape, which resets its valid extents
 };
 
@@ -206,7 +206,7 @@ class FunctionEmitter {
   void emit_assemble(const CallSite& site);
   void emit_tensor_reshape(const CallSite& site);
   void emit_tensor_transpose(const CallSite& site);
-  void find_transposed_mats();
+  void find_transposed_tiles();
   // A session, event or context variable's value.
   Value handle_of(const ir::Expr& e, const ir::OpCall& call, const char* operand);
 
@@ -228,6 +228,10 @@ class FunctionEmitter {
   void emit_session(const CallSite& site);
   void emit_async_transfer(const CallSite& site, bool is_put);
   void emit_async_wait(const CallSite& site, bool is_test);
+
+  // ---- views, masks and padding (view_mask_ops.cpp) ----
+  bool emit_view_mask_op(const CallSite& site);
+  void emit_transpose_view(const CallSite& site);
 
   // ---- tile compute (compute_ops.cpp) ----
   bool emit_compute_op(const CallSite& site);
@@ -299,7 +303,7 @@ class FunctionEmitter {
   std::set<int> set_validshape_results_;  // tile variables that name their set_validshape operand's buffer
   std::map<int, int> alloc_depth_;        // such a tile, while allocated -> the depth of its block
   std::set<int> scoped_out_;              // such tiles used after the block that allocated them
-  std::set<int> transposed_mats_;         // Mat tiles loaded from a DN view: the ZN fractal layout
+  std::set<int> transposed_mats_;         // tiles in their memory's transposed layout (ZN for Mat)
   std::map<int, PendingAsync> pending_;   // event variable -> its issue
   std::map<std::string, std::string> dims_;  // dynamic dim name -> its index argument
   std::string workspace_;                    // SDMA workspace argument when the kernel builds a session

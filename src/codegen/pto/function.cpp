@@ -262,6 +262,9 @@ void FunctionEmitter::declare_tiles() {
       return;
     }
     long long addr = v->type->addr >= 0 ? v->type->addr : (a.annotation ? a.annotation->addr : -1);
+    // A transpose view is its own alloc_tile at its source's address; unplaced, the assembler's planner
+    // could not tell it shares the source's bytes, so it is the pto.treshape of the source instead.
+    if (addr < 0 && a.value->as<OpCall>()->op->id == OpId::TransposeView) return;
     std::string where = addr >= 0 ? "addr = " + constant_int(addr, "i64").ssa + " " : "";
     // The operand of a set_validshape is allocated at its definition, as PyPTO allocates every tile: each
     // definition (each loop iteration) starts from a handle whose valid extents are the whole tile.
@@ -287,17 +290,22 @@ void FunctionEmitter::declare_tiles() {
   });
 }
 
-// The Mat tiles loaded from a transposed GM view (`wt = pl.transpose(w_slice, 0, 1)`, then
-// `pl.load(wt, ..., target_memory=pl.Mem.Mat)`: convert-tensor-to-tile's b_trans operand).
-void FunctionEmitter::find_transposed_mats() {
+// The tiles in their memory's transposed layout: the Mat tiles loaded from a transposed GM view
+// (`wt = pl.transpose(w_slice, 0, 1)`, then `pl.load(wt, ..., target_memory=pl.Mem.Mat)`:
+// convert-tensor-to-tile's b_trans operand), and each pl.tile.transpose_view of a tile that is not
+// (of one that is, the view is back in the plain layout).
+void FunctionEmitter::find_transposed_tiles() {
   std::set<int> views;
   for_each_assign(fn_.body, [&](const Assign& a) {
     const auto* c = a.value ? a.value->as<OpCall>() : nullptr;
     if (!c || a.targets.size() != 1 || !a.targets[0]) return;
-    if (c->op->id == OpId::Transpose && c->type && c->type->is_tensor_like()) views.insert(a.targets[0]->id);
+    const int target = a.targets[0]->id;
+    if (c->op->id == OpId::Transpose && c->type && c->type->is_tensor_like()) views.insert(target);
     const auto* src = c->op->id == OpId::Load ? c->arg("tensor")->as<VarRef>() : nullptr;
     if (src && views.count(src->var->id) && c->type && c->type->memory == Memory::Mat)
-      transposed_mats_.insert(a.targets[0]->id);
+      transposed_mats_.insert(target);
+    const auto* viewed = c->op->id == OpId::TransposeView ? c->arg("tile")->as<VarRef>() : nullptr;
+    if (viewed && !transposed_mats_.count(viewed->var->id)) transposed_mats_.insert(target);
   });
 }
 
@@ -343,7 +351,7 @@ bool FunctionEmitter::emit() {
   info_.core = cube ? "cube" : "vector";
   declare_signature();
   declare_views();
-  find_transposed_mats();
+  find_transposed_tiles();
   collect_tile_forms();
   declare_tiles();
   if (failed_) return false;

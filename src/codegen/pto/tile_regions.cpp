@@ -119,7 +119,7 @@ void FunctionEmitter::collect_tile_forms() {
     const OpCall* c = defining_call(a);
     if (!c) return;
     const Var& v = a.targets[0];
-    if (c->op->id == OpId::FillPad || c->op->id == OpId::FillPadInplace) {
+    if (c->op->id == OpId::FillPad || c->op->id == OpId::FillPadInplace || c->op->id == OpId::FillPadExpand) {
       int pad = pad_code(c->arg("pad_value"));
       auto [it, fresh_form] = forms_.try_emplace(v->id, TileForm{pad, false});
       if (!fresh_form && it->second.pad != 0 && it->second.pad != pad)

@@ -91,9 +91,23 @@ const char* tile_layout(Memory m) {
   return "blayout=row_major, slayout=none_box, fractal=512";
 }
 
-// A Mat tile loaded from a DN view holds the transpose (PyPTO's transposed Mat operand, its ZN fractal:
-// the layout Right takes, so the move to Right is a plain copy).
-constexpr const char* kTransposedMatLayout = "blayout=row_major, slayout=col_major, fractal=512";
+// The transposed layout of a memory's tiles (PyPTO's transpose dual: blayout and slayout each change
+// major-ness, none_box stays): a Mat tile loaded from a DN view or a pl.tile.transpose_view holds ZN,
+// the layout Right takes, so its move to Right is a plain copy; a Vec view is DN.
+const char* transposed_layout(Memory m) {
+  switch (m) {
+    case Memory::Vec:
+      return "blayout=col_major, slayout=none_box, fractal=512";
+    case Memory::Mat:
+    case Memory::Left:
+      return "blayout=row_major, slayout=col_major, fractal=512";
+    case Memory::Right:
+      return "blayout=col_major, slayout=row_major, fractal=512";
+    case Memory::Acc:
+      return "blayout=row_major, slayout=col_major, fractal=1024";
+  }
+  return "blayout=col_major, slayout=none_box, fractal=512";
+}
 
 const char* tile_loc(Memory m) {
   switch (m) {
@@ -139,7 +153,7 @@ std::string tile_buf_type(const Type& tile, int pad, bool dynamic_valid, bool tr
   std::string vr = partial ? "?" : r, vc = partial ? "?" : c;
   return std::string("!pto.tile_buf<loc=") + tile_loc(tile->memory) + ", dtype=" + element_type(tile->dtype) +
          ", rows=" + r + ", cols=" + c + ", v_row=" + vr + ", v_col=" + vc + ", " +
-         (transposed ? kTransposedMatLayout : tile_layout(tile->memory)) + ", pad=" + std::to_string(pad) +
+         (transposed ? transposed_layout(tile->memory) : tile_layout(tile->memory)) + ", pad=" + std::to_string(pad) +
          ">";
 }
 

@@ -1,7 +1,8 @@
-// Contract of pl.transpose, after PyPTO's tile.transpose / tensor.transpose (src/ir/op/tile_ops/
+// Contracts of pl.transpose, after PyPTO's tile.transpose / tensor.transpose (src/ir/op/tile_ops/
 // transform.cpp, tensor_ops/transform.cpp): two constant axes (negative ones count from the end), which
 // must differ, swapped in the result's shape; a tile's optional tmp_tile is pto.ttrans's scratch, of the
-// input's type (add-op-scratch gives one to a transpose without it).
+// input's type (add-op-scratch gives one to a transpose without it); and of pl.tile.transpose_view, after
+// its DeduceTileTransposeViewType: the trailing two dims of a tile swapped, in the tile's own memory.
 #include "common.h"
 
 namespace ptodist::ir {
@@ -63,6 +64,22 @@ Type check_Transpose(const ContractContext& cx) {
   std::vector<Expr> shape = t->shape;
   std::swap(shape[static_cast<size_t>(a)], shape[static_cast<size_t>(b)]);
   return tensor ? tensor_type(shape, t->dtype) : tile_type(shape, t->dtype, Memory::Vec);
+}
+
+// The view keeps the operand's memory (PyPTO's result inherits the source's MemRef) and swaps the valid
+// region with the dims.
+Type check_TransposeView(const ContractContext& cx) {
+  const TypeNode* t = need_tile(cx, "tile");
+  if (!t) return nullptr;
+  const size_t rank = t->shape.size();
+  if (rank < 2)
+    return cx.fail("tile", "'tile' must have at least 2 dims, got " + type_str(cx.arg("tile")->type));
+  std::vector<Expr> shape = t->shape;
+  std::swap(shape[rank - 2], shape[rank - 1]);
+  auto out = std::make_shared<TypeNode>(*tile_type(shape, t->dtype, t->memory));
+  out->valid_shape = t->valid_shape;
+  if (!out->valid_shape.empty()) std::swap(out->valid_shape[rank - 2], out->valid_shape[rank - 1]);
+  return out;
 }
 
 }  // namespace ptodist::ir

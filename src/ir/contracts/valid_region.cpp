@@ -1,6 +1,7 @@
 // Contracts of the valid-region ops, after PyPTO's DeduceTileSetValidShapeType /
 // DeduceTensorSetValidShapeType (src/ir/op/{tile,tensor}_ops/transform.cpp) and its tile.fillpad /
-// tensor.fillpad type rules (tile_ops/elementwise.cpp, tensor_ops/memory.cpp).
+// tensor.fillpad and tile/tensor.fillpad_expand type rules (tile_ops/elementwise.cpp,
+// tensor_ops/memory.cpp).
 #include "common.h"
 #include "ptodist/ir/printer.h"
 
@@ -91,6 +92,24 @@ Type check_FillPad(const ContractContext& cx) {
 
 Type check_FillPadInplace(const ContractContext& cx) {
   return fillpad(cx, "tile");
+}
+
+// A larger result: `shape` has the operand's rank and no dim smaller than the operand's; all of it valid.
+Type check_FillPadExpand(const ContractContext& cx) {
+  const TypeNode* t = need_region_operand(cx, "value", true, false);
+  if (!t) return nullptr;
+  const std::vector<Expr>* shape = need_int_list(cx, "shape", static_cast<int>(t->shape.size()), "value");
+  if (!shape || !check_positive_dims(cx, "shape", *shape)) return nullptr;
+  for (size_t i = 0; i < shape->size(); ++i) {
+    auto to = as_const_int((*shape)[i]), from = as_const_int(t->shape[i]);
+    if (to && from && *to < *from)
+      return cx.fail("shape", "'shape' dim " + std::to_string(i) + " (" + std::to_string(*to) +
+                                  ") is smaller than the operand's (" + std::to_string(*from) +
+                                  "); fillpad_expand only grows a tile");
+  }
+  if (!check_pad_value(cx, "pad_value")) return nullptr;
+  if (t->is_tensor_like()) return tensor_type(*shape, t->dtype);
+  return tile_type(*shape, t->dtype, t->memory);
 }
 
 }  // namespace ptodist::ir
