@@ -333,6 +333,8 @@ ir::Expr Parser::attribute_constant(const SynExpr& e, LowerCtx& cx) {
   for (int hops = 0; b && b->const_value && hops < 16; ++hops) {
     if (auto m = b->const_value->as<ir::EnumImm>()) return b_->enum_imm(m->enum_kind, m->value, e.span);
     if (auto s = b->const_value->as<ir::StrImm>()) return b_->str_imm(s->value, e.span);
+    // A name bound to None (`valid_shape = None` in a factory) is an omitted argument, as in Python.
+    if (b->const_value->isa<ir::NoneImm>()) return b_->none_imm(e.span);
     const ir::VarRef* ref = b->const_value->as<ir::VarRef>();
     if (!ref || !ref->var) break;
     b = lookup(cx, ref->var->name);

@@ -261,6 +261,8 @@ class Parser {
   // The factory parameter (without a value) that `e` names, directly or through constants, or "".
   std::string unbound_factory_param(const SynExpr& e, LowerCtx& cx);
   ir::Expr attribute_constant(const SynExpr& e, LowerCtx& cx);
+  ir::Expr bool_constant(const ir::Expr& e, LowerCtx& cx);
+  void fold_constant_operands(const ir::OpInfo& op, std::vector<ir::CallArg>& args, LowerCtx& cx);
   std::optional<ir::DType> dtype_of(const SynExpr& e, LowerCtx& cx);
   ir::Expr try_constant(const SynExpr& e, const Container& c);
 

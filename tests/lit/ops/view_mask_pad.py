@@ -54,6 +54,8 @@ N_RANKS = 2
 M, K, N = 8, 16, 32
 R, C = 8, 16
 DIAG = 2
+WHOLE = None  # a name bound to None is an omitted argument (PyPTO's factories pass valid_shape=None)
+UPPER = True  # a flag bound to a constant is that literal
 
 
 @pl.jit.incore
@@ -84,12 +86,12 @@ def masks(
     v = pl.tile.transpose_view(t)
     xt = pl.store(v, [0, 0], xt)
     # A diagonal that folds through the module constants is an INT32 literal, as PyPTO's int is.
-    # IR: l = pl.tri(0, [R, C])
-    l = pl.tri(DIAG - 2, [R, C])
+    # IR: l = pl.tri(0, [R, C], valid_shape=None)
+    l = pl.tri(DIAG - 2, [R, C], valid_shape=WHOLE)
     lo = pl.store(l, [0, 0], lo)
     d: pl.Scalar[pl.INT32] = pl.tensor.read(diag, [0])
     # IR: u = pl.tile.tri(d, [R, C], valid_shape=[6, 12], dtype=pl.FP32, upper=True)
-    u = pl.tile.tri(d, [R, C], valid_shape=[6, 12], dtype=pl.FP32, upper=True)
+    u = pl.tile.tri(d, [R, C], valid_shape=[6, 12], dtype=pl.FP32, upper=UPPER)
     up = pl.store(u, [0, 0], up)
     part = pl.load(x, [0, 0], [R, C], valid_shape=[5, 12])
     # IR: e = pl.tile.fillpad_expand(part, [R + 8, C + 16], pad_value=pl.PadValue.max)
