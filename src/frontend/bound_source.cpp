@@ -15,6 +15,8 @@ namespace ptodist::frontend {
 
 namespace {
 
+constexpr std::string_view kBoundNamesPrefix = "<names bound by Python for ";
+
 std::string quoted(const std::string& s) {
   std::string out = "'";
   for (unsigned char c : s) {
@@ -104,6 +106,10 @@ std::string prelude_text(const BoundSource& src, std::vector<std::string>& unspe
 
 }  // namespace
 
+bool is_bound_names_file(const SourceFile* file) {
+  return file && file->path().rfind(kBoundNamesPrefix, 0) == 0;
+}
+
 std::string bound_value_spelling(const BoundValue& v) {
   using K = BoundValue::Kind;
   switch (v.kind) {
@@ -140,7 +146,7 @@ namespace {
 // range) the bound names that have no spelling and returns false then.
 bool add_files(const BoundSource& src, SourceManager& sources, DiagnosticEngine& diags, BoundFiles& out) {
   std::vector<std::string> unspellable;
-  out.prelude = sources.add("<names bound by Python for " + src.path + ">", prelude_text(src, unspellable));
+  out.prelude = sources.add(std::string(kBoundNamesPrefix) + src.path + ">", prelude_text(src, unspellable));
   out.file = sources.add(src.path, kept_text(src));
   if (unspellable.empty()) return true;
   int first_line = src.ranges.empty() ? 1 : src.ranges.front().first;

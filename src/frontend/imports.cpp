@@ -165,13 +165,19 @@ void Parser::import_name(Container& c, Container& from, const ImportedName& n, c
     }
     return;
   }
+  for (const FuncDecl& d : from.external_funcs) {
+    if (d.name != n.name) continue;
+    c.external_funcs.push_back(d);
+    c.external_funcs.back().local = n.local;  // `import k as k2`: called as k2, still the function k
+    return;
+  }
   if (auto it = from.host_names.find(n.name); it != from.host_names.end()) {
     c.host_names.emplace(
         n.local, HostName{n.span, "is imported from module '" + module + "', where it " + it->second.what +
                                       " (line " + std::to_string(it->second.span.line) + " there)"});
     return;
   }
-  error(n.span, "module '" + module + "' has no constant or @pl.jit function '" + n.name + "'");
+  error(n.span, "module '" + module + "' has no constant, @pl.jit function or @pl.function '" + n.name + "'");
 }
 
 }  // namespace ptodist::frontend

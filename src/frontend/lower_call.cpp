@@ -53,10 +53,14 @@ ir::Expr Parser::lower_call(const SynExpr& e, LowerCtx& cx) {
       return nullptr;
     }
     if (!cx.const_only && !cx.class_style && inline_sigs_.count(path)) return lower_inline_call(e, path, cx);
-    if (!cx.const_only && find_function(cx, path)) {
-      if (cx.class_style) return lower_name(callee, cx);  // reports "name it through self"
+    // A method is named through self; a @pl.function outside the class by its bare name (its own
+    // or the one it was imported as), and the program holds it as one more method (printed so).
+    auto external = external_names_.find(path);
+    const std::string& target = external == external_names_.end() ? path : external->second;
+    if (!cx.const_only && find_function(cx, target)) {
+      if (cx.class_style && external == external_names_.end()) return lower_name(callee, cx);
       auto args = lower_args(e, cx, true);
-      return args ? b_->func_call(path, false, *args, cx.build, e.span) : nullptr;
+      return args ? b_->func_call(target, cx.class_style, *args, cx.build, e.span) : nullptr;
     }
     if (path == "range") {
       error(callee.span, "'range' is only allowed as the iterable of a 'for' loop");

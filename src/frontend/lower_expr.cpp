@@ -114,10 +114,10 @@ ir::Expr Parser::lower(const SynExpr& e, LowerCtx& cx) {
       if (!ok) return nullptr;
       if (value->type && value->type->kind == ir::TypeKind::Array)
         return lower_array_read(value, indices, e.span, cx);
-      // `x.shape[1]`: the dim itself, so a shape built from it stays static.
-      if (const auto* tuple = value->as<ir::Tuple>(); tuple && indices.size() == 1)
-        if (auto i = ir::as_const_int(indices[0]); i && *i >= 0 && *i < (long long)tuple->elements.size())
-          return tuple->elements[*i];
+      // `x.shape[1]`, `VS[0]`: the element itself, so a shape built from it stays static.
+      if (const std::vector<ir::Expr>* items = ir::as_list(value); items && indices.size() == 1)
+        if (auto i = ir::as_const_int(indices[0]); i && *i >= 0 && *i < (long long)items->size())
+          return (*items)[*i];
       return b_->subscript(value, std::move(indices), e.span);
     }
     case SynKind::List:
@@ -181,9 +181,20 @@ ir::Expr Parser::lower_name(const SynExpr& e, LowerCtx& cx) {
     // `dtype=DTYPE` reaches an op's contract as the dtype itself.
     if (b->var && b->kind == Binding::Kind::Constant) {
       if (auto d = dtype_of(e, cx)) return b_->dtype_imm(*d, e.span);
-      // Likewise an enum or string constant (`REDUCE_OP = reduce_op`, a factory default
-      // pld.ReduceOp.Sum): an op's contract reads attributes such as `op=` as immediates.
+      // Likewise an enum, string or bool constant (`REDUCE_OP = reduce_op`, a factory default
+      // pld.ReduceOp.Sum, `high_precision = False`): an op's contract reads attributes such as `op=`
+      // and flags such as `high_precision=` as immediates.
       if (ir::Expr imm = attribute_constant(e, cx)) return imm;
+      // A list or tuple constant (`VS = [16, 8]`, a list Python bound) is its literal, so it goes
+      // wherever a list written in place goes (`valid_shape=VS`, a shape, `VS[0]`).
+      if (ir::Expr seq = sequence_constant(e, cx)) return seq;
+      // A number Python bound (a local of the function that built the program) is its value, as
+      // PyPTO's parser evaluates such a name: an attribute that must be a literal (`cmp_type=cmp_type`)
+      // gets one. Constants written in a kernel file keep their names, which the printed IR shows.
+      if (is_bound_names_file(b->var->span.file) && b->const_value) {
+        if (auto v = ir::as_const_int(b->const_value)) return b_->int_imm(*v, e.span);
+        if (auto f = ir::as_const_float(b->const_value)) return b_->float_imm(*f, e.span);
+      }
     }
     if (b->var) return b_->var_ref(b->var, e.span);
     ++poisoned_uses_;  // its failed definition was reported; the statement using it is not lowered
@@ -335,7 +346,21 @@ ir::Expr Parser::attribute_constant(const SynExpr& e, LowerCtx& cx) {
     if (auto s = b->const_value->as<ir::StrImm>()) return b_->str_imm(s->value, e.span);
     // A name bound to None (`valid_shape = None` in a factory) is an omitted argument, as in Python.
     if (b->const_value->isa<ir::NoneImm>()) return b_->none_imm(e.span);
+    if (auto f = b->const_value->as<ir::BoolImm>()) return b_->bool_imm(f->value, e.span);
     const ir::VarRef* ref = b->const_value->as<ir::VarRef>();
+    if (!ref || !ref->var) break;
+    b = lookup(cx, ref->var->name);
+  }
+  return nullptr;
+}
+
+ir::Expr Parser::sequence_constant(const SynExpr& e, LowerCtx& cx) {
+  const Binding* b = e.kind == SynKind::Name ? lookup(cx, e.text) : nullptr;
+  for (int hops = 0; b && b->const_value && hops < 16; ++hops) {
+    const ir::Expr& v = b->const_value;
+    if (auto l = v->as<ir::List>()) return b_->list(l->elements, e.span);
+    if (auto t = v->as<ir::Tuple>()) return b_->tuple(t->elements, e.span);
+    const ir::VarRef* ref = v->as<ir::VarRef>();
     if (!ref || !ref->var) break;
     b = lookup(cx, ref->var->name);
   }

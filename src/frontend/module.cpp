@@ -200,6 +200,16 @@ void Parser::scan_decorated(Container& c) {
     jit = jit || is_jit_path(path);
   }
   if (at_keyword("class") && program) return scan_class(c, std::move(decorators));
+  bool function = false;
+  for (const SynExprP& d : decorators) function = function || decorator_path(*d) == "pl.function";
+  if (at_keyword("def") && function && !jit) {
+    // A kernel outside any class: the programs whose methods call it by name take it
+    // (external_functions.cpp).
+    FuncDecl d{std::move(decorators), pos_, peek(1).text, peek(1).span, &c};
+    d.external = true;
+    c.external_funcs.push_back(std::move(d));
+    return skip_statement();
+  }
   if (at_keyword("def") && jit) {
     FuncDecl d;
     d.decorators = std::move(decorators);
@@ -298,7 +308,10 @@ bool Parser::body_declares_program(size_t begin, size_t end) const {
 // A top-level def: a program factory when its body declares programs, otherwise skipped unparsed.
 void Parser::scan_factory(Container& module) {
   size_t end = skip_suite_from(pos_);
-  if (!body_declares_program(pos_, end)) {
+  // The factory a Python-bound range indented in a function is kept in (bound_source.h) may hold
+  // only @pl.function kernels, built by a Python kernel factory: their names are the module's.
+  bool wrapper = peek(1).kind == TokenKind::Name && peek(1).text == kWrapperFactory;
+  if (!wrapper && !body_declares_program(pos_, end)) {
     record_host_names(module, pos_, end);
     return skip_statement();
   }
@@ -328,6 +341,10 @@ void Parser::scan_factory(Container& module) {
     if (pos_ == start) advance();
   }
   if (peek().kind == TokenKind::Dedent) advance();
+  if (wrapper) {
+    std::vector<FuncDecl>& kernels = module.external_funcs;
+    kernels.insert(kernels.end(), f->external_funcs.begin(), f->external_funcs.end());
+  }
 }
 
 // `(n_ranks, size, *, dtype=pl.FP32, tag=None)`: parameters with any Python default. The markers `*`

@@ -56,6 +56,8 @@ struct FuncDecl {
   SourceSpan span;                  // the name in the `def` line
   const Container* home = nullptr;  // set for a function imported from another file: its constants' scope
   bool host_callback = false;       // a SubWorker the Python entry point runs: signature only
+  bool external = false;            // a @pl.function outside a class: no self, called by its bare name
+  std::string local;                // external: the name it is called by, when imported under another
 };
 
 // `from module import name [as local]`.
@@ -98,6 +100,7 @@ struct Container {
   ScopeMap scope;
   std::vector<ClassDecl> classes;
   std::vector<FuncDecl> jit_funcs;
+  std::vector<FuncDecl> external_funcs;  // @pl.function defs outside a class (external_functions.cpp)
   std::map<std::string, HostName> host_names;
   const Container* parent = nullptr;  // a factory's parent is the module
   bool imported = false;              // a module imported from another file: it builds no program itself
@@ -263,6 +266,8 @@ class Parser {
   ir::Expr attribute_constant(const SynExpr& e, LowerCtx& cx);
   ir::Expr bool_constant(const ir::Expr& e, LowerCtx& cx);
   void fold_constant_operands(const ir::OpInfo& op, std::vector<ir::CallArg>& args, LowerCtx& cx);
+  // The literal a name bound to a list or tuple constant stands for, spanned at the use; null otherwise.
+  ir::Expr sequence_constant(const SynExpr& e, LowerCtx& cx);
   std::optional<ir::DType> dtype_of(const SynExpr& e, LowerCtx& cx);
   ir::Expr try_constant(const SynExpr& e, const Container& c);
 
@@ -429,6 +434,7 @@ class Parser {
   std::set<std::string> names_mentioned(size_t pos, size_t end) const;
   std::vector<size_t> callee_first_order(const std::vector<Signature>& sigs) const;
   ir::Program build_class_program(const ClassDecl& cls, const Container& c);
+  std::vector<FuncDecl> reached_externals(const ClassDecl& cls, const Container& c);
   std::vector<ir::Program> build_jit_programs(const Container& c);
 
  private:
@@ -467,6 +473,9 @@ class Parser {
   // Inline functions by name, the ones being spliced (innermost last), and the statements spliced
   // for the statement being parsed, which go before it.
   std::map<std::string, Signature> inline_sigs_;
+  // The @pl.function kernels outside the class of the program being built: the bare name each is
+  // called by, to its name.
+  std::map<std::string, std::string> external_names_;
   std::vector<std::string> inline_stack_;
   std::vector<ir::Stmt> prelude_;
   // Appended to the names of the variables an inline body defines ("__<n>", n counting expansions), so

@@ -86,8 +86,9 @@ std::optional<Signature> Parser::parse_signature(const FuncDecl& d, const Contai
     expect_op("(", "expected '(' after the name of function '" + name + "'");
     auto fn = std::make_shared<ir::FunctionNode>();
     fn->name = name;
-    // A SubWorker method has no `self`: its parameters read as a free function's.
-    bool ok = parse_params(c, class_style && !d.host_callback, name, fn->params) && kind;
+    // A SubWorker method and a kernel outside the class have no `self`: their parameters read as a
+    // free function's.
+    bool ok = parse_params(c, class_style && !d.host_callback && !d.external, name, fn->params) && kind;
     if (accept_op("->")) {
       SynExprP ret = parse_expr();
       LowerCtx cx;
@@ -281,7 +282,14 @@ std::vector<size_t> Parser::callee_first_order(const std::vector<Signature>& sig
 ir::Program Parser::build_class_program(const ClassDecl& cls, const Container& c) {
   std::vector<Signature> sigs;
   std::vector<ir::Function> bodies;
-  if (!parse_functions(cls.methods, c, true, sigs, bodies)) return nullptr;
+  std::vector<FuncDecl> decls = cls.methods;
+  std::vector<FuncDecl> externals = reached_externals(cls, c);
+  external_names_.clear();
+  for (const FuncDecl& d : externals) external_names_[d.local.empty() ? d.name : d.local] = d.name;
+  decls.insert(decls.end(), externals.begin(), externals.end());
+  bool ok = parse_functions(decls, c, true, sigs, bodies);
+  external_names_.clear();
+  if (!ok) return nullptr;
   return make_program(cls.name, ir::ProgramStyle::Class, c, std::move(bodies), cls.span);
 }
 

@@ -52,14 +52,20 @@ std::optional<Parser::ParamType> Parser::lower_param_type(const SynExpr& e, Lowe
 }
 
 std::optional<std::vector<ir::Expr>> Parser::lower_shape(const SynExpr& e, LowerCtx& cx) {
-  if (e.kind != SynKind::List && e.kind != SynKind::Tuple) {
+  // A name bound to a list or tuple constant (`SHAPE = [16, 8]`) is that shape.
+  ir::Expr bound = e.kind == SynKind::Name ? sequence_constant(e, cx) : nullptr;
+  if (e.kind != SynKind::List && e.kind != SynKind::Tuple && !bound) {
     error(e.span, "expected a shape such as [M, K]");
     return std::nullopt;
   }
+  std::vector<const SynExpr*> items;
+  for (const SynExprP& d : e.items) items.push_back(d.get());
+  if (bound) items.assign(ir::as_list(bound)->size(), &e);
   std::vector<ir::Expr> dims;
   bool ok = true;
-  for (const SynExprP& d : e.items) {
-    ir::Expr dim = lower(*d, cx);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const SynExpr* d = items[i];
+    ir::Expr dim = bound ? (*ir::as_list(bound))[i] : lower(*d, cx);
     if (dim &&
         (!dim->type || dim->type->kind != ir::TypeKind::Scalar || !ir::dtype_is_int(dim->type->dtype))) {
       note_bad_define(*d, "is used as a shape dimension (an integer)");

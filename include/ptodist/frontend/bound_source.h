@@ -61,6 +61,9 @@ inline constexpr const char* kWrapperFactory = "__pypto_factory__";
 ir::Module parse_bound_source(const BoundSource& src, SourceManager& sources, DiagnosticEngine& diags,
                               const std::vector<BoundSource>& modules = {});
 
+// Whether `file` is the prelude of names a Python interpreter bound (a file parse_bound_source adds).
+bool is_bound_names_file(const SourceFile* file);
+
 // The Python spelling of a bound value ("(1, 2)", "pl.FP16", "'abc'"); "" when it has none (nan, inf).
 std::string bound_value_spelling(const BoundValue& v);
 

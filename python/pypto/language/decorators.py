@@ -2,6 +2,7 @@
 
 import sys
 
+from ptodist import externals
 from ptodist.capture import capture
 from ptodist.program import Program
 
@@ -9,12 +10,14 @@ from ptodist.program import Program
 def program(cls=None, *, name=None, **_options):
     """`@pl.program` / `@pl.program(name=...)`: the class becomes a ptodist Program, captured now, while
     the names its kernels use still hold the values the enclosing code gave them. Its SubWorker methods
-    (host Python) stay Python functions, which the runtime calls back when the host orchestrator does."""
+    (host Python) stay Python functions, which the runtime calls back when the host orchestrator does.
+    Module-level @pl.function kernels its methods call by name join it (ptodist/externals.py)."""
     frame = sys._getframe(1)
 
     def wrap(c):
         sub_workers = {n: f for n, f in vars(c).items() if getattr(f, "__ptodist_sub_worker__", False)}
-        return Program(capture(c, frame, name=c.__name__), sub_workers=sub_workers)
+        cap = capture(c, frame, name=c.__name__)
+        return Program(cap, modules=externals.attach(cap), sub_workers=sub_workers)
 
     if cls is None:
         return wrap
@@ -24,11 +27,19 @@ def program(cls=None, *, name=None, **_options):
 def function(fn=None, *, role=None, **_options):
     """`@pl.function(type=..., level=..., role=...)`: a marker; the compiler reads the decorator from
     the source, so the method is returned as it is. A `role=pl.Role.SubWorker` method is marked: its
-    body is host Python that the runtime calls back (ptodist/sub_workers.py)."""
+    body is host Python that the runtime calls back (ptodist/sub_workers.py). A function defined
+    outside a class body is captured, for the programs that call it by name (ptodist/externals.py)."""
+    frame = sys._getframe(1)
+    in_class_body = "__qualname__" in frame.f_locals and "__module__" in frame.f_locals
 
     def mark(f):
         if repr(role) == "pl.Role.SubWorker":
             f.__ptodist_sub_worker__ = True
+        if not in_class_body:
+            try:
+                setattr(f, externals.MARK, capture(f, frame))
+            except TypeError:
+                pass  # no source (defined in exec'd text): a program calling it gets the compiler's error
         return f
 
     if fn is None:

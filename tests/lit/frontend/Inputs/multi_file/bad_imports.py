@@ -3,7 +3,7 @@ import pypto.language as pl
 
 # expected-error@+1 {{cannot find module '.missing' beside}}
 from .missing import THING
-# expected-error@+1 {{module 'config' has no constant or @pl.jit function 'DEPTH'}}
+# expected-error@+1 {{module 'config' has no constant, @pl.jit function or @pl.function 'DEPTH'}}
 from config import DEPTH
 from kernels.scale import host_helper
 from numpy import float32
