@@ -12,12 +12,9 @@
 namespace ptodist::transforms {
 
 using namespace ir;
+using detail::given;
 
 namespace {
-
-bool given(const Expr& e) {
-  return e && !e->isa<NoneImm>();
-}
 
 // `pl.rsqrt(tile, high_precision=True)`, or `pl.row_sum(tile)` / `pl.row_max(tile)` / `pl.transpose(tile,
 // ...)` without a tmp_tile (or a tensor's, converted to a tile by convert-tensor-to-tile).

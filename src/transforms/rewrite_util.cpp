@@ -109,6 +109,23 @@ Var as_var(const Expr& e) {
   return r ? r->var : nullptr;
 }
 
+bool given(const Expr& e) {
+  return e && !e->isa<NoneImm>();
+}
+
+bool literal_true(const Expr& e) {
+  auto* b = e ? e->as<BoolImm>() : nullptr;
+  return b && b->value;
+}
+
+bool is_plain_tensor_slice(const OpCall& c) {
+  if (c.op->id != OpId::Slice || !c.args[0] || !c.args[0]->type || !c.args[0]->type->is_tensor_like())
+    return false;
+  for (const char* slot : {"drop_dims", "pad_value"})
+    if (given(c.arg(slot))) return false;
+  return !literal_true(c.arg("clamp"));
+}
+
 Block map_blocks(const Block& b, const StmtMap& fn) {
   Block out;
   for (const Stmt& s : b) {

@@ -29,6 +29,13 @@ const ir::OpCall* stmt_op_call(const ir::Stmt& s);
 const ir::OpCall* as_op_call(const ir::Expr& e);
 // The variable an expression names, or null.
 ir::Var as_var(const ir::Expr& e);
+// Whether a call passed an optional argument: present and not None.
+bool given(const ir::Expr& e);
+// Whether an argument is the literal True.
+bool literal_true(const ir::Expr& e);
+// `pl.slice(t, shape, offset[, valid_shape=])` of a tensor, without drop_dims, pad_value or clamp=True:
+// a region one load reads (partially valid with valid_shape).
+bool is_plain_tensor_slice(const ir::OpCall& c);
 
 // Maps every statement of a block, innermost blocks first: `fn` sees a statement whose nested blocks
 // are already rewritten and returns zero or more statements in its place.

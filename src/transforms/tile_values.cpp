@@ -33,10 +33,6 @@ bool tensor_typed(const Expr& e) {
   return e && e->type && e->type->is_tensor_like();
 }
 
-bool given(const Expr& e) {
-  return e && !e->isa<NoneImm>();
-}
-
 // An op computing values that has a tile form taking no scratch the program must name: elementwise, cast,
 // unary, broadcast, the reductions without a tmp_tile, reshape, set_validshape and fillpad; row_sum /
 // row_max and transpose, whose scratch add-op-scratch gives them (PyPTO's conversion and
@@ -62,17 +58,6 @@ bool is_mixed(const OpCall& c) {
   for (const Expr& a : c.args)
     if (tensor_typed(a)) return true;
   return false;
-}
-
-// `pl.slice(t, shape, offset[, valid_shape=])` of a tensor: the region a load reads directly
-// (partially valid with valid_shape).
-bool is_loadable_slice(const OpCall& c) {
-  if (c.op->id != OpId::Slice || !tensor_typed(c.args[0])) return false;
-  for (const char* slot : {"drop_dims", "pad_value"})
-    if (given(c.arg(slot))) return false;
-  const Expr& clamp = c.arg("clamp");
-  auto* b = clamp ? clamp->as<BoolImm>() : nullptr;
-  return !b || !b->value;
 }
 
 // The Vec tile that holds a value of tensor type `t` (partially valid as a valid_shape slice is).
@@ -160,7 +145,7 @@ class TileValues : public DeepRewriter {
           return false;
       return true;
     }
-    if (c) return is_loadable_slice(*c);
+    if (c) return is_plain_tensor_slice(*c);
     return e->isa<VarRef>();
   }
 
@@ -184,7 +169,7 @@ class TileValues : public DeepRewriter {
       return;
     }
     if (const auto* c = e->as<OpCall>()) {
-      bool converted = tile_ok && (is_tensor_compute(*c) || is_loadable_slice(*c)) && can_tile(e);
+      bool converted = tile_ok && (is_tensor_compute(*c) || is_plain_tensor_slice(*c)) && can_tile(e);
       bool store = c->op->id == OpId::Assemble || c->op->id == OpId::TensorRemoteStore;
       for (size_t i = 0; i < c->args.size(); ++i)
         scan(c->args[i], (top || !store) && tile_slot(*c, i, converted));
@@ -217,7 +202,7 @@ class TileValues : public DeepRewriter {
   // The variable a statement defines as a tensor-level op's result or a slice, or null.
   static Var compute_target(const Assign& a) {
     const auto* c = a.value ? a.value->as<OpCall>() : nullptr;
-    if (a.targets.size() != 1 || !a.targets[0] || !c || !(is_tensor_compute(*c) || is_loadable_slice(*c)))
+    if (a.targets.size() != 1 || !a.targets[0] || !c || !(is_tensor_compute(*c) || is_plain_tensor_slice(*c)))
       return nullptr;
     return a.targets[0];
   }

@@ -1,286 +1,21 @@
-// Kernel-local tensors and tensor-level matmuls as tiles (PyPTO's ConvertTensorToTileOps: tensor.create
-// is tile.create; its MatmulSlice pattern loads a tensor.matmul's sliced operands straight into Mat, a
-// transposed one through a view, and its memory inference moves them to Left / Right and keeps the
-// product in Acc). pypto-lib's split-K idiom is the case that matters:
-//
-//   acc = pl.create_tensor([M, N], dtype=pl.FP32)
-//   for kb in pl.pipeline(...):
-//       if kb == 0: acc = pl.matmul(x[.., k0:k0+K], w[.., k0:k0+K], b_trans=True, out_dtype=pl.FP32)
-//       else:       acc = pl.matmul_acc(acc, x[..], w[..], b_trans=True)
-//   out = pl.assemble(out, acc, [r, 0])
-//
-// `acc` becomes an Acc tile. Whatever reads a converted value is rebuilt through the builder, so it is
-// typed as the front end would have typed it had the program written tiles (a vector op reading the
-// accumulator moves it to Vec first, as ac1443f does in the front end, and its result is a tile), and
-// the variables it defines are retyped in turn, to a fixpoint. ptodist's runtime runs both forms, so a
-// variable whose conversion does not type-check (a use with no tile form) keeps its tensor form: the CPU
-// runtime still runs it and the PTO emitter names the op it cannot lower.
-#include "tile_matmul.h"
-
-#include <algorithm>
-#include <map>
-#include <optional>
-#include <set>
+// try_convert (plan.h): one trial of the conversion, rewritten round by round (the Retyper) until the
+// variables it retypes stop growing.
 #include <string>
-#include <tuple>
 
+#include "../rewrite_util.h"
+#include "plan.h"
 #include "ptodist/ir/elementwise_ops.h"
 #include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/functor.h"
 #include "ptodist/ir/op_table.h"
 #include "ptodist/ir/reduce_ops.h"
 #include "ptodist/ir/unary_ops.h"
-#include "rewrite_util.h"
 
-namespace ptodist::transforms::detail {
+namespace ptodist::transforms::detail::tile_matmul {
 
 using namespace ir;
 
 namespace {
-
-using VarTypes = std::map<const VarNode*, Type>;
-
-bool given(const Expr& e) {
-  return e && !e->isa<NoneImm>();
-}
-
-bool literal_true(const Expr& e) {
-  auto* b = e ? e->as<BoolImm>() : nullptr;
-  return b && b->value;
-}
-
-bool is_tensor_matmul(const OpCall& c) {
-  return (c.op->id == OpId::Matmul || c.op->id == OpId::MatmulAcc) && c.type && c.type->is_tensor_like();
-}
-
-// Whether a type is a static 2-D matrix of at most `bytes`.
-bool static_matrix(const Type& t, long long bytes) {
-  auto d = t ? t->static_shape() : std::nullopt;
-  return d && d->size() == 2 && (*d)[0] * (*d)[1] * dtype_bytes(t->dtype) <= bytes;
-}
-
-// `pl.slice(t, shape, offset[, valid_shape=])` of a 2-D tensor: a region one load reads.
-bool is_matrix_slice(const OpCall& c) {
-  if (c.op->id != OpId::Slice || !c.args[0]->type || !c.args[0]->type->is_tensor_like()) return false;
-  if (c.args[0]->type->shape.size() != 2) return false;
-  for (const char* slot : {"drop_dims", "pad_value"})
-    if (given(c.arg(slot))) return false;
-  return !literal_true(c.arg("clamp"));
-}
-
-// How a matmul reads an operand: the cube memory it moves to and whether it is read transposed.
-struct Role {
-  Memory memory = Memory::Left;
-  bool transposed = false;
-  bool operator<(const Role& o) const {
-    return std::tie(memory, transposed) < std::tie(o.memory, o.transposed);
-  }
-};
-
-// The role of slot `slot` ("lhs" or "rhs") of a matmul, or nullopt when its transposition is not a
-// literal.
-std::optional<Role> role_of(const OpCall& c, const char* slot) {
-  bool lhs = std::string(slot) == "lhs";
-  const Expr& flag = c.arg(lhs ? "a_trans" : "b_trans");
-  if (given(flag) && !flag->isa<BoolImm>()) return std::nullopt;
-  return Role{lhs ? Memory::Left : Memory::Right, literal_true(flag)};
-}
-
-// Every definition of each variable: the op call it assigns, or null (a loop variable, a tuple target,
-// a plain value).
-void collect_defs(const Block& b, std::map<const VarNode*, std::vector<const OpCall*>>& defs) {
-  for (const Stmt& s : b) {
-    if (const auto* a = s->as<Assign>()) {
-      const OpCall* c = a->value ? a->value->as<OpCall>() : nullptr;
-      for (const Var& v : a->targets)
-        if (v) defs[v.get()].push_back(a->targets.size() == 1 ? c : nullptr);
-    } else if (const auto* f = s->as<For>()) {
-      if (f->iv) defs[f->iv.get()].push_back(nullptr);
-      collect_defs(f->body, defs);
-    } else if (const auto* i = s->as<If>()) {
-      collect_defs(i->then_body, defs);
-      collect_defs(i->else_body, defs);
-    } else if (const auto* m = s->as<ManualScope>()) {
-      collect_defs(m->body, defs);
-    }
-  }
-}
-
-// How each variable is used: as the lhs / rhs of a matmul that defines an accumulator being converted
-// (with its role), or otherwise.
-class OperandUses : public Walker {
- public:
-  explicit OperandUses(const std::set<const VarNode*>& accs) : accs_(accs) {}
-
-  std::map<const VarNode*, std::set<Role>> roles;
-  std::set<const VarNode*> other;
-  std::vector<const OpCall*> matmuls;  // the matmuls defining the accumulators
-
-  void visit_stmt(const Stmt& s) override {
-    const auto* a = s->as<Assign>();
-    const OpCall* c = a && a->value ? a->value->as<OpCall>() : nullptr;
-    if (!c || a->targets.size() != 1 || !accs_.count(a->targets[0].get()) || !is_tensor_matmul(*c)) {
-      Walker::visit_stmt(s);
-      return;
-    }
-    matmuls.push_back(c);
-    const OpInfo& info = op_info(c->op->id);
-    for (size_t i = 0; i < c->args.size(); ++i) {
-      const std::string& slot = info.params[i].name;
-      Var v = as_var(c->args[i]);
-      auto role = slot == "lhs" || slot == "rhs" ? role_of(*c, slot.c_str()) : std::nullopt;
-      if (v && role)
-        roles[v.get()].insert(*role);
-      else
-        visit_expr(c->args[i]);
-    }
-  }
-
-  void visit_expr(const Expr& e) override {
-    if (Var v = as_var(e)) other.insert(v.get());
-    Walker::visit_expr(e);
-  }
-
- private:
-  const std::set<const VarNode*>& accs_;
-};
-
-// The plan of one trial: the accumulators to convert and the slice variables that become their Mat
-// operands (each read in one role only).
-struct Plan {
-  std::set<const VarNode*> accs;
-  std::map<const VarNode*, Role> operands;
-  VarTypes types;                           // the tile type of each planned variable
-  std::set<const VarNode*> partial_slices;  // defined by a slice with valid_shape
-  long long l1_bytes = 0;                   // what a Mat operand may take
-  long long l0a_bytes = 0, l0b_bytes = 0;   // what a Left / Right operand may take
-  // How many K chunks each converted matmul takes (0: none fits L0), and the operand variables read
-  // in more than one (each chunk a load of its own where the variable was bound).
-  std::map<const OpCall*, long long> chunks;
-  std::map<const VarNode*, long long> operand_chunks;
-};
-
-// The axis of a 2-D operand that runs along K: a lhs [M, K] (a_trans: [K, M]), a rhs [K, N] (b_trans:
-// [N, K]).
-size_t k_axis(const Role& r) {
-  return (r.memory == Memory::Left) != r.transposed ? 1 : 0;
-}
-
-// The fewest K chunks that put each operand within L0A / L0B (PyPTO's AutoTileMatmulL0 cuts K the same
-// way, in 16-wide fractal multiples), or 0 when none does or a shape is not static.
-long long k_chunks(const OpCall& c, const ChipProfile& profile) {
-  auto lr = role_of(c, "lhs"), rr = role_of(c, "rhs");
-  const Expr &lhs = c.arg("lhs"), &rhs = c.arg("rhs");
-  auto ls = lhs && lhs->type ? lhs->type->static_shape() : std::nullopt;
-  auto rs = rhs && rhs->type ? rhs->type->static_shape() : std::nullopt;
-  if (!lr || !rr || !ls || !rs || ls->size() != 2 || rs->size() != 2) return 0;
-  long long k = (*ls)[k_axis(*lr)], m = (*ls)[1 - k_axis(*lr)], n = (*rs)[1 - k_axis(*rr)];
-  long long lb = dtype_bytes(lhs->type->dtype), rb = dtype_bytes(rhs->type->dtype);
-  for (long long parts = 1; parts <= k; ++parts) {
-    long long kc = k / parts;
-    if (k % parts || (parts > 1 && kc % 16)) continue;
-    if (m * kc * lb <= profile.l0a_bytes && kc * n * rb <= profile.l0b_bytes) return parts;
-  }
-  return 0;
-}
-
-// The Mat tile a slice of type `t` loads into (transposed: its last two dims swapped).
-Type mat_type(const Type& t, bool transposed) {
-  std::vector<Expr> shape = t->shape, valid = t->valid_shape;
-  if (transposed) {
-    std::swap(shape[0], shape[1]);
-    if (valid.size() == 2) std::swap(valid[0], valid[1]);
-  }
-  auto tile = std::make_shared<TypeNode>(*tile_type(shape, t->dtype, Memory::Mat));
-  tile->valid_shape = valid;
-  return tile;
-}
-
-// The variables that become tiles when the accumulators `accs` do, with their tile types.
-Plan make_plan(const Function& f, const std::set<const VarNode*>& accs,
-               const std::map<const VarNode*, std::vector<const OpCall*>>& defs, const ChipProfile& profile) {
-  Plan plan;
-  plan.accs = accs;
-  plan.l1_bytes = profile.l1_bytes;
-  plan.l0a_bytes = profile.l0a_bytes;
-  plan.l0b_bytes = profile.l0b_bytes;
-  for (const auto& [v, ds] : defs)
-    for (const OpCall* c : ds)
-      if (c && c->op->id == OpId::Slice && given(c->arg("valid_shape"))) plan.partial_slices.insert(v);
-  for (const VarNode* v : accs) plan.types[v] = tile_type(v->type->shape, v->type->dtype, Memory::Acc);
-  OperandUses uses(accs);
-  uses.visit_function(f);
-  for (const OpCall* c : uses.matmuls) {
-    long long parts = plan.chunks[c] = k_chunks(*c, profile);
-    for (const char* slot : {"lhs", "rhs"})
-      if (Var v = as_var(c->arg(slot))) {
-        auto [it, added] = plan.operand_chunks.emplace(v.get(), parts);
-        if (!added && it->second != parts) it->second = 0;  // read in two ways: not planned
-      }
-  }
-  for (const auto& [v, roles] : uses.roles) {
-    auto d = defs.find(v);
-    long long parts = plan.operand_chunks[v];
-    if (roles.size() != 1 || uses.other.count(v) || d == defs.end() || parts == 0) continue;
-    if (parts > 1 && d->second.size() != 1) continue;  // chunks are bound where the variable is
-    bool slices = static_matrix(v->type, profile.l1_bytes);
-    for (const OpCall* c : d->second) slices = slices && c && is_matrix_slice(*c);
-    if (!slices) continue;
-    plan.operands[v] = *roles.begin();
-    if (parts == 1) plan.types[v] = mat_type(v->type, roles.begin()->transposed);
-  }
-  return plan;
-}
-
-// Renames, from a top-level redefinition on, a matmul's result that straight-line code redefines by
-// something else (gate.py's `logits = pl.row_expand_mul(logits, s)` after its split-K loop): the new
-// value would be a Vec tile, the accumulator an Acc one, and a variable has one type. The function body
-// is not in a loop, so the code after the statement sees only the new variable.
-class SplitRedefinitions : public DeepRewriter {
- public:
-  SplitRedefinitions(const Program& p, const Function& f) : vars_(p, f) {}
-
-  Function run(const Function& f) {
-    auto out = std::make_shared<FunctionNode>(*f);
-    out->body.clear();
-    for (const Stmt& s : f->body) {
-      const auto* a = s->as<Assign>();
-      const OpCall* c = a && a->value ? a->value->as<OpCall>() : nullptr;
-      Var old = c && a->targets.size() == 1 ? a->targets[0] : nullptr;
-      bool split =
-          old && matmul_results_.count(old.get()) && !is_tensor_matmul(*c) && c->op->id != OpId::CreateTensor;
-      Block r = rewrite_stmt(s);  // its value still reads the old variable
-      if (split && r.size() == 1) {
-        auto renamed = std::static_pointer_cast<Assign>(copy_stmt(*r[0]));
-        renamed->targets[0] = vars_.make(old->name, old->type, old->span);
-        var_map_[old.get()] = renamed->targets[0];
-        r[0] = renamed;
-      }
-      for (Stmt& x : r) out->body.push_back(std::move(x));
-      note_matmuls(s);
-    }
-    return out;
-  }
-
- private:
-  void note_matmuls(const Stmt& s) {
-    struct Finder : Walker {
-      std::set<const VarNode*>* found = nullptr;
-      void visit_stmt(const Stmt& st) override {
-        const auto* a = st->as<Assign>();
-        const OpCall* c = a && a->value ? a->value->as<OpCall>() : nullptr;
-        if (c && a->targets.size() == 1 && a->targets[0] && is_tensor_matmul(*c))
-          found->insert(a->targets[0].get());
-        Walker::visit_stmt(st);
-      }
-    } finder;
-    finder.found = &matmul_results_;
-    finder.visit_stmt(s);
-  }
-
-  VarFactory vars_;
-  std::set<const VarNode*> matmul_results_;
-};
 
 bool same_type(const Type& a, const Type& b) {
   return a == b || type_equal(a, b);
@@ -619,28 +354,8 @@ class Retyper : public DeepRewriter {
   bool failed_ = false;
 };
 
-using Definitions = std::map<const VarNode*, std::vector<const OpCall*>>;
+}  // namespace
 
-// The variables a trial may make accumulators, in program order: every definition a pl.create_tensor
-// without init_value or a tensor-level matmul (one at least), a static 2-D shape that fits L0C.
-std::vector<const VarNode*> accumulators(const Definitions& defs, const ChipProfile& profile) {
-  std::vector<const VarNode*> out;
-  for (const auto& [v, ds] : defs) {
-    bool ok = v->type && v->type->is_tensor_like() && static_matrix(v->type, profile.l0c_bytes);
-    bool matmul = false;
-    for (const OpCall* c : ds) {
-      if (c && is_tensor_matmul(*c))
-        matmul = true;
-      else if (!c || c->op->id != OpId::CreateTensor || given(c->arg("init_value")))
-        ok = false;
-    }
-    if (ok && matmul) out.push_back(v);
-  }
-  std::sort(out.begin(), out.end(), [](const VarNode* a, const VarNode* b) { return a->id < b->id; });
-  return out;
-}
-
-// `f` with the accumulators `accs` converted, or null when that does not type-check.
 Function try_convert(const Program& p, const Function& f, const std::set<const VarNode*>& accs,
                      const Definitions& defs, const ChipProfile& profile) {
   Plan plan = make_plan(f, accs, defs, profile);
@@ -657,26 +372,4 @@ Function try_convert(const Program& p, const Function& f, const std::set<const V
   return nullptr;
 }
 
-}  // namespace
-
-Function convert_tile_matmuls(const Program& p, const Function& f, PassContext& cx) {
-  Function split = SplitRedefinitions(p, f).run(f);
-  Definitions defs;
-  collect_defs(split->body, defs);
-  for (const Param& prm : split->params) defs[prm.var.get()].push_back(nullptr);
-  // One accumulator at a time, keeping those that convert with the ones before them: a use with no tile
-  // form costs only its own accumulator.
-  std::set<const VarNode*> accepted;
-  Function best;
-  for (const VarNode* v : accumulators(defs, cx.profile)) {
-    std::set<const VarNode*> trial = accepted;
-    trial.insert(v);
-    if (Function out = try_convert(p, split, trial, defs, cx.profile)) {
-      accepted = std::move(trial);
-      best = out;
-    }
-  }
-  return best ? best : f;
-}
-
-}  // namespace ptodist::transforms::detail
+}  // namespace ptodist::transforms::detail::tile_matmul
