@@ -245,6 +245,7 @@ ir::Expr Parser::lower_enum_or_dtype(const std::string& path, const SourceSpan& 
   *matched = true;
   if (path.rfind("pl.", 0) == 0 && path.find('.', 3) == std::string::npos) {
     if (auto dt = ir::dtype_from_name(path.substr(3))) return b_->dtype_imm(*dt, span);
+    if (path == "pl.TASK_ID") return b_->dtype_imm(ir::DType::TASK_ID, span);  // pl.array.create's only
   }
   size_t dot = path.rfind('.');
   std::string prefix = path.substr(0, dot == std::string::npos ? 0 : dot);

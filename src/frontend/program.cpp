@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "escaping_loop_values.h"
 #include "parser_impl.h"
 #include "ptodist/ir/functor.h"
 
@@ -132,6 +133,7 @@ std::shared_ptr<ir::FunctionNode> Parser::parse_body(const Signature& sig, const
   auto fn = std::make_shared<ir::FunctionNode>(*sig.fn);
   try {
     fn->body = parse_suite("the header of function '" + fn->name + "'", cx, &fn->docstring);
+    seed_escaping_loop_values(*fn);
   } catch (const SyntaxAbort&) {
     // A one-line body whose only statement failed; already reported.
   }

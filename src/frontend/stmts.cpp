@@ -252,6 +252,10 @@ void Parser::parse_assignment(ir::Block& out, const SynExprP& target, LowerCtx& 
   if (!ok) return;
   if (is_yield_call(*value)) return parse_yield(out, names, *value, cx);
   ir::Expr v = lower(*value, cx);
+  // In orchestration code PyPTO's parser reads a bare None as the invalid task id, the seed of a task-id
+  // carry (`prev_tid = None`, later rebound by `... as prev_tid`).
+  if (v && v->isa<ir::NoneImm>() && cx.build.function_kind == ir::FunctionKind::Orchestration)
+    v = b_->op_call(*ir::find_op("pl.system.task_invalid"), {}, cx.build, value->span);
   std::vector<ir::Type> types(names.size());
   if (v && unpack) {
     if (!v->type || v->type->kind != ir::TypeKind::Tuple || v->type->elements.size() != names.size()) {
@@ -313,6 +317,7 @@ void Parser::parse_annotated_assignment(ir::Block& out, const SynExprP& target, 
   SynExprP value = parse_testlist();
   if (!check_target(*target, *diags_)) return;
   ir::Type declared = lower_type(*annotation, cx);
+  if (is_yield_call(*value)) return parse_annotated_yield(out, *target, declared, *value, cx);
   ir::Expr v = lower(*value, cx);
   if (v && declared && v->type && !rebind_compatible(declared, v->type) &&
       !same_after_folding(declared, v->type, cx)) {
@@ -327,6 +332,19 @@ void Parser::parse_annotated_assignment(ir::Block& out, const SynExprP& target, 
   s->value = v;
   s->annotation = declared;
   out.push_back(s);
+}
+
+// PyPTO's `x: T = pl.yield_(v)` (an if-branch yield written with its type): the yield as without the
+// annotation, which must match the yielded value as for `x: T = v`.
+void Parser::parse_annotated_yield(ir::Block& out, const SynExpr& target, const ir::Type& declared,
+                                   const SynExpr& value, LowerCtx& cx) {
+  size_t before = out.size();
+  parse_yield(out, {&target}, value, cx);
+  const auto* assign = out.size() > before ? out.back()->as<ir::Assign>() : nullptr;
+  const ir::Type got = assign && assign->value ? assign->value->type : nullptr;
+  if (!declared || !got || rebind_compatible(declared, got) || same_after_folding(declared, got, cx)) return;
+  error(value.span, "value of type " + ir::type_str(got) + " does not match the annotation " +
+                        ir::type_str(declared) + " of '" + target.text + "'");
 }
 
 void Parser::parse_aug_assignment(ir::Block& out, const SynExprP& target, const Token& op, LowerCtx& cx) {

@@ -39,6 +39,7 @@ bool dtype_is_int(DType t) {
 }
 
 std::string_view dtype_name(DType t) {
+  if (t == DType::TASK_ID) return "TASK_ID";  // not in kDTypeNames: no annotation or tensor takes it
   for (const auto& [d, name] : kDTypeNames)
     if (d == t) return name;
   return "FP32";

@@ -330,12 +330,31 @@ Value op_CreateTensor(Interp& in, const ir::OpCall& c) {
   return t;
 }
 
+namespace {
+
+bool is_task_id_array(const ir::OpCall& c) { return c.type && c.type->dtype == ir::DType::TASK_ID; }
+
+// An array of task ids (orchestration) is a tuple of task values, the invalid id a null task.
+const TupleValue& task_ids_arg(Interp& in, const ir::OpCall& c) {
+  Value v = in.value_of(in.operand_of(c, "array"));
+  auto* t = std::get_if<std::shared_ptr<TupleValue>>(&v);
+  if (!t || !*t) in.fail(c.span, c.op->spelling + ": 'array' is not an array of task ids here");
+  return **t;
+}
+
+}  // namespace
+
 // An array is a 1-D INT tile in pooled storage: the C-stack of the core, never placed by plan-memory.
 Value op_ArrayCreate(Interp& in, const ir::OpCall& c) {
   long long n = in.int_arg(c, "extent");
   if (n <= 0 || n > (1LL << 20))
     in.fail(c.span, c.op->spelling + ": extent " + std::to_string(n) +
                         " must lie in [1, 1048576] (an on-core array)");
+  if (is_task_id_array(c)) {
+    auto ids = std::make_shared<TupleValue>();
+    ids->elements.assign(static_cast<size_t>(n), TaskValue{});
+    return ids;
+  }
   ir::DType dtype = in.result_dtype(c, ir::DType::INT32);
   TileValue a = in.new_tile(c, Dims{n}, dtype, ir::Memory::Vec);
   std::fill_n(a.data, a.bytes(), std::byte{0});
@@ -344,20 +363,24 @@ Value op_ArrayCreate(Interp& in, const ir::OpCall& c) {
 
 namespace {
 
-long long checked_index(Interp& in, const ir::OpCall& c, const TileValue& a) {
+long long checked_index(Interp& in, const ir::OpCall& c, long long elements) {
   long long i = in.int_arg(c, "index");
-  if (i < 0 || i >= a.numel())
+  if (i < 0 || i >= elements)
     in.fail(c.arg("index")->span, c.op->spelling + ": index " + std::to_string(i) +
-                                      " is outside the array of " + std::to_string(a.numel()) + " elements");
+                                      " is outside the array of " + std::to_string(elements) + " elements");
   return i;
 }
 
 }  // namespace
 
 Value op_ArrayGetElement(Interp& in, const ir::OpCall& c) {
+  if (c.type && c.type->kind == ir::TypeKind::TaskId) {
+    const TupleValue& ids = task_ids_arg(in, c);
+    return ids.elements[static_cast<size_t>(checked_index(in, c, static_cast<long long>(ids.elements.size())))];
+  }
   OperandHolder h;
   const TileValue& a = in.tile_arg(c, "array", h);
-  long long i = checked_index(in, c, a);
+  long long i = checked_index(in, c, a.numel());
   double v = load_element(a.data + i * ir::dtype_bytes(a.dtype), a.dtype);
   if (a.dtype == ir::DType::BOOL) return Scalar::of_bool(v != 0);
   return Scalar::of_int(static_cast<long long>(v), a.dtype);
@@ -366,9 +389,15 @@ Value op_ArrayGetElement(Interp& in, const ir::OpCall& c) {
 // Functional update, as PyPTO's: the result is a new array, so a name still bound to the old one keeps
 // its elements.
 Value op_ArrayUpdateElement(Interp& in, const ir::OpCall& c) {
+  if (is_task_id_array(c)) {
+    auto ids = std::make_shared<TupleValue>(task_ids_arg(in, c));
+    long long i = checked_index(in, c, static_cast<long long>(ids->elements.size()));
+    ids->elements[static_cast<size_t>(i)] = in.value_of(in.operand_of(c, "value"));
+    return ids;
+  }
   OperandHolder h;
   const TileValue& a = in.tile_arg(c, "array", h);
-  long long i = checked_index(in, c, a);
+  long long i = checked_index(in, c, a.numel());
   TileValue out = in.new_tile(c, a.shape, a.dtype, a.memory);
   std::memcpy(out.data, a.data, static_cast<size_t>(a.bytes()));
   store_element(out.data + i * ir::dtype_bytes(a.dtype), a.dtype,

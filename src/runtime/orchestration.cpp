@@ -542,25 +542,33 @@ Value call_function(Interp& in, const ir::FuncCall& call, const ir::FunctionNode
 namespace {
 
 // The tasks of a deps= list: a pl.system.task_dummy stands for the tasks it joins (its own deps, kept
-// flat), so a task that depends on it starts once they finished and acquires what their blocks did.
+// flat), so a task that depends on it starts once they finished and acquires what their blocks did; an
+// array of task ids stands for each of its slots; the invalid task id orders nothing.
+void add_deps(const Value& x, std::vector<std::shared_ptr<TaskState>>& deps) {
+  if (const auto* ids = std::get_if<std::shared_ptr<TupleValue>>(&x)) {
+    if (*ids)
+      for (const Value& slot : (*ids)->elements) add_deps(slot, deps);
+    return;
+  }
+  const auto* tv = std::get_if<TaskValue>(&x);
+  if (!tv || !tv->task) return;
+  if (tv->task->kernel)
+    deps.push_back(tv->task);
+  else
+    deps.insert(deps.end(), tv->task->deps.begin(), tv->task->deps.end());
+}
+
 std::vector<std::shared_ptr<TaskState>> deps_of(Interp& in, const ir::OpCall& c) {
   std::vector<std::shared_ptr<TaskState>> deps;
   if (!in.given_arg(c, "deps")) return deps;
-  Value dv = in.value_of(in.operand_of(c, "deps"));
-  auto* list = std::get_if<std::shared_ptr<TupleValue>>(&dv);
-  if (!list) return deps;
-  for (const Value& x : (*list)->elements) {
-    const auto* tv = std::get_if<TaskValue>(&x);
-    if (!tv || !tv->task) continue;
-    if (tv->task->kernel)
-      deps.push_back(tv->task);
-    else
-      deps.insert(deps.end(), tv->task->deps.begin(), tv->task->deps.end());
-  }
+  add_deps(in.value_of(in.operand_of(c, "deps")), deps);
   return deps;
 }
 
 }  // namespace
+
+// The invalid task id: no task, so a deps= entry of it orders nothing (deps_of).
+Value op_TaskInvalid(Interp&, const ir::OpCall&) { return TaskValue{}; }
 
 // A task with no kernel and no blocks: it runs nothing, and is complete when its deps are.
 Value op_TaskDummy(Interp& in, const ir::OpCall& c) {

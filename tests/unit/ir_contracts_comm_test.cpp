@@ -125,8 +125,8 @@ TEST_F(IrComm, SpmdSubmitChecksKernelAndArgs) {
   EXPECT_FALSE(call("pl.spmd_submit", {b.func_ref("k", true, scope, {}), tensor({8}, DType::FP32)},
                     {{"deps", b.list({i(1)}, {})}}));
   EXPECT_EQ(first_error(),
-            "pl.spmd_submit: 'deps' must be a list of pl.TaskId (the second result of earlier submits), "
-            "but an element is pl.Scalar[pl.INT64]");
+            "pl.spmd_submit: 'deps' must be a list of pl.TaskId (the second result of earlier submits) or "
+            "arrays of them (pl.array.create(n, pl.TASK_ID)), but an element is pl.Scalar[pl.INT64]");
   diags.clear();
   scope.function_kind = FunctionKind::InCore;
   EXPECT_FALSE(call("pl.spmd_submit", {b.func_ref("k", true, scope, {})}));

@@ -9,7 +9,9 @@ namespace ptodist::ir {
 
 // INDEX is PyPTO's `pl.INDEX`: a signed 64-bit integer that indexes and counts (MLIR's `index`).
 // UINT16 and UINT32 are PyPTO's pl.UINT16 / pl.UINT32 (sort indices, pl.arange(..., dtype=pl.UINT32)).
-enum class DType { FP32, FP16, BF16, INT32, INT16, INT8, UINT8, INT64, BOOL, INDEX, UINT16, UINT32 };
+// TASK_ID (PyPTO's DataType.TASK_ID) is only the element type of a task-id array (pl.array.create(n,
+// pl.TASK_ID) in orchestration): no tensor, tile or scalar has it (a task id is TypeKind::TaskId).
+enum class DType { FP32, FP16, BF16, INT32, INT16, INT8, UINT8, INT64, BOOL, INDEX, UINT16, UINT32, TASK_ID };
 
 // Inline: the executor asks on every op (tile sizes, element offsets).
 constexpr int dtype_bytes(DType t) {
@@ -29,6 +31,7 @@ constexpr int dtype_bytes(DType t) {
       return 1;
     case DType::INT64:
     case DType::INDEX:
+    case DType::TASK_ID:
       return 8;
   }
   return 1;

@@ -129,8 +129,9 @@ bool need_scalar(const ContractContext& cx, std::string_view name) {
 std::optional<DType> need_dtype(const ContractContext& cx, std::string_view name) {
   Expr e = cx.arg(name);
   if (e)
-    if (auto d = e->as<DTypeImm>()) return d->value;
-  cx.fail(name, quoted(name) + " must be a dtype such as pl.FP32, got " + describe(e));
+    if (auto d = e->as<DTypeImm>(); d && d->value != DType::TASK_ID) return d->value;
+  cx.fail(name, quoted(name) + " must be a dtype such as pl.FP32, got " + describe(e) +
+                    (e && e->isa<DTypeImm>() ? " (only pl.array.create in an orchestration function takes it)" : ""));
   return std::nullopt;
 }
 

@@ -1,6 +1,6 @@
 // Contracts of pl.spmd_submit (a kernel submitted on `core_num` cores, with its arguments checked like a
 // call and dependencies on earlier submits), of pl.submit (the same on one block, with PyPTO's dump and
-// scheduling hints) and of pl.system.task_dummy (a task id joining others).
+// scheduling hints), of pl.system.task_dummy (a task id joining others) and pl.system.task_invalid.
 #include "../call_check.h"
 #include "common.h"
 
@@ -32,10 +32,14 @@ bool check_deps(const ContractContext& cx) {
                         describe(cx.arg("deps")));
     return false;
   }
+  // A task id, None (PyPTO's invalid task id: no producer yet), or a whole array of them (PyPTO's
+  // per-slot carrier: every slot, the invalid ones ordering nothing).
   for (const Expr& d : *deps) {
-    if (d && d->type && d->type->kind == TypeKind::TaskId) continue;
+    if (d && (d->isa<NoneImm>() || (d->type && d->type->kind == TypeKind::TaskId))) continue;
+    if (d && d->type && d->type->kind == TypeKind::Array && d->type->dtype == DType::TASK_ID) continue;
     cx.fail("deps",
-            "'deps' must be a list of pl.TaskId (the second result of earlier submits), but an element is " +
+            "'deps' must be a list of pl.TaskId (the second result of earlier submits) or arrays of them "
+            "(pl.array.create(n, pl.TASK_ID)), but an element is " +
                 describe(d));
     return false;
   }
@@ -111,5 +115,7 @@ Type check_TaskDummy(const ContractContext& cx) {
     return cx.fail("deps", "'deps' is required: the task ids it joins, e.g. deps=[tid] (deps=[] for none)");
   return check_deps(cx) ? simple_type(TypeKind::TaskId) : nullptr;
 }
+
+Type check_TaskInvalid(const ContractContext&) { return simple_type(TypeKind::TaskId); }
 
 }  // namespace ptodist::ir

@@ -210,17 +210,31 @@ Type check_CreateTensor(const ContractContext& cx) {
   return tensor_type(*shape, *dt);
 }
 
+// An integer or BOOL array is a kernel's on-core scalar array; a TASK_ID array (PyPTO's per-slot
+// dependency carrier) holds task ids in an orchestration function, every slot the invalid task id until
+// written.
 Type check_ArrayCreate(const ContractContext& cx) {
   // A module or factory constant folds only in specialize; a run-time extent is checked when it runs.
   if (!need_int_scalar(cx, "extent")) return nullptr;
   if (auto extent = as_const_int(cx.arg("extent")); extent && *extent <= 0)
     return cx.fail("extent", "'extent' must be positive, got " + std::to_string(*extent));
+  const auto* task_ids = cx.arg("dtype") ? cx.arg("dtype")->as<DTypeImm>() : nullptr;
+  const bool in_kernel = is_kernel(cx.scope.function_kind);
+  if (task_ids && task_ids->value == DType::TASK_ID) {
+    if (in_kernel)
+      return cx.fail("dtype", "an array of pl.TASK_ID holds task ids, which only an orchestration function has");
+    return array_type(cx.arg("extent"), DType::TASK_ID);
+  }
   auto dt = need_dtype(cx, "dtype");
   if (!dt) return nullptr;
   if (!dtype_is_int(*dt) && *dt != DType::BOOL)
     return cx.fail("dtype",
-                   "'dtype' must be an integer dtype or pl.BOOL (arrays hold indices and counts), got " +
+                   "'dtype' must be an integer dtype, pl.BOOL or pl.TASK_ID (arrays hold indices, counts and task "
+                   "ids), got " +
                        dtype_str(*dt));
+  if (!in_kernel)
+    return cx.fail("dtype", "an array of " + dtype_str(*dt) +
+                                " is a kernel's on-core array; outside a kernel only pl.TASK_ID arrays exist");
   return array_type(cx.arg("extent"), *dt);
 }
 
@@ -244,15 +258,21 @@ const TypeNode* need_array_index(const ContractContext& cx) {
 
 Type check_ArrayGetElement(const ContractContext& cx) {
   const TypeNode* a = need_array_index(cx);
-  return a ? scalar_type(a->dtype) : nullptr;
+  if (!a) return nullptr;
+  return a->dtype == DType::TASK_ID ? simple_type(TypeKind::TaskId) : scalar_type(a->dtype);
 }
 
 Type check_ArrayUpdateElement(const ContractContext& cx) {
   const TypeNode* a = need_array_index(cx);
   if (!a) return nullptr;
   const TypeNode* v = type_of(cx, "value");
-  if (!v || v->kind != TypeKind::Scalar || dtype_is_float(v->dtype))
+  if (a->dtype == DType::TASK_ID) {
+    if (!v || v->kind != TypeKind::TaskId)
+      return cx.fail("value", "'value' must be a pl.TaskId (an array of pl.TASK_ID holds task ids), got " +
+                                  describe(cx.arg("value")));
+  } else if (!v || v->kind != TypeKind::Scalar || dtype_is_float(v->dtype)) {
     return cx.fail("value", "'value' must be an integer scalar, got " + describe(cx.arg("value")));
+  }
   return cx.arg("array")->type;
 }
 

@@ -1,6 +1,8 @@
 # RUN: ptodist check --verify-diagnostics %s
 # Definite assignment: a name assigned in one branch, or in a loop that may run zero times, is not
-# defined after it; a loop with constant bounds that runs keeps its names (and its variable).
+# defined after it (unless a variable of its type exists before the loop, PyPTO's zero-trip value:
+# frontend/escaping_loop_values.py); a loop with constant bounds that runs keeps its names (and its
+# variable).
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -22,7 +24,7 @@ class Scoping:
         # expected-error@+1 {{'t' may be used before it is assigned}}
         y = pl.store(t, [0, 0], y)
         for i in pl.range(n):
-            u = pl.load(x, [1, 0], [1, 64])
+            u = pl.load(x, [1, 0], [2, 64])
         y = pl.store(u, [1, 0], y)  # expected-error {{'u' may be used before it is assigned}}
         for j in pl.range(4):
             w = pl.load(x, [j, 0], [1, 64])

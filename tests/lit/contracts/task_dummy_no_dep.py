@@ -29,7 +29,7 @@ class Contract:
             d = pl.system.task_dummy(deps=[t])
             r2, t2 = pl.spmd_submit(self.work, x, n, core_num=2, deps=[d])
             self.work(pl.tensor.no_dep(x), n)
-            # expected-error@+1 {{pl.system.task_dummy: 'deps' must be a list of pl.TaskId (the second result of earlier submits), but an element is pl.Scalar[pl.INT32]}}
+            # expected-error@+1 {{pl.system.task_dummy: 'deps' must be a list of pl.TaskId (the second result of earlier submits) or arrays of them (pl.array.create(n, pl.TASK_ID)), but an element is pl.Scalar[pl.INT32]}}
             d1 = pl.system.task_dummy(deps=[n])
             # expected-error@+1 {{pl.system.task_dummy: takes at most 0 positional arguments, got 1; pass 'deps' and the parameters after it by keyword}}
             d2 = pl.system.task_dummy([t])

@@ -60,7 +60,7 @@ class Contract:
         with pl.manual_scope():
             out, t = pl.submit(self.work, x, out, dumps=[x], allow_early_resolve=True)
             out, t2 = pl.submit(self.work, x, out, deps=[t])
-            # expected-error@+1 {{pl.submit: 'deps' must be a list of pl.TaskId (the second result of earlier submits), but an element is pl.Scalar[pl.INT32]}}
+            # expected-error@+1 {{pl.submit: 'deps' must be a list of pl.TaskId (the second result of earlier submits) or arrays of them (pl.array.create(n, pl.TASK_ID)), but an element is pl.Scalar[pl.INT32]}}
             out, t3 = pl.submit(self.work, x, out, deps=[n])
             # expected-error@+1 {{pl.submit: 'dumps' must list tensors passed positionally to the kernel, but an element is pl.Scalar[pl.INT32]}}
             out, t4 = pl.submit(self.work, x, out, dumps=[n])

@@ -50,7 +50,7 @@ class Contracts:
         # A lower-rank source has leading dims of 1: row 4 of a [4, 16] target is out of bounds.
         # expected-error@+1 {{pl.assemble: region [4, 5) in dim 0 is out of bounds of 'target' (size 4)}}
         y = pl.assemble(y, pl.reshape(x, [64]), [4, 0])
-        # expected-error@+1 {{pl.array.create: 'dtype' must be an integer dtype or pl.BOOL (arrays hold indices and counts), got pl.FP32}}
+        # expected-error@+1 {{pl.array.create: 'dtype' must be an integer dtype, pl.BOOL or pl.TASK_ID (arrays hold indices, counts and task ids), got pl.FP32}}
         l = pl.array.create(4, pl.FP32)
         # expected-error@+1 {{pl.array.get_element: 'index' 4 is outside the array of 4 elements}}
         m = pl.array.get_element(pl.array.create(4, pl.INT32), 4)
