@@ -143,6 +143,7 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
   wrap_scalar_index(*op, *args);
   fold_constant_operands(*op, *args, cx);
   move_acc_operands(*op, *args, cx);
+  if (cluster_depth_ > 0 && !check_dispatch_in_cluster(*op, *args, e.span)) return nullptr;
   bool handled = false;
   ir::Expr unified = lower_unified(*op, *args, e.span, cx, handled);
   if (handled) return unified;

@@ -349,6 +349,14 @@ class Parser {
   OutlinedScope outline_scope(const std::string& name, ir::FunctionKind kind, const SourceSpan& span,
                               LowerCtx& cx, const Token* block_index, bool written_params_stay);
 
+  // ---- pl.cluster scopes: a body run in place, no task metadata inside (cluster.cpp) ----
+  void parse_cluster(ir::Block& out, const SynExpr& call, const Token* as_name, const SourceSpan& span,
+                     LowerCtx& cx);
+  // A dispatch inside a pl.cluster() scope carries no task-level metadata; false after an error naming
+  // what it carries.
+  bool check_dispatch_in_cluster(const ir::OpInfo& op, const std::vector<ir::CallArg>& args,
+                                 const SourceSpan& span);
+
   // ---- pl.spmd scopes: a body launched on N blocks (spmd_scopes.cpp) ----
   void parse_spmd_with(ir::Block& out, const SynExpr& call, const Token* as_name, const SourceSpan& span,
                        LowerCtx& cx);
@@ -465,6 +473,7 @@ class Parser {
   std::vector<LoopCarry*> carries_;  // the enclosing loops' carried values, innermost last
   int if_depth_ = 0;                 // if/elif/else branches around the statement being parsed
   int manual_depth_ = 0;             // manual scopes around the statement being parsed
+  int cluster_depth_ = 0;            // pl.cluster() scopes around it (cluster.cpp)
   // pl.at scopes: the function list calls are checked against (outlined functions join it), the
   // functions outlined so far with the function each came from, and a counter per function for names.
   std::vector<ir::Function>* declared_ = nullptr;

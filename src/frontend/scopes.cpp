@@ -3,7 +3,7 @@
 // inside; `with pl.scope():` (AUTO) only places a runtime scope, a tuning choice PyPTO documents as never
 // needed for correctness, so its body runs as if it were written in place. `with ... as NAME:` binds
 // NAME. `pl.at(level=...)` is outlined into a function of that level (at_scopes.cpp), `pl.spmd(N)` into
-// a kernel launched on N blocks (spmd_scopes.cpp); `pl.cluster()` is a located "not supported yet" error.
+// a kernel launched on N blocks (spmd_scopes.cpp); `pl.cluster()` runs its body in place (cluster.cpp).
 #include "parser_impl.h"
 
 namespace ptodist::frontend {
@@ -40,17 +40,7 @@ void Parser::parse_with(ir::Block& out, LowerCtx& cx) {
   std::string path = item->kind == SynKind::Call ? canonical(*item->items[0]).value_or("") : "";
   if (path == "pl.at") return parse_at_scope(out, *item, as_name, span, cx);
   if (path == "pl.spmd") return parse_spmd_with(out, *item, as_name, span, cx);
-  if (path == "pl.cluster") {
-    error(item->span,
-          "'with pl.cluster()' is not supported yet: PyPTO co-schedules the AIC and AIV "
-          "kernels of its body as one group; launch them with pl.spmd_submit instead");
-    // The task id it would bind and the names its body assigns have no value: later uses are silent,
-    // this line is the report (not "undefined name" further down).
-    if (as_name) (*cx.locals)[as_name->text] = Binding{Binding::Kind::Local, nullptr, nullptr};
-    poison_assigned_names(skip_suite_from(pos_), cx);
-    parse_suite_unlowered();
-    return;
-  }
+  if (path == "pl.cluster") return parse_cluster(out, *item, as_name, span, cx);
   bool manual = path == "pl.manual_scope" && item->items.size() == 1;
   std::string mode = path == "pl.scope" ? scope_mode(*item, *this) : "";
   if (!manual && mode.empty()) {

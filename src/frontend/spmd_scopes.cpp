@@ -78,6 +78,11 @@ SpmdArgs Parser::parse_spmd_args(const SynExpr& call, bool allow_deps, LowerCtx&
       // the blocks compute, and the blocks run as those of any pl.spmd_submit.
       if (arg.kind != SynKind::True && arg.kind != SynKind::False)
         bad(arg.span, key + " must be a boolean literal (True/False)");
+      else if (key == "allow_early_resolve" && arg.kind == SynKind::True && cluster_depth_ > 0)
+        bad(arg.span,
+            "pl.spmd(..., allow_early_resolve=True) cannot be nested inside pl.cluster(): the cluster is "
+            "dispatched as one group task, so the early-dispatch hint would be lost; use a standalone "
+            "'with pl.spmd(..., allow_early_resolve=True):'");
     } else if (key == "optimizations") {
       a.ok = check_optimizations(arg, "pl.spmd") && a.ok;
     } else if (key == "deps") {
@@ -156,6 +161,12 @@ void Parser::parse_spmd_for(ir::Block& out, const SynExpr& call, const Token& in
 
 void Parser::parse_spmd_with(ir::Block& out, const SynExpr& call, const Token* as_name,
                              const SourceSpan& span, LowerCtx& cx) {
+  if (as_name && cluster_depth_ > 0) {
+    error(as_name->span,
+          "'with pl.spmd(...) as tid:' cannot be nested inside pl.cluster(): the cluster is dispatched as "
+          "one group task, so the block launch has no task id of its own");
+    return skip_scope_body(as_name, cx);
+  }
   SpmdArgs a = parse_spmd_args(call, as_name != nullptr, cx);
   if (!a.ok || !declared_) return skip_scope_body(as_name, cx);
   size_t end = skip_suite_from(pos_);

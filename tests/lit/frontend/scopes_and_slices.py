@@ -50,9 +50,8 @@ def chip(x: pl.Tensor[[4, N], pl.FP32], y: pl.Out[pl.Tensor[[4, N], pl.FP32]]):
         inner = pl.load(x, [0, 0], [1, N])
     # Names the skipped body assigns are not reported again as undefined.
     kernel(x, y, inner)
-    # expected-error@+1 {{'with pl.cluster()' is not supported yet}}
-    with pl.cluster():
-        pass
+    with pl.cluster(name_hint="group"):
+        kernel(x, y, 4)
     # expected-error@+1 {{'with pl.manual_scope(...) as ...' binds nothing}}
     with pl.manual_scope() as m:
         kernel(x, y, 3)

@@ -93,8 +93,24 @@ def chip(x: pl.Tensor[[B, N], pl.FP32], y: pl.Out[pl.Tensor[[B, N], pl.FP32]], n
     with pl.spmd(B) as t1:
         with pl.at(level=pl.Level.CORE_GROUP) as t2:
             i = pl.tile.get_block_idx()
-    # expected-error@+1 {{'with pl.cluster()' is not supported yet}}
+    # What a pl.cluster() (one group task) cannot carry, as PyPTO's parser rejects it.
     with pl.cluster():
+        # expected-error@+1 {{pl.spmd(..., allow_early_resolve=True) cannot be nested inside pl.cluster(): the cluster is dispatched as one group task, so the early-dispatch hint would be lost}}
+        with pl.spmd(B, allow_early_resolve=True):
+            y = kernel(x, y)
+        # expected-error@+1 {{'with pl.spmd(...) as tid:' cannot be nested inside pl.cluster()}}
+        with pl.spmd(B) as t3:
+            y = kernel(x, y)
+        # expected-error@+1 {{pl.spmd_submit(...) inside pl.cluster() cannot carry per-task dispatch metadata (core_num, deps): the cluster is dispatched as one group task}}
+        y, t4 = pl.spmd_submit(kernel, x, y, core_num=B, deps=[])
+    # expected-error@+1 {{pl.cluster() does not accept positional arguments; use 'with pl.cluster():'}}
+    with pl.cluster("c"):
+        pass
+    # expected-error@+1 {{pl.cluster() got unexpected keyword argument 'core_num'; supported keyword: 'name_hint'}}
+    with pl.cluster(core_num=2):
+        pass
+    # expected-error@+1 {{'with pl.cluster() as ...' binds nothing}}
+    with pl.cluster(name_hint="g") as g:
         pass
 
 
