@@ -204,8 +204,24 @@ Type tensor_matmul_result(const ContractContext& cx) {
   return tensor_type(p->first, p->second);
 }
 
+// A tile matmul operand: a 2-D tile, or a batch of one ([1, .., 1, R, C]: a tile.batch_matmul of one
+// page, which PyPTO's FlattenTileNdTo2D makes a 2-D tile.matmul), read as its trailing [R, C].
+const TypeNode* need_matrix_tile(const ContractContext& cx, std::string_view name, const TypeNode* t) {
+  if (!t || t->shape.size() == 2) return t;
+  bool batch_of_one = t->shape.size() > 2;
+  for (size_t i = 0; i + 2 < t->shape.size(); ++i) {
+    auto d = as_const_int(t->shape[i]);
+    batch_of_one = batch_of_one && d && *d == 1;
+  }
+  if (batch_of_one) return t;
+  cx.fail(name, quoted(name) + " must be a 2-D tile (or [1, .., 1, R, C], a batch of one), got " +
+                    type_str(cx.arg(name)->type));
+  return nullptr;
+}
+
 // lhs [M, K] in Left and rhs [K, N] in Right; returns the [M, N] Acc result type (FP32, or INT32 for
-// INT8 inputs). On tiles the transpose flags are PyPTO's errors: transposition is a tile's layout.
+// INT8 inputs), 2-D also for a batch-of-one operand. On tiles the transpose flags are PyPTO's errors:
+// transposition is a tile's layout.
 Type matmul_result(const ContractContext& cx) {
   for (const char* flag : {"a_trans", "b_trans"})
     if (!need_default_flag(cx, flag))
@@ -213,15 +229,16 @@ Type matmul_result(const ContractContext& cx) {
                      quoted(flag) +
                          " is for tensors: on tiles transposition is the tile's layout (load the operand "
                          "transposed, or call pl.matmul on the GM tensors)");
-  const TypeNode* l =
-      need_2d(cx, "lhs", need_tile_in(cx, "lhs", Memory::Left, "use pl.move(x, target_memory=pl.Mem.Left)"));
+  const TypeNode* l = need_matrix_tile(
+      cx, "lhs", need_tile_in(cx, "lhs", Memory::Left, "use pl.move(x, target_memory=pl.Mem.Left)"));
   if (!l) return nullptr;
-  const TypeNode* r = need_2d(
+  const TypeNode* r = need_matrix_tile(
       cx, "rhs", need_tile_in(cx, "rhs", Memory::Right, "use pl.move(x, target_memory=pl.Mem.Right)"));
   if (!r) return nullptr;
   auto p = product_of(cx, l, r, false, false);
   if (!p) return nullptr;
-  return tile_type(p->first, p->second, Memory::Acc);
+  std::vector<Expr> mn(p->first.end() - 2, p->first.end());
+  return tile_type(mn, p->second, Memory::Acc);
 }
 
 // Two GM tensors of the same shape and dtype: the tensor-level form of an elementwise op, whose result

@@ -59,9 +59,9 @@ class OperandUses : public Walker {
 long long k_chunks(const OpCall& c, const ChipProfile& profile) {
   auto lr = role_of(c, "lhs"), rr = role_of(c, "rhs");
   const Expr &lhs = c.arg("lhs"), &rhs = c.arg("rhs");
-  auto ls = lhs && lhs->type ? lhs->type->static_shape() : std::nullopt;
-  auto rs = rhs && rhs->type ? rhs->type->static_shape() : std::nullopt;
-  if (!lr || !rr || !ls || !rs || ls->size() != 2 || rs->size() != 2) return 0;
+  auto ls = lhs ? matrix_dims(lhs->type) : std::nullopt;
+  auto rs = rhs ? matrix_dims(rhs->type) : std::nullopt;
+  if (!lr || !rr || !ls || !rs) return 0;
   long long k = (*ls)[k_axis(*lr)], m = (*ls)[1 - k_axis(*lr)], n = (*rs)[1 - k_axis(*rr)];
   long long lb = dtype_bytes(lhs->type->dtype), rb = dtype_bytes(rhs->type->dtype);
   for (long long parts = 1; parts <= k; ++parts) {
@@ -72,12 +72,14 @@ long long k_chunks(const OpCall& c, const ChipProfile& profile) {
   return 0;
 }
 
-// The Mat tile a slice of type `t` loads into (transposed: its last two dims swapped).
+// The Mat tile a slice of type `t` loads into (transposed: its last two dims swapped; a batch of one
+// keeps its leading 1s, as the load reads the tensor's dims).
 Type mat_type(const Type& t, bool transposed) {
   std::vector<Expr> shape = t->shape, valid = t->valid_shape;
+  size_t n = shape.size();
   if (transposed) {
-    std::swap(shape[0], shape[1]);
-    if (valid.size() == 2) std::swap(valid[0], valid[1]);
+    std::swap(shape[n - 2], shape[n - 1]);
+    if (valid.size() == n) std::swap(valid[n - 2], valid[n - 1]);
   }
   auto tile = std::make_shared<TypeNode>(*tile_type(shape, t->dtype, Memory::Mat));
   tile->valid_shape = valid;
@@ -90,13 +92,22 @@ bool is_tensor_matmul(const OpCall& c) {
   return (c.op->id == OpId::Matmul || c.op->id == OpId::MatmulAcc) && c.type && c.type->is_tensor_like();
 }
 
-bool static_matrix(const Type& t, long long bytes) {
+std::optional<std::vector<long long>> matrix_dims(const Type& t) {
   auto d = t ? t->static_shape() : std::nullopt;
-  return d && d->size() == 2 && (*d)[0] * (*d)[1] * dtype_bytes(t->dtype) <= bytes;
+  if (!d || d->size() < 2) return std::nullopt;
+  for (size_t i = 0; i + 2 < d->size(); ++i)
+    if ((*d)[i] != 1) return std::nullopt;
+  return std::vector<long long>{(*d)[d->size() - 2], d->back()};
+}
+
+bool static_matrix(const Type& t, long long bytes) {
+  auto d = matrix_dims(t);
+  return d && (*d)[0] * (*d)[1] * dtype_bytes(t->dtype) <= bytes;
 }
 
 bool is_matrix_slice(const OpCall& c) {
-  return is_plain_tensor_slice(c) && c.args[0]->type->shape.size() == 2;
+  return is_plain_tensor_slice(c) && c.args[0]->type->shape.size() >= 2 && c.type &&
+         c.type->shape.size() == c.args[0]->type->shape.size() && matrix_dims(c.type);
 }
 
 std::optional<Role> role_of(const OpCall& c, const char* slot) {
@@ -106,8 +117,8 @@ std::optional<Role> role_of(const OpCall& c, const char* slot) {
   return Role{lhs ? Memory::Left : Memory::Right, literal_true(flag)};
 }
 
-size_t k_axis(const Role& r) {
-  return (r.memory == Memory::Left) != r.transposed ? 1 : 0;
+size_t k_axis(const Role& r, size_t rank) {
+  return rank - 2 + ((r.memory == Memory::Left) != r.transposed ? 1 : 0);
 }
 
 void collect_defs(const Block& b, Definitions& defs) {
@@ -138,7 +149,11 @@ Plan make_plan(const Function& f, const std::set<const VarNode*>& accs,
   for (const auto& [v, ds] : defs)
     for (const OpCall* c : ds)
       if (c && c->op->id == OpId::Slice && given(c->arg("valid_shape"))) plan.partial_slices.insert(v);
-  for (const VarNode* v : accs) plan.types[v] = tile_type(v->type->shape, v->type->dtype, Memory::Acc);
+  // A batch-of-one accumulator is the 2-D Acc tile of its matrix (PyPTO's FlattenTileNdTo2D).
+  for (const VarNode* v : accs) {
+    const std::vector<Expr>& s = v->type->shape;
+    plan.types[v] = tile_type({s[s.size() - 2], s.back()}, v->type->dtype, Memory::Acc);
+  }
   OperandUses uses(accs);
   uses.visit_function(f);
   for (const OpCall* c : uses.matmuls) {

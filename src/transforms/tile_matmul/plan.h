@@ -21,9 +21,12 @@ using Definitions = std::map<const ir::VarNode*, std::vector<const ir::OpCall*>>
 
 // A pl.matmul / pl.matmul_acc computing a tensor.
 bool is_tensor_matmul(const ir::OpCall& c);
-// Whether a type is a static 2-D matrix of at most `bytes`.
+// The [rows, cols] of a static matrix: a 2-D shape, or a batch of one ([1, .., 1, rows, cols], which
+// PyPTO's FlattenTileNdTo2D makes a 2-D tile); nullopt for any other shape.
+std::optional<std::vector<long long>> matrix_dims(const ir::Type& t);
+// Whether a type is a static matrix (matrix_dims) of at most `bytes`.
 bool static_matrix(const ir::Type& t, long long bytes);
-// A plain slice of a 2-D tensor: a region one load reads.
+// A plain slice that is a matrix (matrix_dims) of a tensor of two dims or more: a region one load reads.
 bool is_matrix_slice(const ir::OpCall& c);
 
 // How a matmul reads an operand: the cube memory it moves to and whether it is read transposed.
@@ -40,8 +43,8 @@ struct Role {
 std::optional<Role> role_of(const ir::OpCall& c, const char* slot);
 
 // The axis of a 2-D operand that runs along K: a lhs [M, K] (a_trans: [K, M]), a rhs [K, N] (b_trans:
-// [N, K]).
-size_t k_axis(const Role& r);
+// [N, K]); of an operand of `rank` dims, the same axis of its trailing two.
+size_t k_axis(const Role& r, size_t rank = 2);
 
 // The plan of one trial: the accumulators to convert and the slice variables that become their Mat
 // operands (each read in one role only).

@@ -70,7 +70,7 @@ class Retyper : public DeepRewriter {
       return out;
     }
     if (plan_.accs.count(target.get()) && c->op->id == OpId::CreateTensor)
-      value = create_acc(*c);
+      value = create_acc(*c, types_.at(target.get()));
     else if (plan_.accs.count(target.get()))
       value = tile_matmul(*c, target, out);
     else if (operand != plan_.operands.end())
@@ -154,6 +154,10 @@ class Retyper : public DeepRewriter {
     if (c.op->id == OpId::Write && tile("dst"))
       return make_.call(OpId::TileWrite, {{"tile", args[0]}, {"indices", args[1]}, {"value", args[2]}},
                         c.span);
+    // A reshape of a converted tile to the shape it has (a batch-of-one accumulator's
+    // `pl.reshape(acc, [M, N])`: the tile is already its 2-D matrix) is the tile itself.
+    if (c.op->id == OpId::Reshape && tile("input") && same_dims(args[0]->type->shape, args[1]))
+      return args[0];
     if (is_vector_op(c.op->id))
       for (Expr& a : args)
         if (a && a->type && a->type->kind == TypeKind::Tile && a->type->memory == Memory::Acc)
@@ -165,10 +169,11 @@ class Retyper : public DeepRewriter {
     return make_.builder().enum_imm(EnumKind::Memory, std::string(memory_name(m)), span);
   }
 
-  Expr create_acc(const OpCall& c) {
+  // The Acc tile of the accumulator's type `acc` (a batch of one is its 2-D matrix).
+  Expr create_acc(const OpCall& c, const Type& acc) {
     if (given(c.arg("init_value"))) return nullptr;
     return make_.call(OpId::CreateTile,
-                      {{"shape", rewrite_expr(c.arg("shape"))},
+                      {{"shape", make_.builder().list(acc->shape, c.span)},
                        {"dtype", c.arg("dtype")},
                        {"target_memory", memory(Memory::Acc, c.span)}},
                       c.span);
@@ -223,8 +228,8 @@ class Retyper : public DeepRewriter {
     const std::vector<Expr>* shape = as_list(c.arg("shape"));
     const std::vector<Expr>* offset = as_list(c.arg("offset"));
     const std::vector<Expr>* valid = given(c.arg("valid_shape")) ? as_list(c.arg("valid_shape")) : nullptr;
-    size_t axis = k_axis(role);
-    auto k = shape && shape->size() == 2 ? as_const_int((*shape)[axis]) : std::nullopt;
+    size_t axis = shape ? k_axis(role, shape->size()) : 0;
+    auto k = shape && shape->size() >= 2 ? as_const_int((*shape)[axis]) : std::nullopt;
     if (!k || !offset || (valid && as_const_int((*valid)[axis]) != k)) return nullptr;
     long long kc = *k / parts;
     Builder& b = make_.builder();
@@ -290,14 +295,22 @@ class Retyper : public DeepRewriter {
     Expr src = rewrite_expr(c.args[0]);
     Expr offset = rewrite_expr(c.arg("offset")), shape = rewrite_expr(c.arg("shape"));
     Expr valid = given(c.arg("valid_shape")) ? rewrite_expr(c.arg("valid_shape")) : nullptr;
-    if (!transposed)
-      return make_.call(OpId::Load,
-                        {{"tensor", src},
-                         {"offsets", offset},
-                         {"shapes", shape},
-                         {"valid_shape", valid},
-                         {"target_memory", memory(Memory::Mat, c.span)}},
-                        c.span);
+    Expr natural = make_.call(OpId::Load,
+                              {{"tensor", src},
+                               {"offsets", offset},
+                               {"shapes", shape},
+                               {"valid_shape", valid},
+                               {"target_memory", memory(Memory::Mat, c.span)}},
+                              c.span);
+    if (!transposed || !natural) return natural;
+    // A batch of one ([1, N, K] of a 3-D weight): the natural load of its region, read transposed
+    // through a zero-copy view of the Mat tile, as PyPTO's ConvertTensorToTileOps realises a transposed
+    // batch_matmul operand (FlattenTileNdTo2D then makes the tiles 2-D: the PTO tiles are [N, K]).
+    if (c.args[0]->type->shape.size() > 2) {
+      Var loaded = vars_.make(name_of(c.args[0]) + "_mat", natural->type, c.span);
+      prelude.push_back(make_assign(loaded, natural, c.span));
+      return make_.call(OpId::TransposeView, {{"tile", make_.ref(loaded, c.span)}}, c.span);
+    }
     // Transposed: a view of the valid region swapped (the region must be static: it is a tensor's
     // shape), loaded into the swapped tile. pl.transpose of a slice is a DN view in PTO; the runtime
     // copies the region.
@@ -337,6 +350,17 @@ class Retyper : public DeepRewriter {
                        {"valid_shape", shape == *region ? nullptr : make_.ints(*region, span)},
                        {"target_memory", memory(Memory::Mat, span)}},
                       span);
+  }
+
+  // Whether list `e` holds the constant dims `shape`.
+  static bool same_dims(const std::vector<Expr>& shape, const Expr& e) {
+    const std::vector<Expr>* l = as_list(e);
+    if (!l || l->size() != shape.size()) return false;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      auto a = as_const_int(shape[i]), b = as_const_int((*l)[i]);
+      if (!a || !b || *a != *b) return false;
+    }
+    return true;
   }
 
   static std::string name_of(const Expr& e) {

@@ -20,7 +20,9 @@
 # RUN: %numpy %S/Inputs/npy.py check %t mv "(a[:, 0].astype(np.float32) @ v.astype(np.float32)[:, :, None])[:, :, 0]"
 # RUN: ptodist run %s --ranks 2 --in x=%t/x.npy --in w=%t/w.npy --in a=%t/a.npy --in b=%t/b.npy --in v=%t/v.npy --mode check --runs 2
 # RUN: ptodist compile %s --emit=ir | FileCheck %s
-# No PTO lowering yet (PyPTO's is tile.batch_matmul, unrolled into per-batch tile.matmul): a located error.
+# The moe form is a batch of one, converted to tiles (tests/lit/ops/matmul_batch_of_one.py); a batch of
+# more has no PTO lowering yet (PyPTO's is tile.batch_matmul, unrolled into per-batch tile.matmul): a
+# located error.
 # RUN: %python %S/../cli/Inputs/exit_code.py 1 ptodist compile %s --emit=pto 2>&1 | FileCheck %s --check-prefix=PTO
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -48,12 +50,12 @@ def batched(
     vm: pl.Out[pl.Tensor[[N], pl.FP32]],
     mv: pl.Out[pl.Tensor[[M], pl.FP32]],
 ):
-    # PTO: matmul_batched.py:[[@LINE+2]]:11: error: pl.matmul: the tensor-level form (GM tensors in, a new tensor out) has no PTO lowering yet
     # CHECK: acc = pl.matmul(x, pl.slice(w, [1, N, K], [1, 0, 0]), out_dtype=pl.INT32, b_trans=True)
     acc = pl.matmul(x, w[1:2, :, :], b_trans=True, out_dtype=pl.INT32)
     # CHECK-NEXT: acc = pl.matmul_acc(acc, x, pl.slice(w, [1, N, K], [2, 0, 0]), b_trans=True)
     acc = pl.matmul_acc(acc, x, w[2:3, :, :], b_trans=True)
     moe = pl.assemble(moe, pl.reshape(acc, [M, N]), [0, 0])
+    # PTO: matmul_batched.py:[[@LINE+2]]:26: error: pl.assemble: assembling a GM tensor (not a tile) has no PTO lowering yet
     # CHECK: bb = pl.assemble(bb, pl.tensor.matmul(a, b), [0, 0, 0])
     bb = pl.assemble(bb, pl.tensor.matmul(a, b), [0, 0, 0])
     # A 2-D rhs is one matrix for every batch.
