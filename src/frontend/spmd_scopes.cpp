@@ -288,7 +288,8 @@ void Parser::parse_spmd_carrier(ir::Block& out, SpmdArgs& a, const Token* as_nam
 bool Parser::lower_spmd_dispatch(ir::Block& out, const SpmdArgs& a, const Token* as_name,
                                  const SourceSpan& span, LowerCtx& cx) {
   ir::Block body = parse_suite("'with' header", cx);
-  for (ir::Stmt& s : body) {
+  for (size_t i = 0; i < body.size(); ++i) {
+    ir::Stmt& s = body[i];
     const auto* assign = s->as<ir::Assign>();
     const auto* expr = s->as<ir::ExprStmt>();
     ir::Expr value = assign ? assign->value : expr ? expr->value : nullptr;
@@ -296,12 +297,6 @@ bool Parser::lower_spmd_dispatch(ir::Block& out, const SpmdArgs& a, const Token*
     KernelCalls one(cx.build.functions);
     if (value) one.visit_expr(value);
     if (!call || one.found.size() != 1 || one.found[0] != call) continue;
-    if (assign && assign->targets.size() > 1) {
-      error(s->span,
-            "a kernel with several results launched by 'with pl.spmd(...)' is not supported yet "
-            "(pl.spmd_submit gives one result); return one value, or write through Out parameters");
-      return false;
-    }
     std::vector<ir::CallArg> args{
         {"", b_->func_ref(call->callee, call->via_self, cx.build, call->span), span}};
     for (const ir::Expr& v : call->args) args.push_back(ir::CallArg{"", v, v ? v->span : span});
@@ -312,11 +307,20 @@ bool Parser::lower_spmd_dispatch(ir::Block& out, const SpmdArgs& a, const Token*
     auto launch = std::make_shared<ir::Assign>();
     launch->span = s->span;
     launch->value = submit;
-    launch->targets.push_back(assign ? assign->targets[0] : nullptr);
+    // A kernel with several results (`a, b = self.k(...)`): the submit's first result is their tuple,
+    // held by a name of its own and unpacked right after the launch.
+    const bool several = assign && assign->targets.size() > 1;
+    ir::Var results = several ? bind_local("_" + call->callee + "_results", call->type, s->span, cx) : nullptr;
+    launch->targets.push_back(several ? results : assign ? assign->targets[0] : nullptr);
     launch->targets.push_back(
         as_name ? bind_local(as_name->text, ir::simple_type(ir::TypeKind::TaskId), as_name->span, cx)
                 : nullptr);
-    s = launch;
+    std::shared_ptr<ir::Assign> unpack = several ? std::make_shared<ir::Assign>(*assign) : nullptr;
+    s = launch;  // `assign` and `call` point into the statement this replaces: not read below
+    if (unpack) {
+      unpack->value = b_->var_ref(results, unpack->span);
+      body.insert(body.begin() + static_cast<std::ptrdiff_t>(i) + 1, unpack);
+    }
     out.insert(out.end(), body.begin(), body.end());
     return true;
   }

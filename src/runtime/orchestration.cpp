@@ -609,7 +609,13 @@ Value submit(Interp& in, const ir::OpCall& c, long long cores) {
   // Outside a manual scope submissions run in order: this one finishes before the next statement.
   std::vector<std::shared_ptr<TaskState>> one{task};
   join_tasks(in, one, c.span, c.op->spelling.c_str());
-  Value result = task->results.empty() ? NoneValue{} : task->results[0];
+  // A kernel with several results gives them as one tuple (a multi-result launch unpacks it).
+  Value result = task->results.empty() ? Value{NoneValue{}} : task->results[0];
+  if (task->results.size() > 1) {
+    auto all = std::make_shared<TupleValue>();
+    all->elements = task->results;
+    result = all;
+  }
   out->elements = {result, TaskValue{task}};
   return out;
 }

@@ -5,6 +5,7 @@ from .device_tensor import DeviceTensor, StackedDeviceTensor
 from .distributed_runner import DistributedRunHandle, DistributedWorker, execute_distributed
 from .runner import RunConfig, RunResult, execute_compiled, run
 from .runtime_base import Worker
+from .tensor_spec import ScalarSpec, TensorSpec
 from .worker import RegistrationHandle
 
 __all__ = [
@@ -21,4 +22,6 @@ __all__ = [
     "Worker",
     "DeviceTensor",
     "StackedDeviceTensor",
+    "TensorSpec",
+    "ScalarSpec",
 ]

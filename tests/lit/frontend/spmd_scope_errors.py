@@ -14,13 +14,6 @@ def kernel(x: pl.Tensor[[B, N], pl.FP32], y: pl.Out[pl.Tensor[[B, N], pl.FP32]])
     return y
 
 
-@pl.jit.incore
-def pair(x: pl.Tensor[[B, N], pl.FP32], y: pl.Out[pl.Tensor[[B, N], pl.FP32]]):
-    t = pl.load(x, [0, 0], [1, N])
-    y = pl.store(t, [0, 0], y)
-    return y, x
-
-
 @pl.jit
 def chip(x: pl.Tensor[[B, N], pl.FP32], y: pl.Out[pl.Tensor[[B, N], pl.FP32]], n: pl.Scalar[pl.INT32]):
     # expected-error@+1 {{'with pl.spmd(...)' body neither reads the per-block index via pl.tile.get_block_idx() nor dispatches a kernel call}}
@@ -78,9 +71,6 @@ def chip(x: pl.Tensor[[B, N], pl.FP32], y: pl.Out[pl.Tensor[[B, N], pl.FP32]], n
         u = i + 1
         v = i + 2
     w = u + v
-    # expected-error@+2 {{a kernel with several results launched by 'with pl.spmd(...)' is not supported yet}}
-    with pl.spmd(B):
-        y, z = pair(x, y)
     # expected-error@+3 {{the kernel call of a 'with pl.spmd(...)' dispatch body must be a statement of its own}}
     with pl.spmd(B):
         for k in pl.range(2):
