@@ -1,4 +1,4 @@
-// The unary elementwise kernels (neg, abs, sqrt, rsqrt, recip, log, relu): float rows through fp32
+// The unary elementwise kernels (neg, abs, sqrt, rsqrt, recip, log, relu, sin, cos, not): float rows through fp32
 // blocks, integer rows element by element.
 #include <algorithm>
 #include <cmath>
@@ -26,6 +26,12 @@ float apply_f32(UnaryOp op, float x) {
       return std::log(x);
     case UnaryOp::Relu:
       return std::isnan(x) ? x : std::max(0.0f, x);
+    case UnaryOp::Sin:
+      return std::sin(x);
+    case UnaryOp::Cos:
+      return std::cos(x);
+    case UnaryOp::Not:
+      return x;  // not reached: the contract admits integer tiles only
   }
   return x;
 }
@@ -52,6 +58,8 @@ T apply_int(UnaryOp op, T x) {
       return x < 0 ? neg : x;
     case UnaryOp::Relu:
       return x < 0 ? T{0} : x;
+    case UnaryOp::Not:
+      return static_cast<T>(~x);
     default:
       return x;  // not reached: the float ops go through fp32 (row_int)
   }
@@ -59,7 +67,7 @@ T apply_int(UnaryOp op, T x) {
 
 void row_int(UnaryOp op, ElemType t, const char* in, char* out, long cols) {
   const int eb = elem_bytes(t);
-  const bool exact = op == UnaryOp::Neg || op == UnaryOp::Abs || op == UnaryOp::Relu;
+  const bool exact = op == UnaryOp::Neg || op == UnaryOp::Abs || op == UnaryOp::Relu || op == UnaryOp::Not;
   detail::visit_int(t, [&](auto zero) {
     using T = decltype(zero);
     for (long c = 0; c < cols; ++c) {

@@ -32,7 +32,7 @@ struct AssignCounts : ir::Walker {
 };
 
 // The variable `e` names once the ops that return the tensor they wrote are looked through
-// (`pl.store(t, offs, p)`, `pl.assemble(p, ...)`, `pl.write(p, ...)`), or null.
+// (`pl.store(t, offs, p)`, `pl.assemble(p, ...)`, `pl.write(p, ...)`, `pl.expand_clone(s, p)`), or null.
 const ir::VarNode* written_var(const ir::Expr& e) {
   if (const auto* r = e ? e->as<ir::VarRef>() : nullptr) return r->var.get();
   const auto* c = e ? e->as<ir::OpCall>() : nullptr;
@@ -40,6 +40,7 @@ const ir::VarNode* written_var(const ir::Expr& e) {
   const char* slot = c->op->id == ir::OpId::Store      ? "output_tensor"
                      : c->op->id == ir::OpId::Assemble ? "target"
                      : c->op->id == ir::OpId::Write    ? "dst"
+                     : c->op->id == ir::OpId::ExpandClone ? "target"
                                                        : nullptr;
   const auto* r = slot && c->arg(slot) ? c->arg(slot)->as<ir::VarRef>() : nullptr;
   return r ? r->var.get() : nullptr;

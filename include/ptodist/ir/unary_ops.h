@@ -7,7 +7,7 @@
 namespace ptodist::ir {
 
 // Which operand dtypes a unary op takes (unary_ops.def says what each means).
-enum class UnaryDTypes { kAnyNumeric, kFloatResult, kFp16Fp32 };
+enum class UnaryDTypes { kAnyNumeric, kFloatResult, kFp16Fp32, kFp32Only, kInt16Only };
 
 struct UnaryOpInfo {
   OpId id;

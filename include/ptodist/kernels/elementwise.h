@@ -8,7 +8,7 @@ namespace ptodist::kernels {
 enum class BinaryOp { Add, Sub, Mul, Div, Maximum, Minimum, Fmod };
 enum class ScalarOp { Add, Sub, Mul, Div, Maximum, Minimum, Fmod };
 // The unary family of the op table (ir/unary_ops.def names each op's row; the names match).
-enum class UnaryOp { Neg, Abs, Sqrt, Rsqrt, Recip, Log, Relu };
+enum class UnaryOp { Neg, Abs, Sqrt, Rsqrt, Recip, Log, Relu, Sin, Cos, Not };
 
 // Semantics shared by every kernel here (operands have one type and one shape; dst may alias an input
 // exactly, i.e. in-place is fine, partial overlap is not):
@@ -33,8 +33,9 @@ void exp(const TileView& dst, const TileView& src);
 // dst = op(src), dst and src of one type and shape (dst may alias src). Float types compute in fp32 with
 // the C library's functions and round once (sqrt, 1/x and log of fp32 are correctly rounded; rsqrt is
 // 1/sqrt(x) in double, rounded once); recip(0) = inf, log(0) = -inf, sqrt/log of a negative = NaN.
-// Integer types: neg/abs wrap (abs(MIN) == MIN, as two's complement), relu is max(0, x); the others
-// compute in fp32 and convert back with the cast rule.
+// sin/cos (radians) are the C library's fp32 sinf/cosf. Integer types: neg/abs wrap (abs(MIN) == MIN, as
+// two's complement), relu is max(0, x), not is the bitwise complement; the others compute in fp32 and
+// convert back with the cast rule (not on a float is not reached: its contract takes INT16/UINT16).
 void unary(UnaryOp op, const TileView& dst, const TileView& src);
 
 // dst[i][j] = vec[i][0] (per_row: vec is [rows, 1]) or vec[0][j] (vec is [1, cols]).

@@ -230,6 +230,10 @@ void FunctionEmitter::emit_unary(const CallSite& site, const UnaryOpInfo& u) {
   for (const TileRef* t : ins)
     if (!t) return;
   if (!out) return;
+  if (!*u.pto) {
+    fail(c.span, c.op->spelling + " has no PTO form: PyPTO's backend emits no instruction for it");
+    return;
+  }
   const auto* hp = c.arg("high_precision") ? c.arg("high_precision")->as<BoolImm>() : nullptr;
   if (hp && hp->value && u.id == OpId::Rsqrt) {
     fail(c.span, c.op->spelling +
@@ -316,7 +320,10 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     const TileRef* a = tile_of(c.arg("lhs"), c, "lhs");
     const TileRef* b = tile_of(c.arg("rhs"), c, "rhs");
     const TileRef* out = result_tile(site);
-    if (a && b && out) line(std::string(op) + " " + ins_outs({a, b}, "", "", *out));
+    // high_precision=True: PyPTO's MakePrecisionCodegenPTO attribute on pto.tdiv.
+    const auto* hp = id == OpId::Div && c.arg("high_precision") ? c.arg("high_precision")->as<BoolImm>() : nullptr;
+    std::string attr = hp && hp->value ? " {precisionType = #pto<div_precision high_precision>}" : "";
+    if (a && b && out) line(std::string(op) + " " + ins_outs({a, b}, "", "", *out) + attr);
     return true;
   }
   if (const ExpandOpInfo* x = expand_op_info(id)) {

@@ -233,6 +233,9 @@ class FunctionEmitter {
   bool emit_view_mask_op(const CallSite& site);
   void emit_transpose_view(const CallSite& site);
 
+  // ---- activations and a scalar select: lrelu, prelu, sels (activation_ops.cpp) ----
+  bool emit_activation_op(const CallSite& site);
+
   // ---- tile compute (compute_ops.cpp) ----
   bool emit_compute_op(const CallSite& site);
   bool valid_region_unsupported(const CallSite& site);

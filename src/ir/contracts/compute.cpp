@@ -406,9 +406,19 @@ Type check_MatmulAcc(const ContractContext& cx) {
   return cx.arg("acc")->type;
 }
 
+// high_precision=True selects PTOAS's high-precision tdiv, a float template only (PyPTO's tile.div rule);
+// the CPU divides in fp32 either way.
 Type check_Div(const ContractContext& cx) {
-  if (!need_default(cx, "high_precision", "the high-precision division")) return nullptr;
-  return elementwise(cx);
+  Type t = elementwise(cx);
+  if (!t || omitted(cx, "high_precision")) return t;
+  auto b = cx.arg("high_precision")->as<BoolImm>();
+  if (!b)
+    return cx.fail("high_precision",
+                   "'high_precision' must be True or False, got " + describe(cx.arg("high_precision")));
+  if (b->value && !dtype_is_float(t->dtype))
+    return cx.fail("high_precision", "'high_precision=True' needs a float operand (PTOAS's high-precision "
+                                     "division has no integer template), got " + dtype_str(t->dtype));
+  return t;
 }
 // fmod is defined on floats (pto.tfmod; torch.fmod): an integer operand is an error, not a guess.
 static Type float_only(const ContractContext& cx, Type t, std::string_view operand) {

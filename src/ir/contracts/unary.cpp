@@ -27,6 +27,15 @@ bool check_dtype(const ContractContext& cx, const UnaryOpInfo& row, std::string_
       if (dt == DType::FP16 || dt == DType::FP32) return true;
       cx.fail(operand, quoted(operand) + " must have dtype pl.FP16 or pl.FP32, got " + dtype_str(dt));
       return false;
+    case UnaryDTypes::kFp32Only:
+      if (dt == DType::FP32) return true;
+      cx.fail(operand, quoted(operand) + " must have dtype pl.FP32 (" + std::string(row.name) +
+                           " is FP32-only), got " + dtype_str(dt) + "; use pl.cast(x, pl.FP32) first");
+      return false;
+    case UnaryDTypes::kInt16Only:
+      if (dt == DType::INT16 || dt == DType::UINT16) return true;
+      cx.fail(operand, quoted(operand) + " must have dtype pl.INT16 or pl.UINT16, got " + dtype_str(dt));
+      return false;
   }
   return false;
 }
