@@ -67,8 +67,8 @@ Value op_Prelu(Interp& in, const ir::OpCall& c) {
 }
 
 // src where the mask's bit is set, the scalar elsewhere. The mask is a carrier of 8-, 16- or 32-bit
-// integers read as bytes: bit j % 8 of byte j / 8 of a row (pl.cmp writes it so). An unsigned src takes
-// the scalar as the same-width signed value, as PyPTO retypes it (its bits are the result's).
+// integers read as bytes: bit j % 8 of byte j / 8 of a row (pl.cmp writes it so). An integer src takes
+// the scalar's low bits, as PyPTO retypes an unsigned src's constant to the same-width signed one.
 Value op_Sels(Interp& in, const ir::OpCall& c) {
   OperandHolder hm, hs;
   const TileValue& mask = in.tile_arg(c, "mask", hm);
@@ -80,13 +80,16 @@ Value op_Sels(Interp& in, const ir::OpCall& c) {
     in.fail(c.span, c.op->spelling + ": mask " + dims_str(mask.shape) + " has no bit for every element of " +
                         dims_str(src.shape));
   TileValue out = copy_of(in, c, src);
-  ir::DType as = src.dtype;
-  if (as == ir::DType::UINT8) as = ir::DType::INT8;
-  if (as == ir::DType::UINT16) as = ir::DType::INT16;
-  if (as == ir::DType::UINT32) as = ir::DType::INT32;
   const long long eb = ir::dtype_bytes(src.dtype);
   std::byte fill[8];
-  store_element(fill, as, scalar);
+  if (ir::dtype_is_float(src.dtype)) {
+    store_element(fill, src.dtype, scalar);
+  } else {
+    // The low bytes of the integer (two's complement, little-endian): 0x8007 into a UINT16 src is
+    // PyPTO's INT16 -32761, the same bits.
+    const auto v = static_cast<long long>(scalar);
+    std::memcpy(fill, &v, static_cast<size_t>(eb));
+  }
   const auto* bits = reinterpret_cast<const uint8_t*>(mask.data);
   for (long long r = 0; r < rows; ++r)
     for (long long j = 0; j < cols; ++j)

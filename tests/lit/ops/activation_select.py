@@ -16,6 +16,7 @@
 # RUN: %numpy %S/Inputs/npy.py check %t pr "np.where((np.arange(16)[:, None] < 9) & (np.arange(32) < 21), np.where(x > 0, x, x * k), 0)"
 # RUN: %numpy %S/Inputs/npy.py check %t sl "np.where(x > 0, x, np.float32(-3))"
 # RUN: %numpy %S/Inputs/npy.py check %t slu "np.where((u % 3) == 0, u.astype(np.uint16), np.uint16(65533))"
+# RUN: %numpy %S/Inputs/npy.py check %t slh "np.where((u % 3) == 0, np.uint16(32775), u.astype(np.uint16))"
 # RUN: %numpy %S/Inputs/npy.py check %t nt "~n"
 # RUN: %numpy %S/Inputs/npy.py check %t ntu "~u.astype(np.uint16)"
 # RUN: %numpy %S/Inputs/npy.py check %t dv "x / (k + np.float32(2))"
@@ -75,6 +76,7 @@ def unary_ops(
     n: pl.Tensor[[R, C], pl.INT16],
     u: pl.Tensor[[R, C], pl.INT16],
     slu: pl.Out[pl.Tensor[[R, C], pl.UINT16]],
+    slh: pl.Out[pl.Tensor[[R, C], pl.UINT16]],
     nt: pl.Out[pl.Tensor[[R, C], pl.INT16]],
     ntu: pl.Out[pl.Tensor[[R, C], pl.UINT16]],
 ):
@@ -84,10 +86,12 @@ def unary_ops(
     tmp = pl.tile.create([1, 16], dtype=pl.UINT16)
     # PTO: pto.tsels ins({{.*}} : {{.*}}, i16) outs(
     slu = pl.store(pl.tile.sels(mask, tu, tmp, -3), [0, 0], slu)
+    # The high bit set: 0x8007 is PyPTO's INT16 -32761, the same bits.
+    slh = pl.store(pl.tile.sels(pl.tile.cmps(pl.cast(pl.tile.fmods(pl.cast(tu, pl.FP32), 3.0), pl.INT32), 0, cmp_type=1), tu, tmp, 0x8007), [0, 0], slh)
     # PTO: pto.tnot ins(%{{.*}} : !pto.tile_buf<{{.*}}i16{{.*}}>) outs(
     nt = pl.store(pl.tile.not_(pl.load(n, [0, 0], [R, C])), [0, 0], nt)
     ntu = pl.store(pl.not_(tu), [0, 0], ntu)
-    return slu, nt, ntu
+    return slu, slh, nt, ntu
 
 
 @pl.jit
@@ -103,11 +107,12 @@ def per_rank(
     sl: pl.Out[pl.Tensor[[R, C], pl.FP32]],
     dv: pl.Out[pl.Tensor[[R, C], pl.FP32]],
     slu: pl.Out[pl.Tensor[[R, C], pl.UINT16]],
+    slh: pl.Out[pl.Tensor[[R, C], pl.UINT16]],
     nt: pl.Out[pl.Tensor[[R, C], pl.INT16]],
     ntu: pl.Out[pl.Tensor[[R, C], pl.UINT16]],
 ):
     float_ops(x, k, h, lr, lrh, pr, sl, dv)
-    unary_ops(x, n, u, slu, nt, ntu)
+    unary_ops(x, n, u, slu, slh, nt, ntu)
 
 
 @pl.jit.host
@@ -123,8 +128,9 @@ def activation_select(
     sl: pl.Out[pl.Tensor[[N_RANKS, R, C], pl.FP32]],
     dv: pl.Out[pl.Tensor[[N_RANKS, R, C], pl.FP32]],
     slu: pl.Out[pl.Tensor[[N_RANKS, R, C], pl.UINT16]],
+    slh: pl.Out[pl.Tensor[[N_RANKS, R, C], pl.UINT16]],
     nt: pl.Out[pl.Tensor[[N_RANKS, R, C], pl.INT16]],
     ntu: pl.Out[pl.Tensor[[N_RANKS, R, C], pl.UINT16]],
 ):
     for r in pl.range(pld.world_size()):
-        per_rank(x[r], k[r], h[r], n[r], u[r], lr[r], lrh[r], pr[r], sl[r], dv[r], slu[r], nt[r], ntu[r], device=r)
+        per_rank(x[r], k[r], h[r], n[r], u[r], lr[r], lrh[r], pr[r], sl[r], dv[r], slu[r], slh[r], nt[r], ntu[r], device=r)
