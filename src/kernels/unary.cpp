@@ -1,5 +1,5 @@
-// The unary elementwise kernels (neg, abs, sqrt, rsqrt, recip, log, relu, sin, cos, not): float rows through fp32
-// blocks, integer rows element by element.
+// The unary elementwise kernels (neg, abs, sqrt, rsqrt, recip, log, relu, sin, cos, not): float rows through
+// fp32 blocks, integer rows element by element.
 #include <algorithm>
 #include <cmath>
 

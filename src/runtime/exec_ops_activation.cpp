@@ -34,36 +34,33 @@ TileValue copy_of(Interp& in, const ir::OpCall& c, const TileValue& src) {
   return out;
 }
 
-}  // namespace
-
-Value op_Lrelu(Interp& in, const ir::OpCall& c) {
+// x > 0 ? x : slope * x over the valid region of slot "tile"; `slope` gives element `at`'s slope.
+template <typename Slope>
+Value leaky_op(Interp& in, const ir::OpCall& c, Slope slope) {
   OperandHolder h;
   const TileValue& src = in.tile_arg(c, "tile", h);
-  const double slope = in.double_arg(c, "slope");
   TileValue out = copy_of(in, c, src);
   auto [rows, cols] = valid_extent(src);
   const long long eb = ir::dtype_bytes(src.dtype);
   for (long long r = 0; r < rows; ++r)
     for (long long j = 0; j < cols; ++j) {
       long long at = (r * src.cols() + j) * eb;
-      leaky(out.data + at, src.data + at, src.dtype, slope);
+      leaky(out.data + at, src.data + at, src.dtype, slope(at));
     }
   return out;
 }
 
+}  // namespace
+
+Value op_Lrelu(Interp& in, const ir::OpCall& c) {
+  const double slope = in.double_arg(c, "slope");
+  return leaky_op(in, c, [slope](long long) { return slope; });
+}
+
 Value op_Prelu(Interp& in, const ir::OpCall& c) {
-  OperandHolder hs, hk;
-  const TileValue& src = in.tile_arg(c, "tile", hs);
-  const TileValue& slope = in.tile_arg(c, "slope", hk);
-  TileValue out = copy_of(in, c, src);
-  auto [rows, cols] = valid_extent(src);
-  const long long eb = ir::dtype_bytes(src.dtype);
-  for (long long r = 0; r < rows; ++r)
-    for (long long j = 0; j < cols; ++j) {
-      long long at = (r * src.cols() + j) * eb;
-      leaky(out.data + at, src.data + at, src.dtype, load_element(slope.data + at, slope.dtype));
-    }
-  return out;
+  OperandHolder h;
+  const TileValue& slope = in.tile_arg(c, "slope", h);
+  return leaky_op(in, c, [&slope](long long at) { return load_element(slope.data + at, slope.dtype); });
 }
 
 // src where the mask's bit is set, the scalar elsewhere. The mask is a carrier of 8-, 16- or 32-bit

@@ -37,11 +37,11 @@ const ir::VarNode* written_var(const ir::Expr& e) {
   if (const auto* r = e ? e->as<ir::VarRef>() : nullptr) return r->var.get();
   const auto* c = e ? e->as<ir::OpCall>() : nullptr;
   if (!c) return nullptr;
-  const char* slot = c->op->id == ir::OpId::Store      ? "output_tensor"
-                     : c->op->id == ir::OpId::Assemble ? "target"
-                     : c->op->id == ir::OpId::Write    ? "dst"
+  const char* slot = c->op->id == ir::OpId::Store         ? "output_tensor"
+                     : c->op->id == ir::OpId::Assemble    ? "target"
+                     : c->op->id == ir::OpId::Write       ? "dst"
                      : c->op->id == ir::OpId::ExpandClone ? "target"
-                                                       : nullptr;
+                                                          : nullptr;
   const auto* r = slot && c->arg(slot) ? c->arg(slot)->as<ir::VarRef>() : nullptr;
   return r ? r->var.get() : nullptr;
 }

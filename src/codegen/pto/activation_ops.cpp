@@ -44,7 +44,8 @@ bool FunctionEmitter::emit_activation_op(const CallSite& site) {
       auto rows = const_dim(sv, 0), cols = const_dim(sv, 1);
       auto trows = const_dim(tt->shape, 0), tcols = const_dim(valid_or_shape(tt), 1);
       if (tt->dtype != DType::UINT8) {
-        fail(c.span, c.op->spelling + ": 'tmp' must be a pl.UINT8 tile on a2a3 (TPRELU's sign-bit scratch), got " +
+        fail(c.span, c.op->spelling +
+                         ": 'tmp' must be a pl.UINT8 tile on a2a3 (TPRELU's sign-bit scratch), got " +
                          std::string(dtype_name(tt->dtype)));
         return true;
       }

@@ -321,7 +321,8 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
     const TileRef* b = tile_of(c.arg("rhs"), c, "rhs");
     const TileRef* out = result_tile(site);
     // high_precision=True: PyPTO's MakePrecisionCodegenPTO attribute on pto.tdiv.
-    const auto* hp = id == OpId::Div && c.arg("high_precision") ? c.arg("high_precision")->as<BoolImm>() : nullptr;
+    const auto* hp =
+        id == OpId::Div && c.arg("high_precision") ? c.arg("high_precision")->as<BoolImm>() : nullptr;
     std::string attr = hp && hp->value ? " {precisionType = #pto<div_precision high_precision>}" : "";
     if (a && b && out) line(std::string(op) + " " + ins_outs({a, b}, "", "", *out) + attr);
     return true;

@@ -95,6 +95,21 @@ const TypeNode* need_tile(const ContractContext& cx, std::string_view name) {
   return need_kind(cx, name, TypeKind::Tile, "a tile");
 }
 
+const TypeNode* need_vec_tile(const ContractContext& cx, std::string_view name, bool rank2) {
+  const TypeNode* t = need_tile(cx, name);
+  if (!t) return nullptr;
+  if (t->memory != Memory::Vec) {
+    cx.fail(name, quoted(name) + " must be a tile in pl.Mem.Vec, got " + type_str(cx.arg(name)->type) +
+                      "; use pl.move(x, target_memory=pl.Mem.Vec)");
+    return nullptr;
+  }
+  if (rank2 && t->shape.size() != 2) {
+    cx.fail(name, quoted(name) + " must be a 2-D tile, got " + type_str(cx.arg(name)->type));
+    return nullptr;
+  }
+  return t;
+}
+
 const TypeNode* need_tensor_like(const ContractContext& cx, std::string_view name) {
   const TypeNode* t = type_of(cx, name);
   if (t && t->is_tensor_like()) return t;

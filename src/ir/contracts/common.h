@@ -22,6 +22,8 @@ bool omitted(const ContractContext& cx, std::string_view name);
 const TypeNode* need_kind(const ContractContext& cx, std::string_view name, TypeKind kind,
                           std::string_view what);
 const TypeNode* need_tile(const ContractContext& cx, std::string_view name);
+// A tile in Vec (where the vector unit computes); with `rank2` also of two dims.
+const TypeNode* need_vec_tile(const ContractContext& cx, std::string_view name, bool rank2);
 const TypeNode* need_tensor_like(const ContractContext& cx, std::string_view name);
 const TypeNode* need_dist_tensor(const ContractContext& cx, std::string_view name, std::string_view why);
 bool need_int_scalar(const ContractContext& cx, std::string_view name);

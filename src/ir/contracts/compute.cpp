@@ -416,8 +416,10 @@ Type check_Div(const ContractContext& cx) {
     return cx.fail("high_precision",
                    "'high_precision' must be True or False, got " + describe(cx.arg("high_precision")));
   if (b->value && !dtype_is_float(t->dtype))
-    return cx.fail("high_precision", "'high_precision=True' needs a float operand (PTOAS's high-precision "
-                                     "division has no integer template), got " + dtype_str(t->dtype));
+    return cx.fail("high_precision",
+                   "'high_precision=True' needs a float operand (PTOAS's high-precision "
+                   "division has no integer template), got " +
+                       dtype_str(t->dtype));
   return t;
 }
 // fmod is defined on floats (pto.tfmod; torch.fmod): an integer operand is an error, not a guess.

@@ -15,7 +15,8 @@ Type check_ExpandClone(const ContractContext& cx) {
   if (s->shape.size() != 3)
     return cx.fail("src", "'src' must be a rank-3 tensor, got " + type_str(cx.arg("src")->type));
   if (t->shape.size() != 3)
-    return cx.fail("target", "'target' must be a rank-3 tensor like 'src', got " + type_str(cx.arg("target")->type));
+    return cx.fail("target",
+                   "'target' must be a rank-3 tensor like 'src', got " + type_str(cx.arg("target")->type));
   if (s->dtype != t->dtype)
     return cx.fail("target", "'target' dtype " + dtype_str(t->dtype) + " must match 'src' dtype " +
                                  dtype_str(s->dtype) + " (ptodist does not promote here); use pl.cast");

@@ -9,22 +9,6 @@ using namespace contracts;
 
 namespace {
 
-// A 2-D tile operand in Vec: the vector unit compares, selects and concatenates.
-const TypeNode* vec_tile_2d(const ContractContext& cx, std::string_view name) {
-  const TypeNode* t = need_tile(cx, name);
-  if (!t) return nullptr;
-  if (t->memory != Memory::Vec) {
-    cx.fail(name, quoted(name) + " must be a tile in pl.Mem.Vec, got " + type_str(cx.arg(name)->type) +
-                      "; use pl.move(x, target_memory=pl.Mem.Vec)");
-    return nullptr;
-  }
-  if (t->shape.size() != 2) {
-    cx.fail(name, quoted(name) + " must be a 2-D tile, got " + type_str(cx.arg(name)->type));
-    return nullptr;
-  }
-  return t;
-}
-
 // The element types whose every value a double holds exactly, which the executor compares in; INT64 is
 // left out (pto-isa's TCMP does not take it either).
 bool comparable(DType t) {
@@ -97,7 +81,7 @@ bool check_cmp_type(const ContractContext& cx) {
 }
 
 const TypeNode* comparable_lhs(const ContractContext& cx) {
-  const TypeNode* l = vec_tile_2d(cx, "lhs");
+  const TypeNode* l = need_vec_tile(cx, "lhs", true);
   if (!l) return nullptr;
   if (!comparable(l->dtype)) {
     cx.fail("lhs", "'lhs' dtype " + dtype_str(l->dtype) + " cannot be compared; use pl.cast");
@@ -132,7 +116,7 @@ Type check_Cmp(const ContractContext& cx) {
   if (!l || !check_cmp_type(cx)) return nullptr;
   const TypeNode* r = type_of(cx, "rhs");
   if (r && r->kind == TypeKind::Scalar && spelled_in(cx) == Namespace::Unified) return packed_mask(l);
-  r = vec_tile_2d(cx, "rhs");
+  r = need_vec_tile(cx, "rhs", true);
   if (!r || !matches_lhs(cx, l, r, "; use pl.cast")) return nullptr;
   return packed_mask(l);
 }
@@ -148,12 +132,12 @@ Type check_Cmps(const ContractContext& cx) {
 // dtype and shape (PyPTO promotes and broadcasts them); the mask is a UINT8 tile whose rows hold at
 // least one bit per column; tmp is TSEL's scratch, which the CPU does not use.
 Type check_Sel(const ContractContext& cx) {
-  const TypeNode* l = vec_tile_2d(cx, "lhs");
+  const TypeNode* l = need_vec_tile(cx, "lhs", true);
   if (!l) return nullptr;
-  const TypeNode* r = vec_tile_2d(cx, "rhs");
+  const TypeNode* r = need_vec_tile(cx, "rhs", true);
   if (!r || !matches_lhs(cx, l, r, " (ptodist does not promote here); use pl.cast")) return nullptr;
   auto a = const_values(l->shape);
-  const TypeNode* m = vec_tile_2d(cx, "mask");
+  const TypeNode* m = need_vec_tile(cx, "mask", true);
   if (!m) return nullptr;
   auto ms = const_values(m->shape);
   if (m->dtype != DType::UINT8 || (ms && a && ((*ms)[0] != (*a)[0] || (*ms)[1] * 8 < (*a)[1])))
@@ -169,9 +153,9 @@ Type check_Sel(const ContractContext& cx) {
 Type check_Concat(const ContractContext& cx) {
   if (takes_tensors(cx, "src0"))
     return cx.fail("src0", "concatenating GM tensors is not supported by ptodist yet; load them into tiles");
-  const TypeNode* a = vec_tile_2d(cx, "src0");
+  const TypeNode* a = need_vec_tile(cx, "src0", true);
   if (!a) return nullptr;
-  const TypeNode* b = vec_tile_2d(cx, "src1");
+  const TypeNode* b = need_vec_tile(cx, "src1", true);
   if (!b) return nullptr;
   if (a->dtype != b->dtype)
     return cx.fail("src1",

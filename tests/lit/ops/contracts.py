@@ -66,15 +66,15 @@ class Contracts:
         s = pl.matmul(t, t, a_trans=True)
         # expected-error@+1 {{pl.const: a float value needs a float dtype, got pl.INT32}}
         u = pl.const(1.5, pl.INT32)
-        # expected-error@+1 {{'pl.tile.sels' is a PyPTO op that ptodist does not support yet}}
-        v = pl.tile.sels(t, t, t, 1.0)
+        # expected-error@+1 {{'pl.tile.gatherb' is a PyPTO op that ptodist does not support yet}}
+        v = pl.tile.gatherb(t, t)
         # expected-error@+1 {{pl.matmul: 'out_dtype' must be pl.FP32 (the accumulator dtype of these inputs), got pl.FP16; cast the result with pl.cast}}
         s2 = pl.matmul(h, h, b_trans=True, out_dtype=pl.FP16)
         # expected-error@+1 {{pl.transpose: 'axis1' and 'axis2' name the same axis (1); a transpose swaps two different axes}}
         s3 = pl.transpose(x, 1, -1)
         # expected-error@+1 {{pl.sort32: 'src' rows must be whole 32-element blocks, got 16 columns (the tail form with a scratch tile is not supported by ptodist yet)}}
         s4 = pl.sort32(x, pl.tensor.arange(0, [1, 16], dtype=pl.UINT32))
-        # expected-error@+1 {{'pl.cos' is a PyPTO op that ptodist does not support yet}}
-        pl.cos(t)
+        # expected-error@+1 {{'pl.addc' is a PyPTO op that ptodist does not support yet}}
+        pl.addc(t, t, t)
         # expected-error@+1 {{unknown op 'pl.tile.bogus'}}
         w = pl.tile.bogus(t)
