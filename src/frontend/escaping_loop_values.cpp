@@ -13,7 +13,6 @@
 // assignment.
 #include "escaping_loop_values.h"
 
-#include <algorithm>
 #include <set>
 
 #include "ptodist/ir/functor.h"
