@@ -64,4 +64,16 @@ def test_runtime_run_and_benchmark():
     stats = benchmark(compiled, [inputs, outputs], rounds=5, warmup=1)
     assert isinstance(stats, BenchmarkStats)
     assert len(stats.device_wall_us) == 5 and stats.device_us_min > 0
+    assert stats.rounds == 5 and stats.warmup == 1
+    # A distributed program's headline is the slowest rank's round, as PyPTO's L3 one; the round's wall
+    # ("union") spans every rank's.
+    ranks = stats.per_rank("device")
+    assert sorted(ranks) == [0, 1] and all(len(v) == 5 for v in ranks.values())
+    assert stats.per_rank("effective") == ranks == stats.per_rank("host")
+    union = stats.per_round("union")
+    for k in range(5):
+        assert stats.device_wall_us[k] == max(v[k] for v in ranks.values()) <= union[k]
+    assert not stats.fallback_flattened
+    with pytest.raises(ValueError, match="unknown metric 'cpu'"):
+        stats.per_rank("cpu")
     assert stats.device_us_median <= stats.device_us_max
