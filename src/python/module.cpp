@@ -193,6 +193,30 @@ class Compiled {
     return out;
   }
 
+  // How many values the function the program is called through returns (PyPTO's
+  // CompiledProgram.has_return): the host orchestrator, or for an L2 program the chip orchestration its
+  // generated host calls; its annotated results, or unannotated (a @pl.jit function's `return c`) what
+  // its return statement gives.
+  size_t results() const {
+    const ir::FunctionNode* fn = rt ? rt->host_function() : nullptr;
+    if (!fn) return 0;
+    const auto* only = fn->body.size() == 1 ? fn->body[0]->as<ir::ExprStmt>() : nullptr;
+    const auto* call = only && only->value ? only->value->as<ir::FuncCall>() : nullptr;
+    if (call && fn->name == "host_of_" + call->callee)  // runtime::with_l2_entry's host
+      for (const ir::Function& f : lowered->functions)
+        if (f->name == call->callee) fn = f.get();
+    if (!fn->return_types.empty()) return fn->return_types.size();
+    struct Returns : ir::Walker {
+      size_t values = 0;
+      void visit_stmt(const ir::Stmt& s) override {
+        if (const auto* r = s->as<ir::Return>()) values = std::max(values, r->values.size());
+        ir::Walker::visit_stmt(s);
+      }
+    } returns;
+    returns.visit_block(fn->body);
+    return returns.values;
+  }
+
   // (address, dtype name, shape) per host parameter, in order, each dense row-major memory the caller
   // keeps alive.
   using Buffers = std::vector<std::tuple<uintptr_t, std::string, std::vector<long long>>>;
@@ -468,6 +492,7 @@ PYBIND11_MODULE(_ptodist_core, m) {
       .def_property_readonly("name", &Compiled::name)
       .def_property_readonly("ranks", [](const Compiled& c) { return c.options.ranks; })
       .def("params", &Compiled::params)
+      .def("results", &Compiled::results)
       .def("orchestrations", &Compiled::orchestrations)
       .def("builtins", &Compiled::builtins)
       .def("run", &Compiled::run)

@@ -42,3 +42,25 @@ def test_per_orchestration_kernels(tmp_path):
     x, y = torch.arange(N, dtype=torch.float32).reshape(1, N), torch.zeros(1, N)
     compiled["orch_both"](x, y)
     assert torch.equal(y, -2 * x)
+
+
+@pl.program
+class Unannotated:
+    @pl.function(type=pl.FunctionType.InCore)
+    def double(self, x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]]) -> pl.Tensor[[1, N], pl.FP32]:
+        t = pl.load(x, [0, 0], [1, N])
+        return pl.store(pl.add(t, t), [0, 0], y)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]]):
+        y = self.double(x, y)
+        return y
+
+
+def test_metadata_of_the_chip_orchestration(tmp_path):
+    # An L2 program is called through its chip orchestration: its parameters, and, with no annotation,
+    # its return statement, as PyPTO's has_return of a @pl.jit function's `return c`.
+    compiled = ir.compile(Unannotated, output_dir=tmp_path)
+    assert compiled.param_names == ["x", "y"] and compiled.output_indices == [1]
+    assert compiled.has_return is True
+    assert ir.compile(TwoOrch, output_dir=tmp_path / "two")["orch_negate"].has_return is True

@@ -77,3 +77,12 @@ def test_runtime_run_and_benchmark():
     with pytest.raises(ValueError, match="unknown metric 'cpu'"):
         stats.per_rank("cpu")
     assert stats.device_us_median <= stats.device_us_max
+
+
+def test_compiled_program_metadata():
+    # PyPTO's metadata of the orchestration a program is called through: its parameter names, the
+    # pure Out parameters (allocated by a call with the inputs only) and whether it returns values.
+    compiled = ir.compile(ring_programs.make_ring(64), distributed_config=DistributedConfig(device_ids=[0, 1]))
+    assert compiled.param_names == ["inputs", "outputs"]
+    assert compiled.output_indices == [1]
+    assert compiled.has_return is True

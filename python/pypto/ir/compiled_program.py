@@ -11,6 +11,7 @@ class CompiledProgram(DistributedCompiledProgram):
     """An L2 program: `compiled(*tensors)` runs its chip orchestration on one rank."""
 
     __test__ = False
+    _l3 = False
 
     @property
     def orchestration_names(self):
@@ -42,12 +43,10 @@ class OrchestrationCallable(DistributedCompiledProgram):
     """One chip orchestration of an L2 program, run on one rank with its parameters as the tensors."""
 
     __test__ = False
+    _l3 = False
 
     def __init__(self, parent, name):
         self.name = name
         self._entry = name
         super().__init__(parent._program, parent.output_dir / "next_levels" / name, platform=parent.platform)
 
-    @property
-    def param_names(self):
-        return [p[0] for p in self._native(self._mode).params]

@@ -48,6 +48,7 @@ class DistributedCompiledProgram:
 
     __test__ = False
     _entry = ""  # the chip orchestration an L2 program runs through ("": its only one)
+    _l3 = True  # a distributed (L3) program: its benchmark headline is the slowest rank's round
 
     def __init__(self, program, output_dir, *, platform=None, distributed_config=None):
         self._program = program
@@ -64,6 +65,20 @@ class DistributedCompiledProgram:
     @property
     def output_dir(self):
         return self._output_dir
+
+    # PyPTO's metadata of the orchestration function the program is called through.
+    @property
+    def param_names(self):
+        return [p[0] for p in self._native(self._mode).params]
+
+    @property
+    def output_indices(self):
+        """The pure Out parameters, which a call with the inputs only allocates."""
+        return [i for i, p in enumerate(self._native(self._mode).params) if p[3] == "out"]
+
+    @property
+    def has_return(self):
+        return self._native(self._mode).native.results() > 0
 
     @property
     def program(self):

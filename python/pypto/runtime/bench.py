@@ -86,7 +86,7 @@ def benchmark(compiled, args, *, rounds=100, warmup=3, platform=None, device_id=
     full, _outs = compiled._full_args(native, list(args))
     for _ in range(warmup):
         native(*full)
-    distributed = getattr(compiled, "_distributed_config", None) is not None
+    distributed = getattr(compiled, "_l3", False)
     for _ in range(rounds):
         t0 = time.perf_counter()
         r = native(*full)
