@@ -62,17 +62,21 @@ class Seeder {
   ir::Block seed(const ir::Block& block, const VarSet& read_after) {
     ir::Block out;
     const size_t certain_before = certain_.size();  // what this block assigns is certain only inside it
-    for (size_t i = 0; i < block.size(); ++i) {
-      VarSet later = read_after;
+    // later[i]: what the statements after block[i] read, here and in the enclosing blocks.
+    std::vector<VarSet> later(block.size(), read_after);
+    for (size_t i = block.size(); i-- > 1;) {
       Reads reads;
-      for (size_t j = i + 1; j < block.size(); ++j) reads.visit_stmt(block[j]);
-      later.insert(reads.vars.begin(), reads.vars.end());
+      reads.visit_stmt(block[i]);
+      later[i - 1] = later[i];
+      later[i - 1].insert(reads.vars.begin(), reads.vars.end());
+    }
+    for (size_t i = 0; i < block.size(); ++i) {
       const ir::Stmt& s = block[i];
       // A loop that certainly runs defines what its body assigns (the verifier knows it too).
       const auto* loop = s->as<ir::For>();
       auto trips = loop ? ir::constant_trip_count(*loop) : std::nullopt;
       if (loop && !(trips && *trips > 0)) {
-        for (const ir::Var& v : escaping(*loop, later)) {
+        for (const ir::Var& v : escaping(*loop, later[i])) {
           ir::Var init = init_value(v);
           if (!init) continue;
           auto a = std::make_shared<ir::Assign>();
@@ -88,7 +92,7 @@ class Seeder {
           certain_.push_back(v);
         }
       }
-      out.push_back(seed_children(s, later));
+      out.push_back(seed_children(s, later[i]));
       Assigned assigned;
       assigned.visit_stmt(s);
       for (const ir::Var& v : assigned.vars) define(v);

@@ -152,36 +152,16 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
 
 // PyPTO's Python hands pl.arange / pl.tile.ci a constant start, and pl.tri its diagonal, as an int,
 // which takes the op's dtype: one that folds through the module constants (`N - 1`) is that literal.
-// Likewise a flag bound to a constant (`upper=upper`, a factory's bool): the contracts and the executor
-// read pl.tri's upper= and pl.arange's descending= as the literal True or False.
+// (A flag bound to a bool constant, `upper=upper`, is already the literal: lower_name.)
 void Parser::fold_constant_operands(const ir::OpInfo& op, std::vector<ir::CallArg>& args, LowerCtx& cx) {
   if (op.id != ir::OpId::Arange && op.id != ir::OpId::Tri) return;
   const char* number = op.id == ir::OpId::Arange ? "start" : "diagonal";
-  const char* flag = op.id == ir::OpId::Arange ? "descending" : "upper";
   for (size_t i = 0; i < args.size(); ++i) {
     ir::CallArg& a = args[i];
-    auto is = [&](const char* slot) {
-      return a.keyword == slot || (a.keyword.empty() && static_cast<int>(i) == op.param_index(slot));
-    };
-    if (is(number)) {
-      if (auto v = fold_dim(a.value, cx, 0); v && !ir::literal_value(a.value))
-        a.value = ir::literal_expr(ir::ScalarValue::of_int(*v), a.value->span);
-    } else if (is(flag)) {
-      if (ir::Expr literal = bool_constant(a.value, cx)) a.value = literal;
-    }
+    if (a.keyword != number && !(a.keyword.empty() && static_cast<int>(i) == op.param_index(number))) continue;
+    if (auto v = fold_dim(a.value, cx, 0); v && !ir::literal_value(a.value))
+      a.value = ir::literal_expr(ir::ScalarValue::of_int(*v), a.value->span);
   }
-}
-
-// The literal a name bound to a bool constant stands for (through constants naming constants), or null.
-ir::Expr Parser::bool_constant(const ir::Expr& e, LowerCtx& cx) {
-  const auto* r = e ? e->as<ir::VarRef>() : nullptr;
-  const Binding* b = r && r->var ? lookup(cx, r->var->name) : nullptr;
-  for (int hops = 0; b && b->kind == Binding::Kind::Constant && b->const_value && hops < 16; ++hops) {
-    if (const auto* v = b->const_value->as<ir::BoolImm>()) return b_->bool_imm(v->value, e->span);
-    const auto* next = b->const_value->as<ir::VarRef>();
-    b = next && next->var ? lookup(cx, next->var->name) : nullptr;
-  }
-  return nullptr;
 }
 
 // PyPTO's InferTileMemorySpace moves an operand to the memory its op takes (tile.move to the first

@@ -264,7 +264,6 @@ class Parser {
   // The factory parameter (without a value) that `e` names, directly or through constants, or "".
   std::string unbound_factory_param(const SynExpr& e, LowerCtx& cx);
   ir::Expr attribute_constant(const SynExpr& e, LowerCtx& cx);
-  ir::Expr bool_constant(const ir::Expr& e, LowerCtx& cx);
   void fold_constant_operands(const ir::OpInfo& op, std::vector<ir::CallArg>& args, LowerCtx& cx);
   // The literal a name bound to a list or tuple constant stands for, spanned at the use; null otherwise.
   ir::Expr sequence_constant(const SynExpr& e, LowerCtx& cx);
