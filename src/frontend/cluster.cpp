@@ -26,8 +26,9 @@ void Parser::parse_cluster(ir::Block& out, const SynExpr& call, const Token* as_
     }
   }
   if (as_name) {
-    error(as_name->span, "'with pl.cluster() as ...' binds nothing; the 'as' clause belongs to "
-                         "'with pl.at(...) as tid:' and 'with pl.spmd(...) as tid:'");
+    error(as_name->span,
+          "'with pl.cluster() as ...' binds nothing; the 'as' clause belongs to "
+          "'with pl.at(...) as tid:' and 'with pl.spmd(...) as tid:'");
     ok = false;
   }
   if (!ok) {
@@ -53,16 +54,17 @@ bool Parser::check_dispatch_in_cluster(const ir::OpInfo& op, const std::vector<i
   for (const ir::CallArg& a : args) {
     const std::string& k = a.keyword;
     bool given = a.value && !a.value->isa<ir::NoneImm>();
-    if (k == "sync_start" || k == "allow_early_resolve") given = a.value && a.value->isa<ir::BoolImm>() &&
-                                                                  a.value->as<ir::BoolImm>()->value;
+    if (k == "sync_start" || k == "allow_early_resolve")
+      given = a.value && a.value->isa<ir::BoolImm>() && a.value->as<ir::BoolImm>()->value;
     if ((k == "deps" || k == "core_num" || k == "sync_start" || k == "allow_early_resolve" ||
          k == "predicate") &&
         given)
       carried += (carried.empty() ? "" : ", ") + k;
   }
   if (carried.empty()) return true;
-  error(span, op.spelling + "(...) inside pl.cluster() cannot carry per-task dispatch metadata (" + carried +
-                  "): the cluster is dispatched as one group task; move it to the dispatch around the cluster");
+  error(span,
+        op.spelling + "(...) inside pl.cluster() cannot carry per-task dispatch metadata (" + carried +
+            "): the cluster is dispatched as one group task; move it to the dispatch around the cluster");
   return false;
 }
 

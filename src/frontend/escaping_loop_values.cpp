@@ -157,6 +157,8 @@ class Seeder {
 
 }  // namespace
 
-void seed_escaping_loop_values(ir::FunctionNode& fn) { fn.body = Seeder(fn).seed(fn.body, {}); }
+void seed_escaping_loop_values(ir::FunctionNode& fn) {
+  fn.body = Seeder(fn).seed(fn.body, {});
+}
 
 }  // namespace ptodist::frontend

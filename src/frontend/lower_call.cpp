@@ -158,7 +158,8 @@ void Parser::fold_constant_operands(const ir::OpInfo& op, std::vector<ir::CallAr
   const char* number = op.id == ir::OpId::Arange ? "start" : "diagonal";
   for (size_t i = 0; i < args.size(); ++i) {
     ir::CallArg& a = args[i];
-    if (a.keyword != number && !(a.keyword.empty() && static_cast<int>(i) == op.param_index(number))) continue;
+    if (a.keyword != number && !(a.keyword.empty() && static_cast<int>(i) == op.param_index(number)))
+      continue;
     if (auto v = fold_dim(a.value, cx, 0); v && !ir::literal_value(a.value))
       a.value = ir::literal_expr(ir::ScalarValue::of_int(*v), a.value->span);
   }

@@ -310,7 +310,8 @@ bool Parser::lower_spmd_dispatch(ir::Block& out, const SpmdArgs& a, const Token*
     // A kernel with several results (`a, b = self.k(...)`): the submit's first result is their tuple,
     // held by a name of its own and unpacked right after the launch.
     const bool several = assign && assign->targets.size() > 1;
-    ir::Var results = several ? bind_local("_" + call->callee + "_results", call->type, s->span, cx) : nullptr;
+    ir::Var results =
+        several ? bind_local("_" + call->callee + "_results", call->type, s->span, cx) : nullptr;
     launch->targets.push_back(several ? results : assign ? assign->targets[0] : nullptr);
     launch->targets.push_back(
         as_name ? bind_local(as_name->text, ir::simple_type(ir::TypeKind::TaskId), as_name->span, cx)

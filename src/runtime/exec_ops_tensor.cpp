@@ -332,7 +332,9 @@ Value op_CreateTensor(Interp& in, const ir::OpCall& c) {
 
 namespace {
 
-bool is_task_id_array(const ir::OpCall& c) { return c.type && c.type->dtype == ir::DType::TASK_ID; }
+bool is_task_id_array(const ir::OpCall& c) {
+  return c.type && c.type->dtype == ir::DType::TASK_ID;
+}
 
 // An array of task ids (orchestration) is a tuple of task values, the invalid id a null task.
 const TupleValue& task_ids_arg(Interp& in, const ir::OpCall& c) {
@@ -376,7 +378,8 @@ long long checked_index(Interp& in, const ir::OpCall& c, long long elements) {
 Value op_ArrayGetElement(Interp& in, const ir::OpCall& c) {
   if (c.type && c.type->kind == ir::TypeKind::TaskId) {
     const TupleValue& ids = task_ids_arg(in, c);
-    return ids.elements[static_cast<size_t>(checked_index(in, c, static_cast<long long>(ids.elements.size())))];
+    return ids
+        .elements[static_cast<size_t>(checked_index(in, c, static_cast<long long>(ids.elements.size())))];
   }
   OperandHolder h;
   const TileValue& a = in.tile_arg(c, "array", h);

@@ -569,7 +569,9 @@ std::vector<std::shared_ptr<TaskState>> deps_of(Interp& in, const ir::OpCall& c)
 }  // namespace
 
 // The invalid task id: no task, so a deps= entry of it orders nothing (deps_of).
-Value op_TaskInvalid(Interp&, const ir::OpCall&) { return TaskValue{}; }
+Value op_TaskInvalid(Interp&, const ir::OpCall&) {
+  return TaskValue{};
+}
 
 // A task with no kernel and no blocks: it runs nothing, and is complete when its deps are.
 Value op_TaskDummy(Interp& in, const ir::OpCall& c) {

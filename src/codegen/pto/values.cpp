@@ -153,8 +153,8 @@ std::string tile_buf_type(const Type& tile, int pad, bool dynamic_valid, bool tr
   std::string vr = partial ? "?" : r, vc = partial ? "?" : c;
   return std::string("!pto.tile_buf<loc=") + tile_loc(tile->memory) + ", dtype=" + element_type(tile->dtype) +
          ", rows=" + r + ", cols=" + c + ", v_row=" + vr + ", v_col=" + vc + ", " +
-         (transposed ? transposed_layout(tile->memory) : tile_layout(tile->memory)) + ", pad=" + std::to_string(pad) +
-         ">";
+         (transposed ? transposed_layout(tile->memory) : tile_layout(tile->memory)) +
+         ", pad=" + std::to_string(pad) + ">";
 }
 
 std::string tile_view_type(const Type& tile, const std::vector<long long>& valid, int pad) {

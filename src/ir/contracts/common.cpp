@@ -146,7 +146,8 @@ std::optional<DType> need_dtype(const ContractContext& cx, std::string_view name
   if (e)
     if (auto d = e->as<DTypeImm>(); d && d->value != DType::TASK_ID) return d->value;
   cx.fail(name, quoted(name) + " must be a dtype such as pl.FP32, got " + describe(e) +
-                    (e && e->isa<DTypeImm>() ? " (only pl.array.create in an orchestration function takes it)" : ""));
+                    (e && e->isa<DTypeImm>() ? " (only pl.array.create in an orchestration function takes it)"
+                                             : ""));
   return std::nullopt;
 }
 

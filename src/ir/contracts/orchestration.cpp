@@ -116,6 +116,8 @@ Type check_TaskDummy(const ContractContext& cx) {
   return check_deps(cx) ? simple_type(TypeKind::TaskId) : nullptr;
 }
 
-Type check_TaskInvalid(const ContractContext&) { return simple_type(TypeKind::TaskId); }
+Type check_TaskInvalid(const ContractContext&) {
+  return simple_type(TypeKind::TaskId);
+}
 
 }  // namespace ptodist::ir

@@ -222,19 +222,22 @@ Type check_ArrayCreate(const ContractContext& cx) {
   const bool in_kernel = is_kernel(cx.scope.function_kind);
   if (task_ids && task_ids->value == DType::TASK_ID) {
     if (in_kernel)
-      return cx.fail("dtype", "an array of pl.TASK_ID holds task ids, which only an orchestration function has");
+      return cx.fail("dtype",
+                     "an array of pl.TASK_ID holds task ids, which only an orchestration function has");
     return array_type(cx.arg("extent"), DType::TASK_ID);
   }
   auto dt = need_dtype(cx, "dtype");
   if (!dt) return nullptr;
   if (!dtype_is_int(*dt) && *dt != DType::BOOL)
-    return cx.fail("dtype",
-                   "'dtype' must be an integer dtype, pl.BOOL or pl.TASK_ID (arrays hold indices, counts and task "
-                   "ids), got " +
-                       dtype_str(*dt));
+    return cx.fail(
+        "dtype",
+        "'dtype' must be an integer dtype, pl.BOOL or pl.TASK_ID (arrays hold indices, counts and task "
+        "ids), got " +
+            dtype_str(*dt));
   if (!in_kernel)
-    return cx.fail("dtype", "an array of " + dtype_str(*dt) +
-                                " is a kernel's on-core array; outside a kernel only pl.TASK_ID arrays exist");
+    return cx.fail("dtype",
+                   "an array of " + dtype_str(*dt) +
+                       " is a kernel's on-core array; outside a kernel only pl.TASK_ID arrays exist");
   return array_type(cx.arg("extent"), *dt);
 }
 
