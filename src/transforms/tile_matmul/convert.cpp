@@ -26,8 +26,8 @@ using namespace ir;
 
 Function convert_tile_matmuls(const Program& p, const Function& f, PassContext& cx) {
   Function split = tile_matmul::split_redefinitions(p, f);
-  tile_matmul::Definitions defs;
-  tile_matmul::collect_defs(split->body, defs);
+  Definitions defs;
+  collect_defs(split->body, defs);
   for (const Param& prm : split->params) defs[prm.var.get()].push_back(nullptr);
   // One accumulator at a time, keeping those that convert with the ones before them: a use with no tile
   // form costs only its own accumulator.

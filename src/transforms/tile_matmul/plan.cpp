@@ -121,24 +121,6 @@ size_t k_axis(const Role& r, size_t rank) {
   return rank - 2 + ((r.memory == Memory::Left) != r.transposed ? 1 : 0);
 }
 
-void collect_defs(const Block& b, Definitions& defs) {
-  for (const Stmt& s : b) {
-    if (const auto* a = s->as<Assign>()) {
-      const OpCall* c = a->value ? a->value->as<OpCall>() : nullptr;
-      for (const Var& v : a->targets)
-        if (v) defs[v.get()].push_back(a->targets.size() == 1 ? c : nullptr);
-    } else if (const auto* f = s->as<For>()) {
-      if (f->iv) defs[f->iv.get()].push_back(nullptr);
-      collect_defs(f->body, defs);
-    } else if (const auto* i = s->as<If>()) {
-      collect_defs(i->then_body, defs);
-      collect_defs(i->else_body, defs);
-    } else if (const auto* m = s->as<ManualScope>()) {
-      collect_defs(m->body, defs);
-    }
-  }
-}
-
 Plan make_plan(const Function& f, const std::set<const VarNode*>& accs,
                const std::map<const VarNode*, std::vector<const OpCall*>>& defs, const ChipProfile& profile) {
   Plan plan;

@@ -10,14 +10,10 @@
 #include <vector>
 
 #include "ptodist/ir/function.h"
+#include "../tile_retyper.h"
 #include "ptodist/transforms/pass.h"
 
 namespace ptodist::transforms::detail::tile_matmul {
-
-using VarTypes = std::map<const ir::VarNode*, ir::Type>;
-// Every definition of each variable: the op call it assigns, or null (a loop variable, a tuple target,
-// a plain value).
-using Definitions = std::map<const ir::VarNode*, std::vector<const ir::OpCall*>>;
 
 // A pl.matmul / pl.matmul_acc computing a tensor.
 bool is_tensor_matmul(const ir::OpCall& c);
@@ -61,8 +57,6 @@ struct Plan {
   std::map<const ir::VarNode*, long long> operand_chunks;
 };
 
-// Collects the definitions of every variable of block `b` (nested blocks included) into `defs`.
-void collect_defs(const ir::Block& b, Definitions& defs);
 // The variables that become tiles when the accumulators `accs` do, with their tile types.
 Plan make_plan(const ir::Function& f, const std::set<const ir::VarNode*>& accs, const Definitions& defs,
                const ChipProfile& profile);

@@ -2,7 +2,7 @@
 // variables it retypes stop growing.
 #include <string>
 
-#include "../rewrite_util.h"
+#include "../tile_retyper.h"
 #include "plan.h"
 #include "ptodist/ir/elementwise_ops.h"
 #include "ptodist/ir/expand_ops.h"
@@ -17,158 +17,42 @@ using namespace ir;
 
 namespace {
 
-bool same_type(const Type& a, const Type& b) {
-  return a == b || type_equal(a, b);
-}
-
-// A vector op: its tile operands must be in Vec, so an Acc operand moves there first.
-bool is_vector_op(OpId id) {
-  return is_elementwise_arith(id) || unary_op_info(id) || expand_op_info(id) || reduce_op_info(id);
-}
-
 // One round of the rewrite: the planned variables as tiles (`types`), each converted matmul on Mat
-// loads moved to Left / Right, and every op call with an operand whose type changed rebuilt through the
-// builder. The types the rebuilt values give the variables they define are collected in `found`; the
-// round's function is the answer only when `found` adds nothing to `types`.
-class Retyper : public DeepRewriter {
+// loads moved to Left / Right (TileRetyper rebuilds the rest).
+class Retyper : public TileRetyper {
  public:
   Retyper(DiagnosticEngine& scratch, const Program& p, const Function& f, const Plan& plan,
           const VarTypes& types)
-      : diags_(scratch), make_(scratch, p, f), vars_(p, f), plan_(plan), types_(types), found_(types) {}
+      : TileRetyper(scratch, p, f, types), plan_(plan) {}
 
-  Function run(const Function& f) {
-    Function out = rewrite_function(f);
-    return failed_ || diags_.has_errors() ? nullptr : out;
-  }
-  const VarTypes& found() const { return found_; }
-
-  Var map_var(const Var& v) override {
-    auto t = v ? types_.find(v.get()) : types_.end();
-    if (t == types_.end()) return DeepRewriter::map_var(v);
-    auto it = var_map_.find(v.get());
-    if (it != var_map_.end()) return it->second;
-    auto c = std::make_shared<VarNode>(*v);
-    c->type = t->second;
-    return var_map_[v.get()] = c;
-  }
-
+  // An operand read in K chunks is bound chunk by chunk where the slice was.
   Block rewrite_stmt(const Stmt& s) override {
     const auto* a = s->as<Assign>();
     const OpCall* c = a && a->value ? a->value->as<OpCall>() : nullptr;
-    if (!c || a->targets.size() != 1 || !a->targets[0]) {
-      Block out = DeepRewriter::rewrite_stmt(s);
-      check_kept(s, out);
-      return out;
+    if (c && a->targets.size() == 1 && a->targets[0]) {
+      auto operand = plan_.operands.find(a->targets[0].get());
+      auto parts = plan_.operand_chunks.find(a->targets[0].get());
+      if (operand != plan_.operands.end() && parts->second > 1) {
+        Block out;
+        bind_chunks(a->targets[0], *c, operand->second, parts->second, out);
+        return out;
+      }
     }
-    const Var& target = a->targets[0];
-    Block out;
-    Expr value;
-    auto operand = plan_.operands.find(target.get());
-    auto parts = plan_.operand_chunks.find(target.get());
-    if (operand != plan_.operands.end() && parts->second > 1) {
-      bind_chunks(target, *c, operand->second, parts->second, out);
-      return out;
-    }
-    if (plan_.accs.count(target.get()) && c->op->id == OpId::CreateTensor)
-      value = create_acc(*c, types_.at(target.get()));
-    else if (plan_.accs.count(target.get()))
-      value = tile_matmul(*c, target, out);
-    else if (operand != plan_.operands.end())
-      value = load_slice(*c, operand->second.transposed, out);
-    else
-      value = rewrite_expr(a->value);
-    if (!value || !value->type) {
-      failed_ = true;
-      return {s};
-    }
-    note_type(target, value->type);
-    auto copy = std::static_pointer_cast<Assign>(copy_stmt(*s));
-    copy->value = value;
-    copy->targets[0] = map_var(target);
-    if (copy->annotation) copy->annotation = copy->targets[0]->type;
-    out.push_back(copy);
-    return out;
+    return TileRetyper::rewrite_stmt(s);
   }
 
-  // An op call is rebuilt when an operand's type changed; otherwise copied.
-  Expr rewrite_expr(const Expr& e) override {
-    if (Var v = as_var(e)) return make_.ref(map_var(v), e->span);  // typed as the variable now is
-    const auto* c = e ? e->as<OpCall>() : nullptr;
-    if (!c) return DeepRewriter::rewrite_expr(e);
-    std::vector<Expr> args = rewrite_exprs(c->args), varargs = rewrite_exprs(c->varargs);
-    bool changed = false;
-    for (size_t i = 0; i < args.size(); ++i)
-      changed = changed || (args[i] && !same_type(args[i]->type, c->args[i]->type));
-    for (size_t i = 0; i < varargs.size(); ++i)
-      changed = changed || (varargs[i] && !same_type(varargs[i]->type, c->varargs[i]->type));
-    if (changed) return rebuild(*c, std::move(args), std::move(varargs));
-    auto copy = copy_expr(*e);
-    auto* o = static_cast<OpCall*>(copy.get());
-    o->args = std::move(args);
-    o->varargs = std::move(varargs);
-    return copy;
+ protected:
+  Expr define(const Var& target, const Expr& value, Block& out) override {
+    const OpCall& c = *value->as<OpCall>();
+    auto operand = plan_.operands.find(target.get());
+    if (plan_.accs.count(target.get()) && c.op->id == OpId::CreateTensor)
+      return create_acc(c, types_.at(target.get()));
+    if (plan_.accs.count(target.get())) return tile_matmul(c, target, out);
+    if (operand != plan_.operands.end()) return load_slice(c, operand->second.transposed, out);
+    return TileRetyper::define(target, value, out);
   }
 
  private:
-  bool fail() {
-    failed_ = true;
-    return false;
-  }
-
-  // A statement kept as it was must not now hand a tile where a tensor was (a kernel's return value, a
-  // tuple assignment).
-  void check_kept(const Stmt& before, const Block& after) {
-    if (after.size() != 1) return;
-    if (const auto* r = before->as<Return>()) {
-      const auto* n = after[0]->as<Return>();
-      for (size_t i = 0; i < r->values.size(); ++i)
-        if (r->values[i] && !same_type(r->values[i]->type, n->values[i]->type)) fail();
-    }
-    if (const auto* a = before->as<Assign>())
-      if (a->value && !same_type(a->value->type, after[0]->as<Assign>()->value->type)) fail();
-  }
-
-  // `target` now holds a value of type `t`: a tensor variable that receives a tile becomes a tile in the
-  // next round; any other disagreement has no tile form.
-  void note_type(const Var& target, const Type& t) {
-    Type now = map_var(target)->type;
-    if (same_type(now, t)) return;
-    bool retype = now && now->is_tensor_like() && t->kind == TypeKind::Tile && !types_.count(target.get());
-    if (!retype) {
-      fail();
-      return;
-    }
-    auto [it, added] = found_.emplace(target.get(), t);
-    if (!added && !same_type(it->second, t)) fail();
-  }
-
-  Expr rebuild(const OpCall& c, std::vector<Expr> args, std::vector<Expr> varargs) {
-    const OpInfo& op = op_info(c.op->id);
-    auto tile = [&](const char* slot) {
-      const Expr& e = args[op.param_index(slot)];
-      return e && e->type && e->type->kind == TypeKind::Tile;
-    };
-    // pl.read / pl.write of a tile are pl.tile.read / pl.tile.write, as the front end spells them.
-    if (c.op->id == OpId::Read && tile("src"))
-      return make_.call(OpId::TileRead, {{"tile", args[0]}, {"indices", args[1]}}, c.span);
-    if (c.op->id == OpId::Write && tile("dst"))
-      return make_.call(OpId::TileWrite, {{"tile", args[0]}, {"indices", args[1]}, {"value", args[2]}},
-                        c.span);
-    // A reshape of a converted tile to the shape it has (a batch-of-one accumulator's
-    // `pl.reshape(acc, [M, N])`: the tile is already its 2-D matrix) is the tile itself.
-    if (c.op->id == OpId::Reshape && tile("input") && same_dims(args[0]->type->shape, args[1]))
-      return args[0];
-    if (is_vector_op(c.op->id))
-      for (Expr& a : args)
-        if (a && a->type && a->type->kind == TypeKind::Tile && a->type->memory == Memory::Acc)
-          a = make_.call(OpId::Move, {{"tile", a}, {"target_memory", memory(Memory::Vec, a->span)}}, a->span);
-    return make_.builder().op_call_slots(op, std::move(args), std::move(varargs), make_.scope(), c.span);
-  }
-
-  Expr memory(Memory m, SourceSpan span) {
-    return make_.builder().enum_imm(EnumKind::Memory, std::string(memory_name(m)), span);
-  }
-
   // The Acc tile of the accumulator's type `acc` (a batch of one is its 2-D matrix).
   Expr create_acc(const OpCall& c, const Type& acc) {
     if (given(c.arg("init_value"))) return nullptr;
@@ -352,30 +236,13 @@ class Retyper : public DeepRewriter {
                       span);
   }
 
-  // Whether list `e` holds the constant dims `shape`.
-  static bool same_dims(const std::vector<Expr>& shape, const Expr& e) {
-    const std::vector<Expr>* l = as_list(e);
-    if (!l || l->size() != shape.size()) return false;
-    for (size_t i = 0; i < shape.size(); ++i) {
-      auto a = as_const_int(shape[i]), b = as_const_int((*l)[i]);
-      if (!a || !b || *a != *b) return false;
-    }
-    return true;
-  }
-
   static std::string name_of(const Expr& e) {
     Var v = as_var(e);
     return v ? v->name : "operand";
   }
 
-  DiagnosticEngine& diags_;
-  OpMaker make_;
-  VarFactory vars_;
   const Plan& plan_;
-  const VarTypes& types_;
-  VarTypes found_;
   std::map<const VarNode*, std::vector<Var>> chunk_vars_;  // bind_chunks
-  bool failed_ = false;
 };
 
 }  // namespace
@@ -383,17 +250,13 @@ class Retyper : public DeepRewriter {
 Function try_convert(const Program& p, const Function& f, const std::set<const VarNode*>& accs,
                      const Definitions& defs, const ChipProfile& profile) {
   Plan plan = make_plan(f, accs, defs, profile);
-  VarTypes types = plan.types;
-  // Each round may retype the variables the previous one found; a chain of n of them takes n rounds.
-  for (int round = 0; round < 32; ++round) {
+  return retype_to_fixpoint(plan.types, [&](const VarTypes& types, VarTypes& found) -> Function {
     DiagnosticEngine scratch;
     Retyper r(scratch, p, f, plan, types);
     Function out = r.run(f);
-    if (!out) return nullptr;
-    if (r.found().size() == types.size()) return out;
-    types = r.found();
-  }
-  return nullptr;
+    found = r.found();
+    return out;
+  });
 }
 
 }  // namespace ptodist::transforms::detail::tile_matmul
