@@ -7,6 +7,7 @@
 #include "ptodist/ir/op_table.h"
 #include "rewrite_util.h"
 #include "tile_matmul.h"
+#include "tile_scratch.h"
 #include "tile_values.h"
 
 namespace ptodist::transforms {
@@ -216,8 +217,9 @@ class Converter {
 
 Program convert_tensor_to_tile(const Program& p, PassContext& cx) {
   return detail::map_kernels(p, [&](const Function& kernel) -> Function {
-    Function f = detail::convert_tile_values(p, detail::convert_tile_matmuls(p, kernel, cx), cx);
-    if (!f) return nullptr;
+    Function values = detail::convert_tile_values(p, detail::convert_tile_matmuls(p, kernel, cx), cx);
+    if (!values) return nullptr;
+    Function f = detail::convert_tile_scratch(p, values, cx);
     Converter conv(cx, p, f);
     Block body = detail::map_blocks(f->body, [&](const Stmt& s) { return conv.convert(s); });
     return conv.failed() ? nullptr : detail::with_body(f, std::move(body));

@@ -19,7 +19,8 @@ bool is_vector_op(OpId id) {
   return is_elementwise_arith(id) || unary_op_info(id) || expand_op_info(id) || reduce_op_info(id);
 }
 
-// Whether list `e` holds the constant dims `shape`.
+}  // namespace
+
 bool same_dims(const std::vector<Expr>& shape, const Expr& e) {
   const std::vector<Expr>* l = as_list(e);
   if (!l || l->size() != shape.size()) return false;
@@ -29,8 +30,6 @@ bool same_dims(const std::vector<Expr>& shape, const Expr& e) {
   }
   return true;
 }
-
-}  // namespace
 
 void collect_defs(const Block& b, Definitions& defs) {
   for (const Stmt& s : b) {

@@ -31,6 +31,8 @@ using Definitions = std::map<const ir::VarNode*, std::vector<const ir::OpCall*>>
 void collect_defs(const ir::Block& b, Definitions& defs);
 
 bool same_type(const ir::Type& a, const ir::Type& b);
+// Whether list `e` holds the constant dims `shape`.
+bool same_dims(const std::vector<ir::Expr>& shape, const ir::Expr& e);
 
 class TileRetyper : public DeepRewriter {
  public:

@@ -11,9 +11,17 @@
 # RUN: %numpy %S/Inputs/npy.py check %t half "np.tile(np.arange(-2, 14, dtype=np.int16), (2, 1, 1))"
 # RUN: %numpy %S/Inputs/npy.py check %t rope "np.tile(np.arange(8, dtype=np.float32) * 0.5, (2, 1, 1))"
 # RUN: ptodist compile %s --emit=ir | FileCheck %s --check-prefix=IR
-# The tile form lowers to pto.tci; the tensor form has no PTO lowering yet.
-# RUN: not ptodist compile %s --emit=pto 2>&1 | FileCheck %s --check-prefix=PTO
-# PTO: error: pl.arange: the tensor-level form (GM tensors in, a new tensor out) has no PTO lowering yet
+# Both forms lower to pto.tci: convert-tensor-to-tile makes the tensor ramp a tile (PyPTO's tensor.ci
+# conversion), so the rope table is a tci, a cast, a muls and a store.
+# RUN: ptodist compile %s --emit=pto | FileCheck %s --check-prefix=PTO
+# PTO: pto.tci ins(%c3_i32 : i32) outs(%a :
+# PTO: pto.tci ins(%base_val : i32) outs(%d : {{.*}} {descending = true}
+# PTO: pto.tci ins(%cneg2_i16 : i16) outs(%h :
+# PTO: pto.tci ins(%c0_i32 : i32) outs(%ar :
+# PTO-NEXT: pto.tcvt ins(%ar
+# PTO-NEXT: pto.tmuls
+# PTO-NEXT: pto.partition_view %rope_view
+# PTO-NEXT: pto.tstore
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -16,10 +16,11 @@
 # RUN: %numpy %S/Inputs/npy.py check %t tmask "x[:, :, 3::4]"
 # RUN: ptodist run %s --ranks 2 --in x=%t/x.npy --in idx=%t/idx.npy --mode check --runs 2
 # RUN: ptodist compile %s --emit=ir | FileCheck %s --check-prefix=IR
-# An index outside the row is a located run-time error, never a read past the tensor.
+# An index outside the row is a located run-time error, never a read past the tensor (the index form
+# runs as PyPTO's row loop of pl.tile.gather, which names itself).
 # RUN: %numpy %S/Inputs/npy.py save %t/bad.npy "np.full((2, 4, 6), 8, dtype=np.int32)"
 # RUN: not ptodist run %s --ranks 2 --in x=%t/x.npy --in idx=%t/bad.npy --out-dir %t/bad 2>&1 | FileCheck %s --check-prefix=BAD
-# BAD: error: pl.gather: index 8 at [0, 0] is outside [0, 8)
+# BAD: gather.py:[[@LINE+21]]:9: error: pl.tile.gather: index 8 at [0, 0] is outside [0, 8)
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -7,11 +7,18 @@
 # RUN: ptodist run %s --ranks 2 --in x=%t/x.npy --out-dir %t
 # y = 2 * (x + 1) + 16 (the row count, from pl.tensor.dim)
 # RUN: %numpy %S/Inputs/npy.py check %t y "2 * (x + 1) + 16"
-# The computing tensor-level forms and pl.create_tensor run on the CPU runtime; PTO has no lowering for
-# them yet, and says so at the first of them (pl.tensor.dim and pl.slice are lowered:
-# tests/lit/pto/tensor_views.py; tests/lit/pto/tensor_level.py checks the elementwise forms' message).
-# RUN: not ptodist compile %s --emit=pto 2>&1 | FileCheck %s --check-prefix=PTO
-# PTO: tensor_values.py:{{[0-9]+}}:19: error: pl.create_tensor: has no PTO lowering in a kernel yet
+# In PTO the row is a load, the arithmetic tile ops and the scratch a Vec tile the sum is moved into
+# (convert-tensor-to-tile; pl.tensor.dim is its constant; tests/lit/pto/tensor_level.py checks what it
+# cannot lower).
+# RUN: ptodist compile %s --emit=pto | FileCheck %s --check-prefix=PTO
+# PTO: %scratch = pto.alloc_tile {{.*}}loc=vec, dtype=f32, rows=1, cols=32
+# PTO: pto.tload ins(%x_pview
+# PTO-NEXT: pto.tadds ins(%x_row
+# PTO-NEXT: pto.tadd ins(%y_row, %y_row
+# PTO-NEXT: %assemble_view = pto.subview %scratch[%c0, %c0] sizes [1, 32]
+# PTO-NEXT: pto.tmov ins(%doubled {{.*}} outs(%assemble_view
+# PTO: pto.tadds ins(%scratch
+# PTO: pto.tstore ins(%shifted
 import pypto.language as pl
 import pypto.language.distributed as pld
 
