@@ -64,27 +64,6 @@ int returned_param(const ir::FunctionNode& fn, const ir::VarNode* v, const Assig
   return -1;
 }
 
-// The value a kernel's result stands for, known before it runs: the argument bound to the parameter
-// it returns (returned_param; `return pl.store(r, offs, out)` too). Lets an asynchronous submit return at
-// once.
-Value static_result(const ir::FunctionNode& fn, const std::vector<Value>& args) {
-  const ir::Return* ret = nullptr;
-  for (const ir::Stmt& s : fn.body)
-    if (const auto* r = s->as<ir::Return>()) ret = r;
-  if (!ret) return NoneValue{};
-  AssignCounts counts;
-  counts.visit_block(fn.body);
-  std::vector<Value> out;
-  for (const ir::Expr& v : ret->values) {
-    int i = returned_param(fn, written_var(v), counts);
-    out.push_back(i >= 0 ? args[static_cast<size_t>(i)] : Value{NoneValue{}});
-  }
-  if (out.size() == 1) return out[0];
-  auto t = std::make_shared<TupleValue>();
-  t->elements = std::move(out);
-  return t;
-}
-
 // Whether `fn` registers deferred completion conditions: such a block gives its core back when its body
 // ends, so it never holds a core while it waits (the budget below leaves it out).
 bool defers_completion(const Interp& in, const ir::FunctionNode& fn) {
@@ -330,44 +309,6 @@ void spawn_blocks(Interp& in, const ir::FunctionNode& fn, TaskState& task) {
   }
 }
 
-// `joined_now`: the submitter waits for the task at once. Then, in fast mode, it runs the last block
-// itself instead of sleeping while a core thread does: one hand-off fewer per kernel call. In check
-// mode every block stays an actor on its own thread.
-std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args,
-                                  long long cores, std::vector<std::shared_ptr<TaskState>> deps,
-                                  const SourceSpan& span, bool joined_now) {
-  if (cores < 1) in.fail(span, "pl.spmd_submit: core_num must be at least 1, got " + std::to_string(cores));
-  auto task = std::make_shared<TaskState>();
-  task->kernel = &fn;
-  task->cores = static_cast<int>(cores);
-  task->cube = uses_cube(fn);
-  task->span = span;
-  task->deps = std::move(deps);
-  check_budget(in, *task);
-  // Check mode: after an abort an orchestrator must spawn nothing (only the baton holder may touch
-  // the tracker), and it must throw before counting the blocks as live.
-  if (in.world().scheduler()) in.world().check_abort();
-  task->remaining.store(task->cores);
-  report_submit(in, *task);
-  RunEnv* env = in.f.env;
-  {
-    std::lock_guard<std::mutex> lock(env->live_mu);
-    env->live_blocks += task->cores;
-  }
-  RankExec& rx = *env->ranks[in.f.rank];
-  if (in.world().scheduler()) spawn_blocks(in, fn, *task);
-  const bool run_last_here = joined_now && !in.world().scheduler();
-  const int pooled = run_last_here ? task->cores - 1 : task->cores;
-  for (int b = 0; b < pooled; ++b) {
-    int actor = task->block_actors.empty() ? -1 : task->block_actors[static_cast<size_t>(b)];
-    rx.pool.run(
-        [job = BlockJob{env, in.f.rank, &fn, task, args, b, actor}]() mutable { run_block(std::move(job)); });
-  }
-  if (run_last_here) run_block(BlockJob{env, in.f.rank, &fn, task, std::move(args), task->cores - 1, -1});
-  report_launched(in);
-  return task;
-}
-
 // A tensor view made by pld.window in the host names no rank yet; the device call binds it.
 Value bind_to_rank(World& world, Value v, int rank) {
   if (auto* t = std::get_if<TensorView>(&v)) {
@@ -450,6 +391,65 @@ Value call_host_callback(Interp& in, const ir::FuncCall& call, const ir::Functio
 }
 
 }  // namespace
+
+// The value a kernel's result stands for, known before it runs (exec.h): the argument bound to the parameter
+// it returns (returned_param; `return pl.store(r, offs, out)` too). Lets an asynchronous submit return at
+// once.
+Value static_result(const ir::FunctionNode& fn, const std::vector<Value>& args) {
+  const ir::Return* ret = nullptr;
+  for (const ir::Stmt& s : fn.body)
+    if (const auto* r = s->as<ir::Return>()) ret = r;
+  if (!ret) return NoneValue{};
+  AssignCounts counts;
+  counts.visit_block(fn.body);
+  std::vector<Value> out;
+  for (const ir::Expr& v : ret->values) {
+    int i = returned_param(fn, written_var(v), counts);
+    out.push_back(i >= 0 ? args[static_cast<size_t>(i)] : Value{NoneValue{}});
+  }
+  if (out.size() == 1) return out[0];
+  auto t = std::make_shared<TupleValue>();
+  t->elements = std::move(out);
+  return t;
+}
+
+// `joined_now`: the submitter waits for the task at once. Then, in fast mode, it runs the last block
+// itself instead of sleeping while a core thread does: one hand-off fewer per kernel call. In check
+// mode every block stays an actor on its own thread.
+std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args,
+                                  long long cores, std::vector<std::shared_ptr<TaskState>> deps,
+                                  const SourceSpan& span, bool joined_now) {
+  if (cores < 1) in.fail(span, "pl.spmd_submit: core_num must be at least 1, got " + std::to_string(cores));
+  auto task = std::make_shared<TaskState>();
+  task->kernel = &fn;
+  task->cores = static_cast<int>(cores);
+  task->cube = uses_cube(fn);
+  task->span = span;
+  task->deps = std::move(deps);
+  check_budget(in, *task);
+  // Check mode: after an abort an orchestrator must spawn nothing (only the baton holder may touch
+  // the tracker), and it must throw before counting the blocks as live.
+  if (in.world().scheduler()) in.world().check_abort();
+  task->remaining.store(task->cores);
+  report_submit(in, *task);
+  RunEnv* env = in.f.env;
+  {
+    std::lock_guard<std::mutex> lock(env->live_mu);
+    env->live_blocks += task->cores;
+  }
+  RankExec& rx = *env->ranks[in.f.rank];
+  if (in.world().scheduler()) spawn_blocks(in, fn, *task);
+  const bool run_last_here = joined_now && !in.world().scheduler();
+  const int pooled = run_last_here ? task->cores - 1 : task->cores;
+  for (int b = 0; b < pooled; ++b) {
+    int actor = task->block_actors.empty() ? -1 : task->block_actors[static_cast<size_t>(b)];
+    rx.pool.run(
+        [job = BlockJob{env, in.f.rank, &fn, task, args, b, actor}]() mutable { run_block(std::move(job)); });
+  }
+  if (run_last_here) run_block(BlockJob{env, in.f.rank, &fn, task, std::move(args), task->cores - 1, -1});
+  report_launched(in);
+  return task;
+}
 
 void run_device_call(RunEnv& env, int rank, DeviceCall& call) {
   const ir::FunctionNode& fn = *call.fn;
@@ -538,101 +538,6 @@ Value call_function(Interp& in, const ir::FuncCall& call, const ir::FunctionNode
   auto t = std::make_shared<TupleValue>();
   t->elements = std::move(r);
   return t;
-}
-
-namespace {
-
-// The tasks of a deps= list: a pl.system.task_dummy stands for the tasks it joins (its own deps, kept
-// flat), so a task that depends on it starts once they finished and acquires what their blocks did; an
-// array of task ids stands for each of its slots; the invalid task id orders nothing.
-void add_deps(const Value& x, std::vector<std::shared_ptr<TaskState>>& deps) {
-  if (const auto* ids = std::get_if<std::shared_ptr<TupleValue>>(&x)) {
-    if (*ids)
-      for (const Value& slot : (*ids)->elements) add_deps(slot, deps);
-    return;
-  }
-  const auto* tv = std::get_if<TaskValue>(&x);
-  if (!tv || !tv->task) return;
-  if (tv->task->kernel)
-    deps.push_back(tv->task);
-  else
-    deps.insert(deps.end(), tv->task->deps.begin(), tv->task->deps.end());
-}
-
-std::vector<std::shared_ptr<TaskState>> deps_of(Interp& in, const ir::OpCall& c) {
-  std::vector<std::shared_ptr<TaskState>> deps;
-  if (!in.given_arg(c, "deps")) return deps;
-  add_deps(in.value_of(in.operand_of(c, "deps")), deps);
-  return deps;
-}
-
-}  // namespace
-
-// The invalid task id: no task, so a deps= entry of it orders nothing (deps_of).
-Value op_TaskInvalid(Interp&, const ir::OpCall&) {
-  return TaskValue{};
-}
-
-// A task with no kernel and no blocks: it runs nothing, and is complete when its deps are.
-Value op_TaskDummy(Interp& in, const ir::OpCall& c) {
-  auto task = std::make_shared<TaskState>();
-  task->span = c.span;
-  task->deps = deps_of(in, c);
-  task->done.store(true);  // never waited on itself: a dependent waits on its deps (deps_of)
-  return TaskValue{task};
-}
-
-namespace {
-
-// A kernel task of `cores` blocks and its task id (pl.spmd_submit, pl.submit).
-Value submit(Interp& in, const ir::OpCall& c, long long cores) {
-  OperandHolder hk;
-  const auto* ref = std::get_if<FuncRefValue>(&in.operand_arg(c, "kernel", hk));
-  if (!ref || !ref->fn)
-    in.fail(c.span, c.op->spelling + ": the first argument must name a kernel (self.kernel)");
-  const ir::FunctionNode& fn = *ref->fn;
-  std::span<const DecodedOperand> varargs = in.varargs_of(c);
-  std::vector<Value> args;
-  args.reserve(varargs.size());
-  for (const DecodedOperand& a : varargs) args.push_back(in.value_of(a));
-  if (args.size() != fn.params.size()) {
-    in.fail(c.span, c.op->spelling + ": kernel '" + fn.name + "' takes " + std::to_string(fn.params.size()) +
-                        " arguments, got " + std::to_string(args.size()));
-  }
-  std::vector<std::shared_ptr<TaskState>> deps = deps_of(in, c);
-  // Inside a manual scope the submit returns at once, with the value the kernel's result stands for.
-  Value early = in.f.scope_tasks ? static_result(fn, args) : NoneValue{};
-  auto task = launch(in, fn, std::move(args), cores, std::move(deps), c.span, !in.f.scope_tasks);
-  auto out = std::make_shared<TupleValue>();
-  if (in.f.scope_tasks) {
-    in.f.scope_tasks->push_back(task);
-    out->elements = {std::move(early), TaskValue{task}};
-    return out;
-  }
-  // Outside a manual scope submissions run in order: this one finishes before the next statement.
-  std::vector<std::shared_ptr<TaskState>> one{task};
-  join_tasks(in, one, c.span, c.op->spelling.c_str());
-  // A kernel with several results gives them as one tuple (a multi-result launch unpacks it).
-  Value result = task->results.empty() ? Value{NoneValue{}} : task->results[0];
-  if (task->results.size() > 1) {
-    auto all = std::make_shared<TupleValue>();
-    all->elements = task->results;
-    result = all;
-  }
-  out->elements = {result, TaskValue{task}};
-  return out;
-}
-
-}  // namespace
-
-Value op_SpmdSubmit(Interp& in, const ir::OpCall& c) {
-  return submit(in, c, in.has_arg(c, "core_num") ? in.int_arg(c, "core_num") : 1);
-}
-
-// dumps= and allow_early_resolve= change what PyPTO's device records and when it stages consumers,
-// not what runs: one block, as pl.spmd_submit's default.
-Value op_Submit(Interp& in, const ir::OpCall& c) {
-  return submit(in, c, 1);
 }
 
 }  // namespace ptodist::runtime
