@@ -6,10 +6,12 @@ function it calls to the shapes of the arguments it passes. This module works th
 PyPTO's specializer does, from the function sources: the called function's parameters get the sample
 tensors' types; then, through each body in order, a call of another jit function gives that callee's
 parameters the types of the names passed to it, and the names the call assigns get the types of the
-arguments passed to the callee's `pl.Out` / `pl.InOut` parameters (in order); `y = x` copies a type;
-`y = pl.create_tensor(shape, dtype=...)` gives y that shape and dtype when Python can evaluate them in
-the function's module (names bound to ints and dtypes there, no calls). Anything else assigned to a name makes its type unknown. A bare parameter whose type is not found this
-way stays bare, and the compiler reports it where it is written.
+parameters the callee's first `return` names (when every returned name is a parameter of known type),
+else of the arguments passed to its `pl.Out` / `pl.InOut` parameters (in order); `y = x` copies a
+type; `y = pl.create_tensor(shape, dtype=...)` gives y that shape and dtype when Python can evaluate
+them in the function's module (names bound to ints and dtypes there, no calls). Anything else assigned
+to a name makes its type unknown. A bare parameter whose type is not found this way stays bare, and the
+compiler reports it where it is written.
 """
 
 import ast
@@ -67,6 +69,11 @@ class _Signature:
                 self.written.append(a.arg)
             if not isinstance(inner, ast.Subscript) and _head(inner).rsplit(".", 1)[-1] == "Tensor":
                 self.bare.add(a.arg)
+        # The names of the first `return` with a value (None for an element that is not a name), as
+        # PyPTO's specializer reads a call's result types from it.
+        first = next((n for n in ast.walk(self.node) if isinstance(n, ast.Return) and n.value is not None), None)
+        values = [] if first is None else first.value.elts if isinstance(first.value, ast.Tuple) else [first.value]
+        self.returned = [v.id if isinstance(v, ast.Name) else None for v in values]
 
 
 # A function's source is parsed once, not at every call that specializes it.
@@ -128,12 +135,17 @@ class JitShapes:
 
     def _call(self, call, local, callee):
         """Enters `callee` with the types of the names `call` passes; returns the types of what the
-        call gives back (the arguments passed to its written parameters, in order)."""
+        call gives back: those of the parameters its `return` names (a bare `pl.Tensor` parameter of a
+        `@pl.jit.inline` function returned as its result), else the arguments passed to its written
+        parameters, in order."""
         sig = self.signature(callee)
         passed = dict(zip(sig.params, call.args))
         passed.update({k.arg: k.value for k in call.keywords if k.arg in sig.params})
         known = {p: local.get(a.id) for p, a in passed.items() if isinstance(a, ast.Name)}
         self.enter(callee, {p: t for p, t in known.items() if t is not None})
+        returned = [known.get(name) if name in sig.params else None for name in sig.returned]
+        if returned and all(t is not None for t in returned):
+            return returned
         return [known.get(p) for p in sig.written]
 
     def table(self):

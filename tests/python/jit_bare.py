@@ -47,3 +47,26 @@ def sum_then_scale(a: pl.Tensor, b: pl.Tensor, out: pl.Out[pl.Tensor]):
     tmp = add_tiles(a, b, tmp)
     out = scale_tile(tmp, out)
     return out
+
+
+@pl.jit.inline
+def add_one_inline(x: pl.Tensor, dst: pl.Tensor):
+    # `dst` is not pl.Out: a call's result takes the type of the parameter the return names.
+    with pl.at(level=pl.Level.CORE_GROUP):
+        pl.store(pl.add(pl.load(x, [0, 0], [TILE_ROWS, 16]), 1.0), [0, 0], dst)
+    return dst
+
+
+@pl.jit.inline
+def double_inline(x: pl.Tensor, dst: pl.Tensor):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        pl.store(pl.mul(pl.load(x, [0, 0], [TILE_ROWS, 16]), 2.0), [0, 0], dst)
+    return dst
+
+
+@pl.jit
+def inline_chain(a: pl.Tensor, out: pl.Out[pl.Tensor]):
+    mid = pl.create_tensor([TILE_ROWS * 2, 16], dtype=pl.FP32)
+    mid = add_one_inline(a, mid)
+    out = double_inline(mid, out)
+    return out

@@ -69,3 +69,13 @@ def test_a_create_tensor_intermediate_has_its_written_type():
     jit_bare.sum_then_scale(a, b, out)
     t = jit_bare.TILE_ROWS
     assert torch.equal(out[:t], (a[:t] + b[:t]) * 2.0)
+
+
+def test_a_call_result_has_the_type_of_the_parameter_its_callee_returns():
+    a, out = torch.randn(8, 16), torch.zeros(8, 16)
+    table = {(j.__name__, p): (s, d) for j, p, s, d in specialize(jit_bare.inline_chain, [a, out])}
+    assert table[("add_one_inline", "dst")] == ([8, 16], "FP32")
+    assert table[("double_inline", "x")] == ([8, 16], "FP32")  # `mid`, as add_one_inline returned it
+    jit_bare.inline_chain(a, out)
+    t = jit_bare.TILE_ROWS
+    assert torch.equal(out[:t], (a[:t] + 1.0) * 2.0)
