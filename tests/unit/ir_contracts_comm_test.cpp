@@ -14,11 +14,11 @@ TEST_F(IrComm, PutChecksWindowDtypeAtomicAndChunks) {
             "pld.tensor.put: 'dst' must be a pld.DistributedTensor (the peer's window is written through "
             "it), got pl.Tensor[[64, 64], pl.FP16]");
   diags.clear();
-  EXPECT_FALSE(call("pld.tensor.put", {dist({64, 64}, DType::INT8), i(1), tensor({64, 64}, DType::INT8)},
+  EXPECT_FALSE(call("pld.tensor.put", {dist({64, 64}, DType::UINT8), i(1), tensor({64, 64}, DType::UINT8)},
                     {{"atomic", b.enum_imm(EnumKind::AtomicType, "Add")}}));
   EXPECT_EQ(first_error(),
-            "pld.tensor.put: 'atomic=pld.AtomicType.Add' supports pl.FP32, pl.FP16, pl.BF16 and "
-            "pl.INT32, got pl.INT8");
+            "pld.tensor.put: 'atomic=pld.AtomicType.Add' supports pl.FP32, pl.FP16, pl.BF16, pl.INT32, "
+            "pl.INT16 and pl.INT8, got pl.UINT8");
   diags.clear();
   EXPECT_FALSE(call("pld.tensor.put", {dist({64, 64}), i(1), tensor({64, 64})},
                     {{"chunk_rows", i(16)}, {"pipeline", b.bool_imm(true)}}));

@@ -263,14 +263,19 @@ const TypeNode* need_signal(const ContractContext& cx, std::string_view name) {
   return nullptr;
 }
 
-// Atomic accumulation in GM is supported for these element types (Ascend atomic-add of the MTE3 store).
+// Atomic accumulation in GM is supported for the element types the Ascend MTE3 store can combine
+// (set_atomic_f32/f16/bf16/s32/s16/s8), the list PyPTO's store, assemble, put and remote_store accept.
 bool check_atomic(const ContractContext& cx, DType dt) {
   if (omitted(cx, "atomic")) return true;
   auto v = need_enum(cx, "atomic", EnumKind::AtomicType, {"None_", "Add"}, "pld.AtomicType.");
   if (!v) return false;
-  if (*v == "Add" && dt != DType::FP32 && dt != DType::FP16 && dt != DType::BF16 && dt != DType::INT32) {
-    cx.fail("atomic", "'atomic=pld.AtomicType.Add' supports pl.FP32, pl.FP16, pl.BF16 and pl.INT32, got " +
-                          dtype_str(dt));
+  const bool addable = dt == DType::FP32 || dt == DType::FP16 || dt == DType::BF16 || dt == DType::INT32 ||
+                       dt == DType::INT16 || dt == DType::INT8;
+  if (*v == "Add" && !addable) {
+    cx.fail("atomic",
+            "'atomic=pld.AtomicType.Add' supports pl.FP32, pl.FP16, pl.BF16, pl.INT32, pl.INT16 and "
+            "pl.INT8, got " +
+                dtype_str(dt));
     return false;
   }
   return true;
