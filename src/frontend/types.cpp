@@ -280,6 +280,14 @@ std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool cl
           role = member;
         else if (a.keyword == "type" || a.keyword == "level" || a.keyword == "role")
           error(a.span, "unexpected value for '" + a.keyword + "' of @pl.function");
+        else if (a.keyword == "external_source") {
+          // PyPTO compiles the named .cpp as the kernel (its body is a bare `...`); there is nothing
+          // for the CPU runtime to run, so say so here rather than at the `...` body.
+          error(a.span,
+                "@pl.function(external_source=...) kernels (hand-written C++ for the device) are not "
+                "supported: ptodist runs kernels written in the language");
+          return std::nullopt;
+        }
       }
     }
     static const std::map<std::string, ir::FunctionKind> types = {
