@@ -53,7 +53,8 @@ bool same_type(const Type& a, const Type& b) {
   return a == b || type_equal(a, b);
 }
 
-TileRetyper::TileRetyper(DiagnosticEngine& scratch, const Program& p, const Function& f, const VarTypes& types)
+TileRetyper::TileRetyper(DiagnosticEngine& scratch, const Program& p, const Function& f,
+                         const VarTypes& types)
     : diags_(scratch), make_(scratch, p, f), vars_(p, f), types_(types), found_(types) {}
 
 Function TileRetyper::run(const Function& f) {

@@ -223,19 +223,18 @@ class ScratchRetyper : public TileRetyper {
                          {"offset", make_.builder().list({make_.ref(r, span), make_.i(0, span)}, span)}},
                         span);
     };
-    Expr row = make_.call(OpId::TileGather,
-                          {{"src", row_of(src, (*in_dims)[1])},
-                           {"indices", row_of(idx, cols)},
-                           {"tmp", make_.ref(tmp, span)}},
-                          span);
+    Expr row = make_.call(
+        OpId::TileGather,
+        {{"src", row_of(src, (*in_dims)[1])}, {"indices", row_of(idx, cols)}, {"tmp", make_.ref(tmp, span)}},
+        span);
     Expr put = make_.call(OpId::Assemble,
                           {{"target", make_.ref(acc, span)},
                            {"source", row},
                            {"offset", make_.builder().list({make_.ref(r, span), make_.i(0, span)}, span)}},
                           span);
     if (!row || !put) return nullptr;
-    prelude_.push_back(
-        make_for(r, make_.i(0, span), make_.i(rows, span), make_.i(1, span), {make_assign(acc, put, span)}, span));
+    prelude_.push_back(make_for(r, make_.i(0, span), make_.i(rows, span), make_.i(1, span),
+                                {make_assign(acc, put, span)}, span));
     return make_.ref(acc, span);
   }
 
@@ -264,7 +263,10 @@ class ScratchRetyper : public TileRetyper {
                      });
     if (at_origin && !given(valid) && same_dims(tile->type->shape, shapes)) return tile;
     return make_.call(OpId::Slice,
-                      {{"input", tile}, {"shape", shapes}, {"offset", offsets}, {"valid_shape", given(valid) ? valid : nullptr}},
+                      {{"input", tile},
+                       {"shape", shapes},
+                       {"offset", offsets},
+                       {"valid_shape", given(valid) ? valid : nullptr}},
                       c.span);
   }
 
@@ -291,7 +293,8 @@ Candidates find_candidates(const Function& f) {
     }
     if (all && seeded) out.order.push_back(v);
   }
-  std::sort(out.order.begin(), out.order.end(), [](const VarNode* a, const VarNode* b) { return a->id < b->id; });
+  std::sort(out.order.begin(), out.order.end(),
+            [](const VarNode* a, const VarNode* b) { return a->id < b->id; });
   std::set<const VarNode*> is_candidate(out.order.begin(), out.order.end());
   for (const VarNode* v : out.order)
     for (const OpCall* c : defs[v]) {

@@ -9,8 +9,8 @@
 #include <tuple>
 #include <vector>
 
-#include "ptodist/ir/function.h"
 #include "../tile_retyper.h"
+#include "ptodist/ir/function.h"
 #include "ptodist/transforms/pass.h"
 
 namespace ptodist::transforms::detail::tile_matmul {
