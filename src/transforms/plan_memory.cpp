@@ -377,6 +377,13 @@ class AddrWriter : public detail::DeepRewriter {
 
 }  // namespace
 
+bool tiles_fit_on_chip(const Function& f, const ChipProfile& profile) {
+  DiagnosticEngine scratch;
+  PassContext cx{scratch, profile};
+  std::map<const VarNode*, long long> addrs;
+  return Planner(cx, f).run(addrs);
+}
+
 Program plan_memory(const Program& p, PassContext& cx) {
   return detail::map_kernels(p, [&](const Function& f) -> Function {
     std::map<const VarNode*, long long> addrs;

@@ -21,6 +21,9 @@
 
 #include "ptodist/ir/functor.h"
 #include "ptodist/ir/op_table.h"
+#include "ptodist/transforms/add_op_scratch.h"
+#include "ptodist/transforms/name_tile_operands.h"
+#include "ptodist/transforms/plan_memory.h"
 #include "tile_retyper.h"
 
 namespace ptodist::transforms::detail {
@@ -321,6 +324,18 @@ std::set<const VarNode*> with_inputs(const VarNode* v, const Candidates& cands) 
   return out;
 }
 
+// Whether kernel `f` of `p` keeps its tiles within the chip's memories once the pipeline has named its
+// inline tile operands and given ops their scratch tiles, as it does before plan-memory.
+bool fits_on_chip(const Program& p, const Function& f, const ChipProfile& profile) {
+  auto alone = std::make_shared<ProgramNode>(*p);
+  alone->functions = {f};
+  DiagnosticEngine scratch;
+  PassContext cx{scratch, profile};
+  Program named = name_tile_operands(alone, cx);
+  Program full = named ? add_op_scratch(named, cx) : nullptr;
+  return full && tiles_fit_on_chip(full->functions[0], profile);
+}
+
 }  // namespace
 
 Function convert_tile_scratch(const Program& p, const Function& f, PassContext& cx) {
@@ -338,7 +353,8 @@ Function convert_tile_scratch(const Program& p, const Function& f, PassContext& 
       found = r.found();
       return round;
     });
-    if (out) {
+    // A scratch the CPU runtime keeps in GM must not become a tile that overflows UB: the program ran.
+    if (out && fits_on_chip(p, out, cx.profile)) {
       accepted = std::move(trial);
       best = out;
     }

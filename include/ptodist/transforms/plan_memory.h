@@ -11,4 +11,8 @@ namespace ptodist::transforms {
 // the profile's capacity is an error naming the kernel, the memory, the bytes and the live tiles.
 ir::Program plan_memory(const ir::Program& p, PassContext& cx);
 
+// Whether plan-memory would place every tile of kernel `f` within `profile`'s capacities (a conversion
+// that makes more tiles asks before it commits to them).
+bool tiles_fit_on_chip(const ir::Function& f, const ChipProfile& profile);
+
 }  // namespace ptodist::transforms
