@@ -17,8 +17,8 @@ struct EnumSpec {
 
 const std::vector<EnumSpec>& enum_specs() {
   static const std::vector<EnumSpec> specs = {
-      {"pl.Mem", ir::EnumKind::Memory, {"Vec", "Mat", "Left", "Right", "Acc"}},
-      {"pl.MemorySpace", ir::EnumKind::Memory, {"Vec", "Mat", "Left", "Right", "Acc"}},
+      {"pl.Mem", ir::EnumKind::Memory, {"Vec", "Mat", "Left", "Right", "Acc", "Bias"}},
+      {"pl.MemorySpace", ir::EnumKind::Memory, {"Vec", "Mat", "Left", "Right", "Acc", "Bias"}},
       {"pld.NotifyOp", ir::EnumKind::NotifyOp, {"AtomicAdd", "Set"}},
       {"pld.WaitCmp", ir::EnumKind::WaitCmp, {"Eq", "Ne", "Gt", "Ge", "Lt", "Le"}},
       // PyPTO exports the one AtomicType enum under both namespaces (pl.store / pl.assemble take it).

@@ -23,12 +23,13 @@ constexpr std::array<std::pair<DType, std::string_view>, 12> kDTypeNames = {{
     {DType::INDEX, "INDEX"},
 }};
 
-constexpr std::array<std::pair<Memory, std::string_view>, 5> kMemoryNames = {{
+constexpr std::array<std::pair<Memory, std::string_view>, 6> kMemoryNames = {{
     {Memory::Vec, "Vec"},
     {Memory::Mat, "Mat"},
     {Memory::Left, "Left"},
     {Memory::Right, "Right"},
     {Memory::Acc, "Acc"},
+    {Memory::Bias, "Bias"},
 }};
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The matmul forms the float tile kernel does not cover: INT8 x INT8 into an INT32 accumulator (the
 // cube unit's integer path), and PyPTO's tensor-level pl.matmul / pl.matmul_acc on GM tensors with
-// a_trans / b_trans, broadcast batch dims and vector operands (its tensor_ops/matmul.cpp), computed
-// through the same tile kernels.
+// a_trans / b_trans, broadcast batch dims and vector operands (its tensor_ops/matmul.cpp), and its
+// batched tile form pl.batch_matmul, computed through the same tile kernels.
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -161,6 +161,47 @@ Value tensor_matmul(Interp& in, const ir::OpCall& c, bool accumulate) {
     Matrix ma = as_matrix(matrix_at(sa, idx), sa.rows, sa.cols, sa.dtype, at);
     Matrix mb = as_matrix(matrix_at(sb, idx), sb.rows, sb.cols, sb.dtype, bt);
     matmul_into(ma, mb, out.data + b * out_matrix, out.dtype, add);
+  }
+  return out;
+}
+
+// pl.batch_matmul (PyPTO's tile.batch_matmul): the tile form of the batched product above, without
+// flags, into a new Acc tile [broadcast batch..., M, N] of the accumulator dtype.
+Value op_BatchMatmul(Interp& in, const ir::OpCall& c) {
+  OperandHolder ha, hb;
+  const TileValue& a = in.tile_arg(c, "lhs", ha);
+  const TileValue& b = in.tile_arg(c, "rhs", hb);
+  const size_t na = a.shape.size(), nb = b.shape.size();
+  if (na < 2 || nb < 2)
+    in.fail(c.span, c.op->spelling + ": lhs " + dims_str(a.shape) + " and rhs " + dims_str(b.shape) +
+                        " must each be at least 2-D");
+  Stack sa{a.data, a.dtype, Dims(std::span<const long long>(a.shape.begin(), na - 2)), a.shape[na - 2],
+           a.shape[na - 1]};
+  Stack sb{b.data, b.dtype, Dims(std::span<const long long>(b.shape.begin(), nb - 2)), b.shape[nb - 2],
+           b.shape[nb - 1]};
+  if (sa.cols != sb.rows)
+    in.fail(c.span, c.op->spelling + ": inner dims differ: lhs " + dims_str(a.shape) + " and rhs " +
+                        dims_str(b.shape));
+  const bool int8 = a.dtype == ir::DType::INT8 && b.dtype == ir::DType::INT8;
+  const ir::DType acc_type = int8 ? ir::DType::INT32 : ir::DType::FP32;
+  if (!int8 && !kernels::matmul_supported(elem_type(a.dtype), elem_type(b.dtype), elem_type(acc_type)))
+    in.fail(c.span, c.op->spelling + ": operands must be FP16, BF16 or FP32, or both INT8");
+  std::optional<Dims> batch = broadcast(sa.batch, sb.batch);
+  if (!batch)
+    in.fail(c.span, c.op->spelling + ": batch dims " + dims_str(sa.batch) + " and " + dims_str(sb.batch) +
+                        " do not broadcast");
+  Dims shape = *batch;
+  shape.push_back(sa.rows);
+  shape.push_back(sb.cols);
+  TileValue out = in.new_tile(c, shape, acc_type, ir::Memory::Acc);
+  const long long out_matrix = sa.rows * sb.cols * ir::dtype_bytes(acc_type);
+  Dims idx(batch->size(), 0);
+  for (long long i = 0, count = shape_numel(*batch); i < count; ++i) {
+    for (size_t d = idx.size(), rest = static_cast<size_t>(i); d-- > 0; rest /= (*batch)[d])
+      idx[d] = static_cast<long long>(rest % (*batch)[d]);
+    Matrix ma = as_matrix(matrix_at(sa, idx), sa.rows, sa.cols, sa.dtype, false);
+    Matrix mb = as_matrix(matrix_at(sb, idx), sb.rows, sb.cols, sb.dtype, false);
+    matmul_into(ma, mb, out.data + i * out_matrix, acc_type, false);
   }
   return out;
 }

@@ -83,6 +83,8 @@ static long long memory_capacity(const ChipProfile& p, ir::Memory m) {
       return p.l0b_bytes;
     case ir::Memory::Acc:
       return p.l0c_bytes;
+    case ir::Memory::Bias:
+      return p.bias_bytes;
   }
   return 0;
 }

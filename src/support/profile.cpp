@@ -33,9 +33,10 @@ bool from_json(const Json& j, ChipProfile& p, std::string* error) {
     if (error) *error = "a profile must be a JSON object";
     return false;
   }
-  static const char* known[] = {
-      "name",      "cube_cores",  "vector_cores",       "ub_bytes",  "l1_bytes",    "l0a_bytes", "l0b_bytes",
-      "l0c_bytes", "dma_engines", "dma_channel_groups", "alignment", "description", "timing"};
+  static const char* known[] = {"name",        "cube_cores",  "vector_cores",       "ub_bytes",
+                                "l1_bytes",    "l0a_bytes",   "l0b_bytes",          "l0c_bytes",
+                                "bias_bytes",  "dma_engines", "dma_channel_groups", "alignment",
+                                "description", "timing"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok |= it.key() == k;
@@ -48,7 +49,7 @@ bool from_json(const Json& j, ChipProfile& p, std::string* error) {
          read_field(j, "vector_cores", p.vector_cores, error) &&
          read_field(j, "ub_bytes", p.ub_bytes, error) && read_field(j, "l1_bytes", p.l1_bytes, error) &&
          read_field(j, "l0a_bytes", p.l0a_bytes, error) && read_field(j, "l0b_bytes", p.l0b_bytes, error) &&
-         read_field(j, "l0c_bytes", p.l0c_bytes, error) &&
+         read_field(j, "l0c_bytes", p.l0c_bytes, error) && read_field(j, "bias_bytes", p.bias_bytes, error) &&
          read_field(j, "dma_engines", p.dma_engines, error) &&
          read_field(j, "dma_channel_groups", p.dma_channel_groups, error) &&
          read_field(j, "alignment", p.alignment, error);

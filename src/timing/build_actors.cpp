@@ -18,7 +18,8 @@ namespace {
 
 bool on_chip(runtime::events::Space s) {
   using runtime::events::Space;
-  return s == Space::Vec || s == Space::Mat || s == Space::Left || s == Space::Right || s == Space::Acc;
+  return s == Space::Vec || s == Space::Mat || s == Space::Left || s == Space::Right || s == Space::Acc ||
+         s == Space::Bias;
 }
 
 }  // namespace

@@ -15,7 +15,8 @@ using runtime::events::Operand;
 using runtime::events::Space;
 
 bool on_chip(Space s) {
-  return s == Space::Vec || s == Space::Mat || s == Space::Left || s == Space::Right || s == Space::Acc;
+  return s == Space::Vec || s == Space::Mat || s == Space::Left || s == Space::Right || s == Space::Acc ||
+         s == Space::Bias;
 }
 
 double cube_rate(ir::DType t, const TimingParams& p) {
@@ -39,6 +40,8 @@ double path_rate(Space from, Space to, const TimingParams& p, Pipe* pipe) {
   if (to == Space::GM) return *pipe = Pipe::MTE3, p.ub_to_gm_bytes_per_cycle;
   if (from == Space::Mat && to == Space::Left) return *pipe = Pipe::MTE1, p.l1_to_l0a_bytes_per_cycle;
   if (from == Space::Mat && to == Space::Right) return *pipe = Pipe::MTE1, p.l1_to_l0b_bytes_per_cycle;
+  // The bias table is filled from L1 on MTE1 too; no separate figure is published, L0B's is used.
+  if (from == Space::Mat && to == Space::Bias) return *pipe = Pipe::MTE1, p.l1_to_l0b_bytes_per_cycle;
   if (from == Space::Acc) return *pipe = Pipe::FixPipe, p.l0c_to_ub_bytes_per_cycle;
   if (from == Space::Vec && to == Space::Mat) return *pipe = Pipe::MTE3, p.ub_to_l1_bytes_per_cycle;
   return *pipe = Pipe::Vector, p.vector_bytes_per_cycle;
@@ -147,6 +150,8 @@ OpCost op_cost(const Event& e, int rank, const TimingParams& p) {
                   p);
     case OpId::Matmul:
     case OpId::MatmulAcc:
+    case OpId::MatmulBias:
+    case OpId::BatchMatmul:
       return matmul(e, p);
     case OpId::Read:
     case OpId::Write:

@@ -47,6 +47,8 @@ long long capacity(const ChipProfile& p, Memory m) {
       return p.l0b_bytes;
     case Memory::Acc:
       return p.l0c_bytes;
+    case Memory::Bias:
+      return p.bias_bytes;
   }
   return 0;
 }
@@ -63,6 +65,8 @@ std::string memory_label(Memory m) {
       return "Right (L0B)";
     case Memory::Acc:
       return "Acc (L0C)";
+    case Memory::Bias:
+      return "Bias (BT)";
   }
   return "?";
 }

@@ -60,6 +60,7 @@ TEST_F(IrType, DTypesAndMemories) {
   EXPECT_FALSE(dtype_is_int(DType::BOOL));
   EXPECT_EQ(memory_from_name("Acc"), Memory::Acc);
   EXPECT_EQ(memory_name(Memory::Left), "Left");
+  EXPECT_EQ(memory_from_name("Bias"), Memory::Bias);
 }
 
 TEST_F(IrType, ConstantEvaluation) {

@@ -27,6 +27,7 @@ TEST(SupportProfile, FilesMatchTheBuiltInAndLoadByName) {
   EXPECT_EQ(file->vector_cores, built_in.vector_cores);
   EXPECT_EQ(file->ub_bytes, built_in.ub_bytes);
   EXPECT_EQ(file->dma_channel_groups, built_in.dma_channel_groups);
+  EXPECT_EQ(file->bias_bytes, built_in.bias_bytes);
   auto cpu = load_profile(kProfiles + "/cpu.json", &error);
   ASSERT_TRUE(cpu) << error;
   EXPECT_EQ(cpu->name, "cpu");

@@ -43,8 +43,9 @@ bool dtype_is_int(DType t);            // signed or unsigned integer, not BOOL
 std::string_view dtype_name(DType t);  // "FP16"; printed as "pl.FP16"
 std::optional<DType> dtype_from_name(std::string_view name);
 
-// Where a tile lives: Vec = UB of a vector core; Mat = L1; Left/Right = L0A/L0B; Acc = L0C.
-enum class Memory { Vec, Mat, Left, Right, Acc };
+// Where a tile lives: Vec = UB of a vector core; Mat = L1; Left/Right = L0A/L0B; Acc = L0C; Bias = the
+// cube's bias table (the [1, N] row pl.matmul_bias adds).
+enum class Memory { Vec, Mat, Left, Right, Acc, Bias };
 
 std::string_view memory_name(Memory m);  // "Vec"; printed as "pl.Mem.Vec"
 std::optional<Memory> memory_from_name(std::string_view name);

@@ -20,7 +20,7 @@ namespace ptodist::runtime::events {
 
 // Where an operand lives: GM (a tensor or window of the running rank), a peer's window, or an on-chip
 // buffer (the tile memories of ir::Memory).
-enum class Space : uint8_t { None, GM, Remote, Vec, Mat, Left, Right, Acc, Scalar };
+enum class Space : uint8_t { None, GM, Remote, Vec, Mat, Left, Right, Acc, Bias, Scalar };
 const char* space_name(Space s);
 
 // An operand or result as costs need it: where it lives, its element type and its 2-D extent (rows is

@@ -16,6 +16,7 @@ struct ChipProfile {
   long long l0a_bytes = 65536;   // Left
   long long l0b_bytes = 65536;   // Right
   long long l0c_bytes = 131072;  // Acc
+  long long bias_bytes = 1024;   // Bias (the cube's bias table)
   int dma_engines = 1;           // per chip
   int dma_channel_groups = 8;    // sync_id range [0, 7]
   long long alignment = 32;      // bytes, for on-chip tile placement

@@ -236,6 +236,9 @@ class FunctionEmitter {
   // ---- activations and a scalar select: lrelu, prelu, sels (activation_ops.cpp) ----
   bool emit_activation_op(const CallSite& site);
 
+  // ---- matmul variants: pl.matmul_bias, pl.batch_matmul (matmul_variants.cpp) ----
+  bool emit_matmul_variant_op(const CallSite& site);
+
   // ---- tile compute (compute_ops.cpp) ----
   bool emit_compute_op(const CallSite& site);
   bool valid_region_unsupported(const CallSite& site);

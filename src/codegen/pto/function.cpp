@@ -47,7 +47,7 @@ void for_each_call(const Block& block, const Fn& fn) {
 }
 
 bool is_cube_op(OpId id) {
-  return id == OpId::Matmul || id == OpId::MatmulAcc;
+  return id == OpId::Matmul || id == OpId::MatmulAcc || id == OpId::MatmulBias || id == OpId::BatchMatmul;
 }
 
 std::string sanitize(const std::string& hint) {

@@ -87,6 +87,8 @@ const char* tile_layout(Memory m) {
       return "blayout=row_major, slayout=col_major, fractal=512";
     case Memory::Acc:
       return "blayout=col_major, slayout=row_major, fractal=1024";
+    case Memory::Bias:  // one row, PTO-ISA's Bias tile: row-major, no boxes
+      return "blayout=row_major, slayout=none_box, fractal=512";
   }
   return "blayout=row_major, slayout=none_box, fractal=512";
 }
@@ -105,6 +107,8 @@ const char* transposed_layout(Memory m) {
       return "blayout=col_major, slayout=row_major, fractal=512";
     case Memory::Acc:
       return "blayout=row_major, slayout=col_major, fractal=1024";
+    case Memory::Bias:
+      return "blayout=col_major, slayout=none_box, fractal=512";
   }
   return "blayout=col_major, slayout=none_box, fractal=512";
 }
@@ -121,6 +125,8 @@ const char* tile_loc(Memory m) {
       return "right";
     case Memory::Acc:
       return "acc";
+    case Memory::Bias:
+      return "bias";
   }
   return "vec";
 }

@@ -172,7 +172,7 @@ std::optional<std::string> need_enum(const ContractContext& cx, std::string_view
 }
 
 std::optional<Memory> need_memory(const ContractContext& cx, std::string_view name) {
-  auto v = need_enum(cx, name, EnumKind::Memory, {"Vec", "Mat", "Left", "Right", "Acc"}, "pl.Mem.");
+  auto v = need_enum(cx, name, EnumKind::Memory, {"Vec", "Mat", "Left", "Right", "Acc", "Bias"}, "pl.Mem.");
   if (!v) return std::nullopt;
   return memory_from_name(*v);
 }

@@ -377,6 +377,31 @@ Type check_Matmul(const ContractContext& cx) {
   return r;
 }
 
+// PyPTO's tile.batch_matmul: tiles of at least 2 dims, lhs in Left or Mat and rhs in Right or Mat (PyPTO's
+// FlattenTileNdTo2D unrolls it into per-batch tile.matmul and places their operands); the result an Acc
+// tile [broadcast batch..., M, N] of the accumulator dtype.
+Type check_BatchMatmul(const ContractContext& cx) {
+  const TypeNode* ops[2] = {need_tile(cx, "lhs"), nullptr};
+  if (!ops[0]) return nullptr;
+  ops[1] = need_tile(cx, "rhs");
+  if (!ops[1]) return nullptr;
+  const char* names[2] = {"lhs", "rhs"};
+  const Memory homes[2] = {Memory::Left, Memory::Right};
+  for (int i = 0; i < 2; ++i) {
+    if (ops[i]->memory != homes[i] && ops[i]->memory != Memory::Mat)
+      return cx.fail(names[i], quoted(names[i]) + " must be a tile in " + mem_str(homes[i]) +
+                                   " or pl.Mem.Mat, got " + type_str(cx.arg(names[i])->type));
+    if (ops[i]->shape.size() < 2)
+      return cx.fail(names[i], quoted(names[i]) +
+                                   " must be at least 2-D (a matrix, with any batch dims "
+                                   "before it), got " +
+                                   type_str(cx.arg(names[i])->type));
+  }
+  auto p = product_of(cx, ops[0], ops[1], false, false);
+  if (!p) return nullptr;
+  return tile_type(p->first, p->second, Memory::Acc);
+}
+
 // init_cond (PyPTO's split-K idiom): where it holds, acc is overwritten with lhs @ rhs.
 Type check_MatmulAcc(const ContractContext& cx) {
   if (!omitted(cx, "init_cond")) {
@@ -498,10 +523,10 @@ Type check_Cast(const ContractContext& cx) {
 
 namespace {
 
-// The data paths between on-chip buffers (Ascend A2/A3: MTE1 moves L1 to L0A/L0B, FIXPIPE moves L0C
-// out to UB or L1, the vector unit copies within UB).
+// The data paths between on-chip buffers (Ascend A2/A3: MTE1 moves L1 to L0A/L0B and the bias table,
+// FIXPIPE moves L0C out to UB or L1, the vector unit copies within UB).
 bool move_supported(Memory from, Memory to) {
-  return (from == Memory::Mat && (to == Memory::Left || to == Memory::Right)) ||
+  return (from == Memory::Mat && (to == Memory::Left || to == Memory::Right || to == Memory::Bias)) ||
          (from == Memory::Acc && (to == Memory::Vec || to == Memory::Mat)) ||
          (from == Memory::Vec && to == Memory::Vec);
 }

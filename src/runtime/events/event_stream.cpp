@@ -22,6 +22,8 @@ const char* space_name(Space s) {
       return "Right";
     case Space::Acc:
       return "Acc";
+    case Space::Bias:
+      return "Bias";
     case Space::Scalar:
       return "scalar";
   }

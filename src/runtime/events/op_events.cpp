@@ -34,6 +34,8 @@ Space space_of(ir::Memory m) {
       return Space::Right;
     case ir::Memory::Acc:
       return Space::Acc;
+    case ir::Memory::Bias:
+      return Space::Bias;
   }
   return Space::None;
 }
