@@ -105,6 +105,22 @@ void matmul_into(Matrix& a, Matrix& b, std::byte* c, ir::DType out_dtype, bool a
     kernels::matmul(va, vb, vc);
 }
 
+// For each index of the broadcast batch dims `batch`, the product of the matrices of `sa` and `sb` there
+// (each read transposed when its flag is set) into the matching [m, n] matrix of `out` (added to it
+// with `add`).
+void multiply_batches(const Stack& sa, const Stack& sb, bool at, bool bt, const Dims& batch, long long m,
+                      long long n, std::byte* out, ir::DType out_dtype, bool add) {
+  const long long out_matrix = m * n * ir::dtype_bytes(out_dtype);
+  Dims idx(batch.size(), 0);
+  for (long long b = 0, count = shape_numel(batch); b < count; ++b) {
+    for (size_t i = idx.size(), rest = static_cast<size_t>(b); i-- > 0; rest /= batch[i])
+      idx[i] = static_cast<long long>(rest % batch[i]);
+    Matrix ma = as_matrix(matrix_at(sa, idx), sa.rows, sa.cols, sa.dtype, at);
+    Matrix mb = as_matrix(matrix_at(sb, idx), sb.rows, sb.cols, sb.dtype, bt);
+    matmul_into(ma, mb, out + b * out_matrix, out_dtype, add);
+  }
+}
+
 }  // namespace
 
 void int8_matmul(const std::byte* a, const std::byte* b, std::byte* c, long long m, long long k, long long n,
@@ -153,15 +169,7 @@ Value tensor_matmul(Interp& in, const ir::OpCall& c, bool accumulate) {
                           dims_str(out.shape));
     std::memcpy(out.data, acc.data, static_cast<size_t>(out.numel() * ir::dtype_bytes(out.dtype)));
   }
-  const long long out_matrix = m * n * ir::dtype_bytes(out.dtype);
-  Dims idx(batch->size(), 0);
-  for (long long b = 0, count = shape_numel(*batch); b < count; ++b) {
-    for (size_t i = idx.size(), rest = static_cast<size_t>(b); i-- > 0; rest /= (*batch)[i])
-      idx[i] = static_cast<long long>(rest % (*batch)[i]);
-    Matrix ma = as_matrix(matrix_at(sa, idx), sa.rows, sa.cols, sa.dtype, at);
-    Matrix mb = as_matrix(matrix_at(sb, idx), sb.rows, sb.cols, sb.dtype, bt);
-    matmul_into(ma, mb, out.data + b * out_matrix, out.dtype, add);
-  }
+  multiply_batches(sa, sb, at, bt, *batch, m, n, out.data, out.dtype, add);
   return out;
 }
 
@@ -194,15 +202,7 @@ Value op_BatchMatmul(Interp& in, const ir::OpCall& c) {
   shape.push_back(sa.rows);
   shape.push_back(sb.cols);
   TileValue out = in.new_tile(c, shape, acc_type, ir::Memory::Acc);
-  const long long out_matrix = sa.rows * sb.cols * ir::dtype_bytes(acc_type);
-  Dims idx(batch->size(), 0);
-  for (long long i = 0, count = shape_numel(*batch); i < count; ++i) {
-    for (size_t d = idx.size(), rest = static_cast<size_t>(i); d-- > 0; rest /= (*batch)[d])
-      idx[d] = static_cast<long long>(rest % (*batch)[d]);
-    Matrix ma = as_matrix(matrix_at(sa, idx), sa.rows, sa.cols, sa.dtype, false);
-    Matrix mb = as_matrix(matrix_at(sb, idx), sb.rows, sb.cols, sb.dtype, false);
-    matmul_into(ma, mb, out.data + i * out_matrix, acc_type, false);
-  }
+  multiply_batches(sa, sb, false, false, *batch, sa.rows, sb.cols, out.data, acc_type, false);
   return out;
 }
 

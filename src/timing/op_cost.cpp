@@ -59,7 +59,11 @@ OpCost matmul(const Event& e, const TimingParams& p) {
   c.pipe = Pipe::Cube;
   c.compute = true;
   const double m = static_cast<double>(e.result.rows), n = static_cast<double>(e.result.cols);
-  const double k = m > 0 ? static_cast<double>(lhs.rows * lhs.cols) / m : 0;
+  // A batched tile product's rows stack the batches (its lhs may be broadcast, one batch only); its lhs
+  // ends in K.
+  const double k = e.op == OpId::BatchMatmul ? static_cast<double>(lhs.cols)
+                   : m > 0                   ? static_cast<double>(lhs.rows * lhs.cols) / m
+                                             : 0;
   c.core_us = p.cycles_us(2 * m * n * k / cube_rate(lhs.dtype, p));
   return c;
 }

@@ -146,7 +146,7 @@ class P:
 TEST(FrontendErrors, UnknownEnumMember) {
   auto p = parse_kernel("    t = pl.load(x, [0, 0], [8, 8], target_memory=pl.Mem.UB)\n");
   EXPECT_EQ(p->errors().at(0),
-            "4:50: unknown member 'UB' of pl.Mem; expected one of Vec, Mat, Left, Right, Acc");
+            "4:50: unknown member 'UB' of pl.Mem; expected one of Vec, Mat, Left, Right, Acc, Bias");
 }
 
 TEST(FrontendErrors, DeepNestingIsALocatedError) {

@@ -65,6 +65,10 @@ Type check_MatmulBias(const ContractContext& cx) {
   if (dims_differ(l->shape[1], r->shape[0]))
     return cx.fail("rhs", "'rhs' shape " + shape_str(r->shape) + " does not fit 'lhs' shape " +
                               shape_str(l->shape) + ": lhs dim 1 and rhs dim 0 (K) must be equal");
+  auto lhs_k = as_const_int(valid_dim(l, 1)), rhs_k = as_const_int(valid_dim(r, 0));
+  if (lhs_k && rhs_k && *rhs_k < *lhs_k)
+    return cx.fail("rhs", "'rhs' valid rows (" + std::to_string(*rhs_k) + ") must cover 'lhs' valid K (" +
+                              std::to_string(*lhs_k) + ")");
   auto rows = as_const_int(b->shape[0]);
   if (!rows || *rows != 1)
     return cx.fail("bias",

@@ -1,6 +1,7 @@
 # RUN: ptodist check %s --verify-diagnostics
 # pl.tile.matmul_bias: 2-D cube operands (lhs in Left or Mat, rhs in Right or Mat, bias in Bias or Mat),
-# equal input dtypes, equal K, a [1, N] bias of the accumulator dtype whose valid columns cover N.
+# equal input dtypes, equal K (rhs's valid rows covering lhs's valid K), a [1, N] bias of the
+# accumulator dtype whose valid columns cover N.
 import pypto.language as pl
 
 
@@ -25,6 +26,7 @@ class Contract:
         bias_narrow = pl.load(bias, [0, 0], [1, 16], valid_shape=[1, 8], target_memory=pl.Mem.Mat)
         bias_short = pl.load(bias, [0, 0], [1, 8], target_memory=pl.Mem.Mat)
         v = pl.load(h, [0, 0], [16, 32])
+        b_narrow = pl.load(w, [0, 0], [32, 16], valid_shape=[20, 16], target_memory=pl.Mem.Mat)
         # expected-error@+1 {{pl.tile.matmul_bias: 'lhs' must be a tile in pl.Mem.Left or pl.Mem.Mat, got pl.Tile[[16, 32], pl.FP16, pl.Mem.Vec]; load it with target_memory=pl.Mem.Mat}}
         c0 = pl.tile.matmul_bias(v, b, bias_row)
         # expected-error@+1 {{pl.tile.matmul_bias: 'rhs' dtype pl.INT8 must match 'lhs' dtype pl.FP16}}
@@ -39,5 +41,7 @@ class Contract:
         c5 = pl.tile.matmul_bias(a, b, bias_narrow)
         # expected-error@+1 {{pl.tile.matmul_bias: 'bias' shape [1, 8] must have the product's N = rhs dim 1 ([32, 16])}}
         c6 = pl.tile.matmul_bias(a, b, bias_short)
+        # expected-error@+1 {{pl.tile.matmul_bias: 'rhs' valid rows (20) must cover 'lhs' valid K (32)}}
+        c7 = pl.tile.matmul_bias(a, b_narrow, bias_row)
         # expected-error@+1 {{pl.move: cannot move a tile from pl.Mem.Vec to pl.Mem.Bias}}
         vb = pl.move(v, target_memory=pl.Mem.Bias)
