@@ -241,6 +241,8 @@ class FunctionEmitter {
 
   // ---- tile compute (compute_ops.cpp) ----
   bool emit_compute_op(const CallSite& site);
+  // pl.sort32, pl.mrgsort, the tile gathers and pl.arange on tiles (sort_gather_ops.cpp); false for others.
+  bool emit_sort_gather_op(const CallSite& site);
   bool valid_region_unsupported(const CallSite& site);
   const TileRef* tile_of(const ir::Expr& e, const ir::OpCall& call, const char* operand);
   const TileRef* result_tile(const CallSite& site);

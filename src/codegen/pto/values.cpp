@@ -31,6 +31,7 @@ std::string element_type(DType t) {
       return "ui32";
     case DType::INT64:
     case DType::INDEX:
+    case DType::TASK_ID:  // orchestration-only: a 64-bit task handle, never in a kernel's tiles
       return "i64";
     case DType::BOOL:
       return "i1";
