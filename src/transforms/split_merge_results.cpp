@@ -52,18 +52,17 @@ class EnclosingBlocks : public Walker {
   std::vector<const StmtNode*> stack_;
 };
 
-bool reads(const Expr& e, const VarNode* v) {
+// The variables statement `s` reads, its nested blocks included.
+std::set<const VarNode*> reads_in(const Stmt& s) {
   struct Finder : Walker {
-    const VarNode* v = nullptr;
-    bool found = false;
+    std::set<const VarNode*> found;
     void visit_expr(const Expr& x) override {
-      if (Var r = as_var(x); r && r.get() == v) found = true;
+      if (Var r = as_var(x)) found.insert(r.get());
       Walker::visit_expr(x);
     }
   } f;
-  f.v = v;
-  f.visit_expr(e);
-  return f.found;
+  f.visit_stmt(s);
+  return std::move(f.found);
 }
 
 // Renames, from the statement on, a variable that `x = pl.mrgsort(x ...)` redefines, when the variable
@@ -79,20 +78,20 @@ class SplitMergeResults : public DeepRewriter {
 
   Block rewrite_block(const Block& b) override {
     std::set<const VarNode*> defined_here;  // defined by an earlier statement of `b`, before any read
-    std::set<const VarNode*> read_first;
+    std::set<const VarNode*> read_first;    // read by a statement of `b` before any definition there
     Block out;
     for (const Stmt& s : b) {
       const auto* a = s->as<Assign>();
       const OpCall* c = a && a->value ? a->value->as<OpCall>() : nullptr;
       Var old = c && a->targets.size() == 1 ? a->targets[0] : nullptr;
       bool merge = old && c->op->id == OpId::MrgSort && c->type && c->type->kind == TypeKind::Tile;
-      bool split = merge && defined_here.count(old.get()) && confined_to(old.get(), block_key(b));
-      if (old && !defined_here.count(old.get()) && !read_first.count(old.get())) {
-        if (reads(a->value, old.get()))
-          read_first.insert(old.get());
-        else
-          defined_here.insert(old.get());
-      }
+      bool split = merge && defined_here.count(old.get()) && !read_first.count(old.get()) &&
+                   confined_to(old.get(), block_key(b));
+      // A variable read before the block defines it holds a value from before the block (or from the
+      // previous iteration): it is never split.
+      for (const VarNode* v : reads_in(s))
+        if (!defined_here.count(v)) read_first.insert(v);
+      if (old && !read_first.count(old.get())) defined_here.insert(old.get());
       Block r = rewrite_stmt(s);  // its value still reads the old variable
       if (split && r.size() == 1) {
         auto renamed = std::static_pointer_cast<Assign>(copy_stmt(*r[0]));
