@@ -113,12 +113,7 @@ class Converter {
   // `name = pl.create_tile([rows, cols], dtype=dt, target_memory=pl.Mem.Vec)`.
   Var create_tile(Block& out, const std::string& name, long long rows, long long cols, DType dt,
                   SourceSpan span) {
-    Builder& b = make_.builder();
-    Expr value = make_.call(OpId::CreateTile,
-                            {{"shape", make_.ints({rows, cols}, span)},
-                             {"dtype", b.dtype_imm(dt, span)},
-                             {"target_memory", b.enum_imm(EnumKind::Memory, "Vec", span)}},
-                            span);
+    Expr value = make_.vec_tile({rows, cols}, dt, span);
     if (!value) return nullptr;
     Var v = vars_.make(name, value->type, span);
     out.push_back(detail::make_assign(v, value, span));

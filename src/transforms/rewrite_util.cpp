@@ -243,6 +243,34 @@ Expr OpMaker::ints(const std::vector<long long>& vs, SourceSpan span) {
   return builder_.list(std::move(es), span);
 }
 
+Expr OpMaker::vec_tile(const std::vector<long long>& shape, DType dt, SourceSpan span) {
+  return call(OpId::CreateTile,
+              {{"shape", ints(shape, span)},
+               {"dtype", builder_.dtype_imm(dt, span)},
+               {"target_memory", builder_.enum_imm(EnumKind::Memory, "Vec", span)}},
+              span);
+}
+
+Expr OpMaker::load_whole(Expr tensor, std::vector<Expr> valid, SourceSpan span) {
+  std::vector<long long> shape = *tensor->type->static_shape();
+  std::vector<long long> zeros(shape.size(), 0);
+  Expr valid_list = valid.empty() ? nullptr : builder_.list(std::move(valid), span);
+  return call(OpId::Load,
+              {{"tensor", std::move(tensor)},
+               {"offsets", ints(zeros, span)},
+               {"shapes", ints(shape, span)},
+               {"valid_shape", valid_list}},
+              span);
+}
+
+bool fits_in(const Type& t, long long bytes) {
+  auto dims = t ? t->static_shape() : std::nullopt;
+  if (!dims) return false;
+  long long n = dtype_bytes(t->dtype);
+  for (long long d : *dims) n *= d;
+  return n <= bytes;
+}
+
 SourceSpan end_span(const Function& f) {
   return f->body.empty() ? f->span : f->body.back()->span;
 }

@@ -36,6 +36,8 @@ bool literal_true(const ir::Expr& e);
 // `pl.slice(t, shape, offset[, valid_shape=])` of a tensor, without drop_dims, pad_value or clamp=True:
 // a region one load reads (partially valid with valid_shape).
 bool is_plain_tensor_slice(const ir::OpCall& c);
+// Whether a value of type `t` has a static shape of at most `bytes` (a tile of it fits that memory).
+bool fits_in(const ir::Type& t, long long bytes);
 
 // Maps every statement of a block, innermost blocks first: `fn` sees a statement whose nested blocks
 // are already rewritten and returns zero or more statements in its place.
@@ -70,6 +72,11 @@ class OpMaker {
   ir::Expr i(long long v, SourceSpan span = {}) { return builder_.int_imm(v, span); }
   ir::Expr ints(const std::vector<long long>& vs, SourceSpan span = {});
   ir::Expr ref(const ir::Var& v, SourceSpan span = {}) { return builder_.var_ref(v, span); }
+  // `pl.create_tile(shape, dt, target_memory=pl.Mem.Vec)`.
+  ir::Expr vec_tile(const std::vector<long long>& shape, ir::DType dt, SourceSpan span);
+  // `pl.load(tensor, [0, ..], its static shape[, valid_shape=valid])`: all of a static tensor in a Vec
+  // tile, partially valid when `valid` is not empty.
+  ir::Expr load_whole(ir::Expr tensor, std::vector<ir::Expr> valid, SourceSpan span);
 
  private:
   ir::Builder builder_;

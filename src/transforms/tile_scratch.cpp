@@ -89,14 +89,8 @@ class ScratchRetyper : public TileRetyper {
   Expr define(const Var& target, const Expr& value, Block& out) override {
     const OpCall& c = *value->as<OpCall>();
     if (!trial_.count(target.get())) return TileRetyper::define(target, value, out);
-    if (is_scratch(c)) {
-      if (!fits(c.type)) return nullptr;
-      return make_.call(OpId::CreateTile,
-                        {{"shape", rewrite_expr(c.arg("shape"))},
-                         {"dtype", c.arg("dtype")},
-                         {"target_memory", memory(Memory::Vec, c.span)}},
-                        c.span);
-    }
+    if (is_scratch(c))
+      return fits(c.type) ? make_.vec_tile(*c.type->static_shape(), c.type->dtype, c.span) : nullptr;
     if (is_sort_value(c)) return tile_form(c, rewrite_exprs(c.args), rewrite_exprs(c.varargs));
     return TileRetyper::define(target, value, out);
   }
@@ -113,13 +107,7 @@ class ScratchRetyper : public TileRetyper {
   }
 
  private:
-  bool fits(const Type& t) const {
-    auto dims = t ? t->static_shape() : std::nullopt;
-    if (!dims) return false;
-    long long n = dtype_bytes(t->dtype);
-    for (long long d : *dims) n *= d;
-    return n <= ub_bytes_;
-  }
+  bool fits(const Type& t) const { return fits_in(t, ub_bytes_); }
 
   // `e` as a Vec tile: itself, the load of a slice's region, or the load of a whole static tensor.
   Expr as_tile(const Expr& e) {
@@ -133,15 +121,7 @@ class ScratchRetyper : public TileRetyper {
                          {"shapes", s->arg("shape")},
                          {"valid_shape", given(s->arg("valid_shape")) ? s->arg("valid_shape") : nullptr}},
                         e->span);
-    std::vector<long long> zeros(e->type->shape.size(), 0);
-    Expr valid;
-    if (!e->type->valid_shape.empty()) valid = make_.builder().list(e->type->valid_shape, e->span);
-    return make_.call(OpId::Load,
-                      {{"tensor", e},
-                       {"offsets", make_.ints(zeros, e->span)},
-                       {"shapes", make_.ints(*e->type->static_shape(), e->span)},
-                       {"valid_shape", valid}},
-                      e->span);
+    return make_.load_whole(e, e->type->valid_shape, e->span);
   }
 
   // A sort / gather / ramp on tiles (tensor operands loaded): the tile spelling of pl.arange, the
@@ -176,13 +156,7 @@ class ScratchRetyper : public TileRetyper {
       }
       auto rows = args[0]->type->static_shape();
       if (!rows) return nullptr;
-      Var t = bind("mrgsort_tmp",
-                   make_.call(OpId::CreateTile,
-                              {{"shape", make_.ints({(*rows)[0], cols}, c.span)},
-                               {"dtype", make_.builder().dtype_imm(args[0]->type->dtype, c.span)},
-                               {"target_memory", memory(Memory::Vec, c.span)}},
-                              c.span),
-                   c.span);
+      Var t = bind("mrgsort_tmp", make_.vec_tile({(*rows)[0], cols}, args[0]->type->dtype, c.span), c.span);
       if (!t) return nullptr;
       args[tmp] = make_.ref(t, c.span);
     }
@@ -203,20 +177,8 @@ class ScratchRetyper : public TileRetyper {
     long long rows = (*idx_dims)[0], cols = (*idx_dims)[1];
     SourceSpan span = c.span;
     Var src = bind("gather_src", input, span), idx = bind("gather_index", index, span);
-    Var acc = bind("gathered",
-                   make_.call(OpId::CreateTile,
-                              {{"shape", make_.ints({rows, cols}, span)},
-                               {"dtype", make_.builder().dtype_imm(input->type->dtype, span)},
-                               {"target_memory", memory(Memory::Vec, span)}},
-                              span),
-                   span);
-    Var tmp = bind("gather_tmp",
-                   make_.call(OpId::CreateTile,
-                              {{"shape", make_.ints({1, cols}, span)},
-                               {"dtype", make_.builder().dtype_imm(DType::INT32, span)},
-                               {"target_memory", memory(Memory::Vec, span)}},
-                              span),
-                   span);
+    Var acc = bind("gathered", make_.vec_tile({rows, cols}, input->type->dtype, span), span);
+    Var tmp = bind("gather_tmp", make_.vec_tile({1, cols}, DType::INT32, span), span);
     if (!src || !idx || !acc || !tmp) return nullptr;
     Var r = vars_.make("gather_row", scalar_type(DType::INT64), span);
     auto row_of = [&](const Var& t, long long width) {

@@ -120,13 +120,7 @@ class TileValues : public DeepRewriter {
   // ---- which values become tiles ----
 
   // A tensor value a tile can hold: static shape, within the UB.
-  bool fits(const Type& t) const {
-    auto dims = t ? t->static_shape() : std::nullopt;
-    if (!dims) return false;
-    long long n = dtype_bytes(t->dtype);
-    for (long long d : *dims) n *= d;
-    return n <= cx_.profile.ub_bytes;
-  }
+  bool fits(const Type& t) const { return fits_in(t, cx_.profile.ub_bytes); }
 
   // Whether `e` (a tensor expression) can be given as a tile: a converted variable, a tensor-level op
   // whose tensor operands can, or a GM tensor that a load can bring in whole.
@@ -315,21 +309,11 @@ class TileValues : public DeepRewriter {
     }
     const auto* c = e->as<OpCall>();
     if (c) return compute(*c);
-    std::vector<long long> zeros(e->type->shape.size(), 0);
     // A tensor narrowed by pl.set_validshape loads as a partially valid tile: a store of it, or of
     // what is computed from it, writes only the valid region.
-    Expr valid;
-    if (!e->type->valid_shape.empty()) {
-      std::vector<Expr> dims;
-      for (const Expr& d : e->type->valid_shape) dims.push_back(rewrite_expr(d));
-      valid = make_.builder().list(std::move(dims), e->span);
-    }
-    return checked(make_.call(OpId::Load,
-                              {{"tensor", rewrite_expr(e)},
-                               {"offsets", make_.ints(zeros, e->span)},
-                               {"shapes", make_.ints(*e->type->static_shape(), e->span)},
-                               {"valid_shape", valid}},
-                              e->span));
+    std::vector<Expr> valid;
+    for (const Expr& d : e->type->valid_shape) valid.push_back(rewrite_expr(d));
+    return checked(make_.load_whole(rewrite_expr(e), std::move(valid), e->span));
   }
 
   // A slice as the load of its region (partially valid with valid_shape, as PyPTO's tensor.slice
