@@ -3,6 +3,7 @@
 
 #include <atomic>
 
+#include "ptodist/ir/functor.h"
 #include "ptodist/ir/op_table.h"
 
 namespace ptodist::transforms::detail {
@@ -261,6 +262,30 @@ Expr OpMaker::load_whole(Expr tensor, std::vector<Expr> valid, SourceSpan span) 
                {"shapes", ints(shape, span)},
                {"valid_shape", valid_list}},
               span);
+}
+
+namespace {
+
+struct ReadVars : Walker {
+  std::set<const VarNode*> found;
+  void visit_expr(const Expr& x) override {
+    if (Var r = as_var(x)) found.insert(r.get());
+    Walker::visit_expr(x);
+  }
+};
+
+}  // namespace
+
+std::set<const VarNode*> vars_read(const Expr& e) {
+  ReadVars w;
+  w.visit_expr(e);
+  return std::move(w.found);
+}
+
+std::set<const VarNode*> vars_read(const Stmt& s) {
+  ReadVars w;
+  w.visit_stmt(s);
+  return std::move(w.found);
 }
 
 bool fits_in(const Type& t, long long bytes) {

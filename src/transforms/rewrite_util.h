@@ -36,6 +36,9 @@ bool literal_true(const ir::Expr& e);
 // `pl.slice(t, shape, offset[, valid_shape=])` of a tensor, without drop_dims, pad_value or clamp=True:
 // a region one load reads (partially valid with valid_shape).
 bool is_plain_tensor_slice(const ir::OpCall& c);
+// The variables an expression (a statement, its nested blocks included) reads.
+std::set<const ir::VarNode*> vars_read(const ir::Expr& e);
+std::set<const ir::VarNode*> vars_read(const ir::Stmt& s);
 // Whether a value of type `t` has a static shape of at most `bytes` (a tile of it fits that memory).
 bool fits_in(const ir::Type& t, long long bytes);
 

@@ -52,19 +52,6 @@ class EnclosingBlocks : public Walker {
   std::vector<const StmtNode*> stack_;
 };
 
-// The variables statement `s` reads, its nested blocks included.
-std::set<const VarNode*> reads_in(const Stmt& s) {
-  struct Finder : Walker {
-    std::set<const VarNode*> found;
-    void visit_expr(const Expr& x) override {
-      if (Var r = as_var(x)) found.insert(r.get());
-      Walker::visit_expr(x);
-    }
-  } f;
-  f.visit_stmt(s);
-  return std::move(f.found);
-}
-
 // Renames, from the statement on, a variable that `x = pl.mrgsort(x ...)` redefines, when the variable
 // lives in one block (every occurrence in it or nested in it) and that block's first occurrence defines
 // it without reading it: no value of it crosses the block's edges (a loop's back edge among them).
@@ -89,7 +76,7 @@ class SplitMergeResults : public DeepRewriter {
                    confined_to(old.get(), block_key(b));
       // A variable read before the block defines it holds a value from before the block (or from the
       // previous iteration): it is never split.
-      for (const VarNode* v : reads_in(s))
+      for (const VarNode* v : vars_read(s))
         if (!defined_here.count(v)) read_first.insert(v);
       if (old && !read_first.count(old.get())) defined_here.insert(old.get());
       Block r = rewrite_stmt(s);  // its value still reads the old variable

@@ -66,19 +66,6 @@ bool candidate_def(const VarNode* v, const OpCall* c) {
   return target && target.get() == v;
 }
 
-// The variables an expression reads.
-void reads_of(const Expr& e, std::set<const VarNode*>& out) {
-  struct Reads : Walker {
-    std::set<const VarNode*>* out;
-    void visit_expr(const Expr& x) override {
-      if (Var v = as_var(x)) out->insert(v.get());
-      Walker::visit_expr(x);
-    }
-  } w;
-  w.out = &out;
-  w.visit_expr(e);
-}
-
 class ScratchRetyper : public TileRetyper {
  public:
   ScratchRetyper(DiagnosticEngine& scratch, const Program& p, const Function& f,
@@ -263,10 +250,9 @@ Candidates find_candidates(const Function& f) {
   std::set<const VarNode*> is_candidate(out.order.begin(), out.order.end());
   for (const VarNode* v : out.order)
     for (const OpCall* c : defs[v]) {
-      std::set<const VarNode*> read;
-      for (const Expr& a : c->args) reads_of(a, read);
-      for (const VarNode* r : read)
-        if (r != v && is_candidate.count(r)) out.reads[v].insert(r);
+      for (const Expr& a : c->args)
+        for (const VarNode* r : vars_read(a))
+          if (r != v && is_candidate.count(r)) out.reads[v].insert(r);
     }
   return out;
 }
