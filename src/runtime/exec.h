@@ -504,14 +504,6 @@ std::string group_note(const RunEnv& env, const TensorView& window);
 // `what` names the wait in a watchdog report ("end of pl.manual_scope", "kernel call").
 void join_tasks(Interp& in, std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span,
                 const char* what);
-// Launches a task of `cores` blocks of kernel `fn` after `deps` (orchestration.cpp); `joined_now`: the
-// submitter waits for it at once.
-std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args,
-                                  long long cores, std::vector<std::shared_ptr<TaskState>> deps,
-                                  const SourceSpan& span, bool joined_now);
-// The value a kernel's result stands for before it runs: the argument bound to the parameter it
-// returns, or None.
-Value static_result(const ir::FunctionNode& fn, const std::vector<Value>& args);
 
 // Check mode: the running core's actor (check::ActorId), -1 for the host orchestrator and in fast mode.
 inline int actor_of(const Interp& in) {

@@ -2,6 +2,7 @@
 // task id; pl.system.task_dummy joins tasks and pl.system.task_invalid orders nothing; deps= lists
 // order a task after others (task ids, dummies, arrays of task ids).
 #include "exec.h"
+#include "task_launch.h"
 
 namespace ptodist::runtime {
 
