@@ -294,4 +294,40 @@ std::vector<Expr> common_valid(const TypeNode* a, const TypeNode* b) {
   return a->valid_shape;
 }
 
+std::string mem_str(Memory m) {
+  return "pl.Mem." + std::string(memory_name(m));
+}
+
+const TypeNode* need_tile_in(const ContractContext& cx, std::string_view name, Memory mem,
+                             const std::string& fix) {
+  const TypeNode* t = need_tile(cx, name);
+  if (!t) return nullptr;
+  if (t->memory == mem) return t;
+  cx.fail(name, quoted(name) + " must be a tile in " + mem_str(mem) + ", got " +
+                    type_str(cx.arg(name)->type) + (fix.empty() ? "" : "; " + fix));
+  return nullptr;
+}
+
+bool dims_differ(const Expr& a, const Expr& b) {
+  auto x = as_const_int(a), y = as_const_int(b);
+  return x && y && *x != *y;
+}
+
+bool shapes_differ(const std::vector<Expr>& a, const std::vector<Expr>& b) {
+  if (a.size() != b.size()) return true;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (dims_differ(a[i], b[i])) return true;
+  return false;
+}
+
+bool need_cube_input(const ContractContext& cx, std::string_view name, const TypeNode* t) {
+  if (t->dtype == DType::FP16 || t->dtype == DType::BF16 || t->dtype == DType::FP32 ||
+      t->dtype == DType::INT8)
+    return true;
+  cx.fail(name, quoted(name) +
+                    " must have dtype pl.INT8, pl.FP16, pl.BF16 or pl.FP32 (the cube unit's inputs), got " +
+                    dtype_str(t->dtype) + "; use pl.cast first");
+  return false;
+}
+
 }  // namespace ptodist::ir::contracts

@@ -79,6 +79,18 @@ Type tensor_keeping_valid(const std::vector<Expr>& shape, DType dtype, const std
 // The valid region two tensor operands share: theirs when provably the same, else none (all valid).
 std::vector<Expr> common_valid(const TypeNode* a, const TypeNode* b);
 
+// "pl.Mem.Vec"
+std::string mem_str(Memory m);
+// A tile operand that must live in `mem`; `fix` tells the user how to get it there.
+const TypeNode* need_tile_in(const ContractContext& cx, std::string_view name, Memory mem,
+                             const std::string& fix);
+// Constant dims (or shapes) that differ; symbolic dims are rechecked after specialize.
+bool dims_differ(const Expr& a, const Expr& b);
+bool shapes_differ(const std::vector<Expr>& a, const std::vector<Expr>& b);
+// A cube (matmul) input dtype: PyPTO's matmul takes INT8 x INT8 (INT32 accumulator) or a float pair of
+// equal dtypes (FP32 accumulator) (tile_ops/matmul.cpp).
+bool need_cube_input(const ContractContext& cx, std::string_view name, const TypeNode* t);
+
 std::string dtype_str(DType t);             // "pl.FP16"
 std::string quoted(std::string_view name);  // "'name'"
 

@@ -11,10 +11,6 @@ using namespace contracts;
 
 namespace {
 
-std::string mem_str(Memory m) {
-  return "pl.Mem." + std::string(memory_name(m));
-}
-
 // A 2-D tile operand in `home` (the cube buffer the op reads it from) or in Mat.
 const TypeNode* need_cube_operand(const ContractContext& cx, std::string_view name, Memory home) {
   const TypeNode* t = need_tile(cx, name);
@@ -31,15 +27,6 @@ const TypeNode* need_cube_operand(const ContractContext& cx, std::string_view na
   return t;
 }
 
-bool cube_input(DType t) {
-  return t == DType::FP16 || t == DType::BF16 || t == DType::FP32 || t == DType::INT8;
-}
-
-bool dims_differ(const Expr& a, const Expr& b) {
-  auto x = as_const_int(a), y = as_const_int(b);
-  return x && y && *x != *y;
-}
-
 // Dim `i` of `t`'s valid region (its shape's where the whole tile is valid).
 const Expr& valid_dim(const TypeNode* t, size_t i) {
   return t->valid_shape.empty() ? t->shape[i] : t->valid_shape[i];
@@ -54,11 +41,7 @@ Type check_MatmulBias(const ContractContext& cx) {
   if (!r) return nullptr;
   const TypeNode* b = need_cube_operand(cx, "bias", Memory::Bias);
   if (!b) return nullptr;
-  if (!cube_input(l->dtype))
-    return cx.fail("lhs",
-                   "'lhs' must have dtype pl.INT8, pl.FP16, pl.BF16 or pl.FP32 (the cube unit's "
-                   "inputs), got " +
-                       dtype_str(l->dtype) + "; use pl.cast first");
+  if (!need_cube_input(cx, "lhs", l)) return nullptr;
   if (r->dtype != l->dtype)
     return cx.fail("rhs",
                    "'rhs' dtype " + dtype_str(r->dtype) + " must match 'lhs' dtype " + dtype_str(l->dtype));

@@ -43,12 +43,6 @@ Type result_like(const TypeNode* t, std::vector<Expr> shape, bool tensor) {
                 : tile_type(std::move(shape), t->dtype, Memory::Vec);
 }
 
-// Constant dims that differ (symbolic ones are checked again after specialize).
-bool dims_differ_at(const Expr& a, const Expr& b) {
-  auto x = as_const_int(a), y = as_const_int(b);
-  return x && y && *x != *y;
-}
-
 std::string print_dim(const Expr& e) {
   return print_expr(e);
 }
@@ -147,9 +141,8 @@ Type check_Sort32(const ContractContext& cx) {
   if (!i) return nullptr;
   if (i->dtype != DType::UINT32 && i->dtype != DType::INT32)
     return cx.fail("idx", "'idx' must have dtype pl.UINT32 (or pl.INT32), got " + dtype_str(i->dtype));
-  if (i->shape.size() != 2 || dims_differ_at(i->shape[1], s->shape[1]) ||
-      !(as_const_int(i->shape[0]) == std::optional<long long>(1) ||
-        !dims_differ_at(i->shape[0], s->shape[0])))
+  if (i->shape.size() != 2 || dims_differ(i->shape[1], s->shape[1]) ||
+      !(as_const_int(i->shape[0]) == std::optional<long long>(1) || !dims_differ(i->shape[0], s->shape[0])))
     return cx.fail("idx", "'idx' must be [rows, " + print_dim(s->shape[1]) + "] or [1, " +
                               print_dim(s->shape[1]) + "] (one index per value), got " +
                               type_str(cx.arg("idx")->type));
