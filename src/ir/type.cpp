@@ -17,34 +17,6 @@ Type make(TypeKind kind, std::vector<Expr> shape, DType t, Memory m = Memory::Ve
   return n;
 }
 
-// Dims are small expressions: constants, dynamic dims, factory parameters and arithmetic on them.
-bool dim_equal(const Expr& a, const Expr& b) {
-  if (!a || !b) return a == b;
-  auto ca = as_const_int(a), cb = as_const_int(b);
-  if (ca || cb) return ca && cb && *ca == *cb;
-  if (a->kind != b->kind) return false;
-  if (auto x = a->as<Dynamic>()) return x->name == b->as<Dynamic>()->name;
-  if (auto x = a->as<VarRef>()) {
-    auto y = b->as<VarRef>();
-    return x->var == y->var || (x->var && y->var && x->var->name == y->var->name);
-  }
-  if (auto x = a->as<Binary>()) {
-    auto y = b->as<Binary>();
-    return x->op == y->op && dim_equal(x->lhs, y->lhs) && dim_equal(x->rhs, y->rhs);
-  }
-  if (auto x = a->as<Unary>()) {
-    auto y = b->as<Unary>();
-    return x->op == y->op && dim_equal(x->operand, y->operand);
-  }
-  // `pld.world_size()` written twice is one value (the rank count): a name rebound to a second
-  // window of shape [pld.world_size(), N] keeps its type.
-  if (auto x = a->as<OpCall>()) {
-    auto y = b->as<OpCall>();
-    return x->op && x->op == y->op && x->op->id == OpId::WorldSize && x->args.empty() && y->args.empty();
-  }
-  return a == b;
-}
-
 std::string_view binary_spelling(BinaryOpKind op) {
   switch (op) {
     case BinaryOpKind::Add:
@@ -92,6 +64,33 @@ std::string dtype_str(DType t) {
 }
 
 }  // namespace
+
+bool dim_equal(const Expr& a, const Expr& b) {
+  if (!a || !b) return a == b;
+  auto ca = as_const_int(a), cb = as_const_int(b);
+  if (ca || cb) return ca && cb && *ca == *cb;
+  if (a->kind != b->kind) return false;
+  if (auto x = a->as<Dynamic>()) return x->name == b->as<Dynamic>()->name;
+  if (auto x = a->as<VarRef>()) {
+    auto y = b->as<VarRef>();
+    return x->var == y->var || (x->var && y->var && x->var->name == y->var->name);
+  }
+  if (auto x = a->as<Binary>()) {
+    auto y = b->as<Binary>();
+    return x->op == y->op && dim_equal(x->lhs, y->lhs) && dim_equal(x->rhs, y->rhs);
+  }
+  if (auto x = a->as<Unary>()) {
+    auto y = b->as<Unary>();
+    return x->op == y->op && dim_equal(x->operand, y->operand);
+  }
+  // `pld.world_size()` written twice is one value (the rank count): a name rebound to a second
+  // window of shape [pld.world_size(), N] keeps its type.
+  if (auto x = a->as<OpCall>()) {
+    auto y = b->as<OpCall>();
+    return x->op && x->op == y->op && x->op->id == OpId::WorldSize && x->args.empty() && y->args.empty();
+  }
+  return a == b;
+}
 
 std::string shape_str(const std::vector<Expr>& shape) {
   std::string out = "[";

@@ -72,6 +72,9 @@ Type array_type(Expr extent, DType t);
 
 // Structural equality (dims compared structurally).
 bool type_equal(const Type& a, const Type& b);
+// Two dims that are the same value: equal constants, or the same expression of dynamic dims, factory
+// parameters and arithmetic on them.
+bool dim_equal(const Expr& a, const Expr& b);
 
 // The PyPTO spelling: "pl.Tensor[[128, 256], pl.FP16]", "pl.Tile[[1, 256], pl.INT8, pl.Mem.Vec]".
 std::string type_str(const Type& t);

@@ -294,6 +294,22 @@ std::vector<Expr> common_valid(const TypeNode* a, const TypeNode* b) {
   return a->valid_shape;
 }
 
+Expr const_dim(long long v) {
+  auto e = std::make_shared<IntImm>();
+  e->value = v;
+  e->type = scalar_type(DType::INT64);
+  return e;
+}
+
+Expr arith(BinaryOpKind op, Expr a, Expr b) {
+  auto n = std::make_shared<Binary>();
+  n->op = op;
+  n->lhs = std::move(a);
+  n->rhs = std::move(b);
+  n->type = scalar_type(DType::INT64);
+  return n;
+}
+
 std::string mem_str(Memory m) {
   return "pl.Mem." + std::string(memory_name(m));
 }

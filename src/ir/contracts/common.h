@@ -79,6 +79,9 @@ Type tensor_keeping_valid(const std::vector<Expr>& shape, DType dtype, const std
 // The valid region two tensor operands share: theirs when provably the same, else none (all valid).
 std::vector<Expr> common_valid(const TypeNode* a, const TypeNode* b);
 
+// A constant dim (an INT64 IntImm), and a dim computed from two others (`a op b`).
+Expr const_dim(long long v);
+Expr arith(BinaryOpKind op, Expr a, Expr b);
 // "pl.Mem.Vec"
 std::string mem_str(Memory m);
 // A tile operand that must live in `mem`; `fix` tells the user how to get it there.

@@ -98,18 +98,12 @@ Type row_reduce(const ContractContext& cx) {
       return cx.fail("input", "'input' must be 2-D, got " + type_str(cx.arg("input")->type));
     if (!omitted(cx, "tmp_tile"))
       return cx.fail("tmp_tile", "'tmp_tile' is a tile scratch; a tensor-level call takes none");
-    auto one = std::make_shared<IntImm>();
-    one->value = 1;
-    one->type = scalar_type(DType::INT64);
-    return tensor_type({t->shape[0], one}, t->dtype);
+    return tensor_type({t->shape[0], const_dim(1)}, t->dtype);
   }
   const TypeNode* t = need_2d(
       cx, "input", need_tile_in(cx, "input", Memory::Vec, "use pl.move(x, target_memory=pl.Mem.Vec)"));
   if (!t || !check_tmp_tile(cx, t)) return nullptr;
-  auto one = std::make_shared<IntImm>();
-  one->value = 1;
-  one->type = scalar_type(DType::INT64);
-  return tile_type({t->shape[0], one}, t->dtype, t->memory);
+  return tile_type({t->shape[0], const_dim(1)}, t->dtype, t->memory);
 }
 
 // shape list, dtype imm and memory of pl.full / pl.zeros / pl.create_tile.

@@ -10,17 +10,10 @@ using namespace contracts;
 
 namespace {
 
-Expr int_dim(long long v) {
-  auto e = std::make_shared<IntImm>();
-  e->value = v;
-  e->type = scalar_type(DType::INT64);
-  return e;
-}
-
 // The offsets of a single element must lie inside the tensor where both are constants.
 bool check_element_in_bounds(const ContractContext& cx, const std::vector<Expr>& offsets, const TypeNode* t,
                              std::string_view tensor) {
-  std::vector<Expr> ones(offsets.size(), int_dim(1));
+  std::vector<Expr> ones(offsets.size(), const_dim(1));
   return check_in_bounds(cx, "offset", offsets, ones, t->shape, tensor);
 }
 
@@ -77,7 +70,7 @@ Type check_Load(const ContractContext& cx) {
   for (size_t i = 0; *clamp && i < out->valid_shape.size(); ++i) {
     auto v = as_const_int(out->valid_shape[i]), o = as_const_int((*offsets)[i]),
          d = as_const_int(t->shape[i]);
-    if (v && o && d) out->valid_shape[i] = int_dim(std::max(0LL, std::min(*v, *d - *o)));
+    if (v && o && d) out->valid_shape[i] = const_dim(std::max(0LL, std::min(*v, *d - *o)));
   }
   return out;
 }
@@ -131,7 +124,7 @@ Type check_Store(const ContractContext& cx) {
     return cx.fail("tile", "'tile' rank " + std::to_string(tile->shape.size()) +
                                " is higher than 'output_tensor' rank " + std::to_string(rank));
   if (!check_atomic(cx, tile->dtype)) return nullptr;
-  std::vector<Expr> region(rank - tile->shape.size(), int_dim(1));
+  std::vector<Expr> region(rank - tile->shape.size(), const_dim(1));
   for (const Expr& d : valid_region(tile)) region.push_back(d);
   if (!omitted(cx, "shapes") && !check_partition(cx, region, rank)) return nullptr;
   if (!check_in_bounds(cx, "tile", *offsets, region, t->shape, "output_tensor")) return nullptr;

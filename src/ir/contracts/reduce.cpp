@@ -11,13 +11,6 @@ using namespace contracts;
 
 namespace {
 
-Expr one() {
-  auto e = std::make_shared<IntImm>();
-  e->value = 1;
-  e->type = scalar_type(DType::INT64);
-  return e;
-}
-
 const TypeNode* need_input(const ContractContext& cx, bool tensor) {
   const TypeNode* t = tensor ? need_tensor_like(cx, "input") : need_tile(cx, "input");
   if (!t) return nullptr;
@@ -86,8 +79,8 @@ Type reduce(const ContractContext& cx) {
   bool tensor = takes_tensors(cx, "input");
   const TypeNode* t = need_input(cx, tensor);
   if (!t || !check_dtype(cx, row, t->dtype)) return nullptr;
-  std::vector<Expr> shape = row.axis == ReduceAxis::kRow ? std::vector<Expr>{t->shape[0], one()}
-                                                         : std::vector<Expr>{one(), t->shape[1]};
+  std::vector<Expr> shape = row.axis == ReduceAxis::kRow ? std::vector<Expr>{t->shape[0], const_dim(1)}
+                                                         : std::vector<Expr>{const_dim(1), t->shape[1]};
   bool index = row.kind == ReduceKind::kArgMax || row.kind == ReduceKind::kArgMin;
   DType out = index ? DType::INT32 : t->dtype;
   if (tensor) {

@@ -15,22 +15,6 @@ bool comparable(DType t) {
   return t != DType::INT64 && t != DType::BOOL && t != DType::INDEX;
 }
 
-Expr dim(long long v) {
-  auto n = std::make_shared<IntImm>();
-  n->value = v;
-  n->type = scalar_type(DType::INT64);
-  return n;
-}
-
-Expr arith(BinaryOpKind op, Expr a, Expr b) {
-  auto n = std::make_shared<Binary>();
-  n->op = op;
-  n->lhs = std::move(a);
-  n->rhs = std::move(b);
-  n->type = scalar_type(DType::INT64);
-  return n;
-}
-
 // PyPTO's packed predicate mask of a [R, C] comparison: UINT8 [R, ceil(C / 8) rounded up to 32] (the
 // A2/A3 row alignment of TCMP's output), of which the first ceil(C / 8) bytes of each row are valid.
 // Bit j % 8 of byte j / 8 is element j's predicate (pto-isa TSEL reads it so). A symbolic C (a module
@@ -38,20 +22,24 @@ Expr arith(BinaryOpKind op, Expr a, Expr b) {
 Type packed_mask(const TypeNode* t) {
   auto cols = as_const_int(t->shape[1]);
   if (!cols) {
-    Expr bytes = arith(BinaryOpKind::FloorDiv, arith(BinaryOpKind::Add, t->shape[1], dim(7)), dim(8));
+    Expr bytes =
+        arith(BinaryOpKind::FloorDiv, arith(BinaryOpKind::Add, t->shape[1], const_dim(7)), const_dim(8));
     Expr width =
         arith(BinaryOpKind::Mul,
-              arith(BinaryOpKind::FloorDiv, arith(BinaryOpKind::Add, bytes, dim(31)), dim(32)), dim(32));
+              arith(BinaryOpKind::FloorDiv, arith(BinaryOpKind::Add, bytes, const_dim(31)), const_dim(32)),
+              const_dim(32));
     return tile_type({t->shape[0], width}, DType::UINT8, Memory::Vec);
   }
   long long bytes = (*cols + 7) / 8;
   long long width = (bytes + 31) / 32 * 32;
-  auto out = std::make_shared<TypeNode>(*tile_type({t->shape[0], dim(width)}, DType::UINT8, Memory::Vec));
+  auto out =
+      std::make_shared<TypeNode>(*tile_type({t->shape[0], const_dim(width)}, DType::UINT8, Memory::Vec));
   Expr valid_rows = t->valid_shape.empty() ? t->shape[0] : t->valid_shape[0];
   auto valid_cols = t->valid_shape.empty() ? cols : as_const_int(t->valid_shape[1]);
   if (!valid_cols) return out;  // a run-time valid region: the executor computes the mask's
   long long valid_bytes = (*valid_cols + 7) / 8;
-  if (valid_bytes != width || !t->valid_shape.empty()) out->valid_shape = {valid_rows, dim(valid_bytes)};
+  if (valid_bytes != width || !t->valid_shape.empty())
+    out->valid_shape = {valid_rows, const_dim(valid_bytes)};
   return out;
 }
 
@@ -167,7 +155,7 @@ Type check_Concat(const ContractContext& cx) {
   if (!a->valid_shape.empty() || !b->valid_shape.empty())
     return cx.fail("src0", "partially valid tiles are not supported by ptodist here yet");
   auto c0 = as_const_int(a->shape[1]), c1 = as_const_int(b->shape[1]);
-  Expr cols = c0 && c1 ? dim(*c0 + *c1) : arith(BinaryOpKind::Add, a->shape[1], b->shape[1]);
+  Expr cols = c0 && c1 ? const_dim(*c0 + *c1) : arith(BinaryOpKind::Add, a->shape[1], b->shape[1]);
   return tile_type({a->shape[0], cols}, a->dtype, Memory::Vec);
 }
 

@@ -7,20 +7,13 @@ using namespace contracts;
 
 namespace {
 
-Expr unit_dim() {
-  auto e = std::make_shared<IntImm>();
-  e->value = 1;
-  e->type = scalar_type(DType::INT64);
-  return e;
-}
-
 // A signal is an INT32 cell of a window; its offsets name one cell.
 const std::vector<Expr>* signal_cell(const ContractContext& cx, std::string_view signal) {
   const TypeNode* t = need_signal(cx, signal);
   if (!t) return nullptr;
   const std::vector<Expr>* offsets = need_int_list(cx, "offsets", static_cast<int>(t->shape.size()), signal);
   if (!offsets) return nullptr;
-  std::vector<Expr> ones(offsets->size(), unit_dim());
+  std::vector<Expr> ones(offsets->size(), const_dim(1));
   if (!check_in_bounds(cx, "offsets", *offsets, ones, t->shape, signal)) return nullptr;
   return offsets;
 }

@@ -47,13 +47,6 @@ std::string print_dim(const Expr& e) {
   return print_expr(e);
 }
 
-Expr int_imm(long long v) {
-  auto n = std::make_shared<IntImm>();
-  n->value = v;
-  n->type = scalar_type(DType::INT64);
-  return n;
-}
-
 // One row of a constant length, when known (TMRGSORT sorts a single row).
 std::optional<long long> one_row(const ContractContext& cx, std::string_view name, const TypeNode* t) {
   auto rows = as_const_int(t->shape[0]);
@@ -114,7 +107,7 @@ Type format2(const ContractContext& cx, const TypeNode* src0, bool tensor) {
     if (!omitted(cx, "tmp"))
       return cx.fail("tmp", "'tmp' is a tile scratch; the tensor-level pl.mrgsort takes none");
     if (!known) return cx.fail("src0", "the tensor-level pl.mrgsort needs inputs of constant length");
-    return tensor_type({int_imm(1), int_imm(total)}, src0->dtype);
+    return tensor_type({const_dim(1), const_dim(total)}, src0->dtype);
   }
   if (omitted(cx, "tmp"))
     return cx.fail("tmp",
@@ -150,12 +143,12 @@ Type check_Sort32(const ContractContext& cx) {
   if (cols && *cols % 32 != 0)
     return cx.fail("src", "'src' rows must be whole 32-element blocks, got " + std::to_string(*cols) +
                               " columns (the tail form with a scratch tile is not supported by ptodist yet)");
-  Expr doubled = cols ? int_imm(*cols * 2) : nullptr;
+  Expr doubled = cols ? const_dim(*cols * 2) : nullptr;
   if (!doubled) {
     auto m = std::make_shared<Binary>();
     m->op = BinaryOpKind::Mul;
     m->lhs = s->shape[1];
-    m->rhs = int_imm(2);
+    m->rhs = const_dim(2);
     m->type = scalar_type(DType::INT64);
     doubled = m;
   }

@@ -8,13 +8,6 @@ using namespace contracts;
 
 namespace {
 
-Expr one() {
-  auto e = std::make_shared<IntImm>();
-  e->value = 1;
-  e->type = scalar_type(DType::INT64);
-  return e;
-}
-
 // The tile operand, in Vec, with `indices` one integer per dim inside it where constant.
 const TypeNode* element_of(const ContractContext& cx) {
   const TypeNode* t = need_tile(cx, "tile");
@@ -26,7 +19,7 @@ const TypeNode* element_of(const ContractContext& cx) {
   }
   const std::vector<Expr>* indices = need_int_list(cx, "indices", static_cast<int>(t->shape.size()), "tile");
   if (!indices) return nullptr;
-  std::vector<Expr> ones(indices->size(), one());
+  std::vector<Expr> ones(indices->size(), const_dim(1));
   return check_in_bounds(cx, "indices", *indices, ones, t->shape, "tile") ? t : nullptr;
 }
 
