@@ -150,6 +150,7 @@ OpCost op_cost(const Event& e, int rank, const TimingParams& p) {
       return move(e.n_in ? e.in[0].space : Space::Vec, Space::GM,
                   e.n_in ? static_cast<double>(e.in[0].bytes()) : 0, p);
     case OpId::Move:
+    case OpId::Extract:
       return move(e.n_in ? e.in[0].space : Space::Vec, e.result.space, static_cast<double>(e.result.bytes()),
                   p);
     case OpId::Matmul:
@@ -163,6 +164,7 @@ OpCost op_cost(const Event& e, int rank, const TimingParams& p) {
     case OpId::TileWrite:
     case OpId::CreateTile:
     case OpId::Reshape:
+    case OpId::ReinterpretView:
     case OpId::Slice:
     case OpId::TransposeView:  // a view: no data moves on the device
       return scalar(p);

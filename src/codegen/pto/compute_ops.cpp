@@ -373,11 +373,14 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
         line("pto.tmatmul.acc " + ins_outs({acc, a, b}, "", "", *out));
       return true;
     }
-    case OpId::Reshape: {
+    case OpId::Reshape:
+    case OpId::ReinterpretView: {
       if (!c.type || c.type->kind != TypeKind::Tile) return false;  // a view of a GM tensor: not yet
-      // PyPTO's tile.reshape is a view of the same buffer (a no-op, or pto.treshape); ptodist plans the
-      // result as a tile of its own (the runtime copies), so the view is copied into it.
-      const TileRef* a = tile_of(c.arg("input"), c, "input");
+      // PyPTO's tile.reshape and tile.reinterpret_view are views of the same buffer (a no-op, or
+      // pto.treshape, which may also change the dtype); ptodist plans the result as a tile of its own
+      // (the runtime copies), so the view is copied into it.
+      const char* operand = c.op->id == OpId::Reshape ? "input" : "data";
+      const TileRef* a = tile_of(c.arg(operand), c, operand);
       const TileRef* out = result_tile(site);
       if (!a || !out) return true;
       // The view's valid dims are static (pto.treshape takes no valid operands, so a `?` would leave its
@@ -460,6 +463,16 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
       const TileRef* b = tile_of(c.arg("src1"), c, "src1");
       const TileRef* out = result_tile(site);
       if (a && b && out) line("pto.tconcat " + ins_outs({a, b}, "", "", *out));
+      return true;
+    }
+    case OpId::Extract: {
+      // PyPTO's tile.extract codegen: pto.textract ins(src, row, col : src type, index, index) outs(dst).
+      const TileRef* a = tile_of(c.arg("src"), c, "src");
+      const TileRef* out = result_tile(site);
+      Value row = emit_scalar_as(c.arg("index_row"), "index");
+      Value col = emit_scalar_as(c.arg("index_col"), "index");
+      if (a && out && row.valid() && col.valid())
+        line("pto.textract " + ins_outs({a}, row.ssa + ", " + col.ssa, "index, index", *out));
       return true;
     }
     case OpId::Move: {
