@@ -25,7 +25,7 @@ const std::vector<EnumSpec>& enum_specs() {
       {"pl.AtomicType", ir::EnumKind::AtomicType, {"None_", "Add"}},
       {"pld.AtomicType", ir::EnumKind::AtomicType, {"None_", "Add"}},
       {"pld.ReduceOp", ir::EnumKind::ReduceOp, {"Sum", "Max", "Min", "Prod"}},
-      {"pl.FunctionType", ir::EnumKind::FunctionType, {"InCore", "AIC", "AIV", "Orchestration", "Opaque"}},
+      {"pl.FunctionType", ir::EnumKind::FunctionType, {"InCore", "AIC", "AIV", "Orchestration", "Opaque", "Group"}},
       // PyPTO's hierarchy levels, bottom-up, then its aliases (L2CACHE = CHIP_DIE, PROCESSOR = UMA = CHIP,
       // NODE = HOST, POD = CLUSTER_0, CLOS1 = CLUSTER_1, CLOS2 = CLUSTER_2).
       {"pl.Level",
@@ -48,6 +48,7 @@ std::string join(const std::vector<std::string>& items) {
 // Every value spelling the language knows, for suggestions.
 std::vector<std::string> known_value_paths() {
   std::vector<std::string> out;
+  out.push_back("pl.AUTO");
   for (const char* d :
        {"FP32", "FP16", "BF16", "INT32", "INT16", "INT8", "UINT8", "UINT16", "UINT32", "INT64", "BOOL"})
     out.push_back(std::string("pl.") + d);
@@ -246,6 +247,8 @@ ir::Expr Parser::lower_enum_or_dtype(const std::string& path, const SourceSpan& 
   if (path.rfind("pl.", 0) == 0 && path.find('.', 3) == std::string::npos) {
     if (auto dt = ir::dtype_from_name(path.substr(3))) return b_->dtype_imm(*dt, span);
     if (path == "pl.TASK_ID") return b_->dtype_imm(ir::DType::TASK_ID, span);  // pl.array.create's only
+    // pl.reserve_buffer's base=pl.AUTO: the compiler picks the address (PyPTO's sentinel -1).
+    if (path == "pl.AUTO") return b_->int_imm(-1, span);
   }
   size_t dot = path.rfind('.');
   std::string prefix = path.substr(0, dot == std::string::npos ? 0 : dot);

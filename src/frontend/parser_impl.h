@@ -297,6 +297,8 @@ class Parser {
   void parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* docstring);
   void parse_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx);
   void parse_annotated_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx);
+  SynExprP tpop_typed_by(const SynExprP& value, const SynExpr& annotation) const;
+  bool tile_annotation_has_memory(const SynExpr& annotation) const;
   void parse_annotated_yield(ir::Block& out, const SynExpr& target, const ir::Type& declared,
                              const SynExpr& value, LowerCtx& cx);
   void parse_aug_assignment(ir::Block& out, const SynExprP& target, const Token& op, LowerCtx& cx);

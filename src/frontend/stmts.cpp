@@ -318,7 +318,16 @@ void Parser::parse_annotated_assignment(ir::Block& out, const SynExprP& target, 
   if (!check_target(*target, *diags_)) return;
   ir::Type declared = lower_type(*annotation, cx);
   if (is_yield_call(*value)) return parse_annotated_yield(out, *target, declared, *value, cx);
+  value = tpop_typed_by(value, *annotation);
   ir::Expr v = lower(*value, cx);
+  // A pl.Tile annotation without a memory leaves it to the value, as in PyPTO (`acc: pl.Tile[[M, N],
+  // pl.FP32] = pl.matmul(a, b)` is an Acc tile).
+  if (v && declared && v->type && declared->kind == ir::TypeKind::Tile && v->type->kind == ir::TypeKind::Tile &&
+      !tile_annotation_has_memory(*annotation)) {
+    auto t = std::make_shared<ir::TypeNode>(*declared);
+    t->memory = v->type->memory;
+    declared = t;
+  }
   if (v && declared && v->type && !rebind_compatible(declared, v->type) &&
       !same_after_folding(declared, v->type, cx)) {
     error(value->span, "value of type " + ir::type_str(v->type) + " does not match the annotation " +
@@ -332,6 +341,53 @@ void Parser::parse_annotated_assignment(ir::Block& out, const SynExprP& target, 
   s->value = v;
   s->annotation = declared;
   out.push_back(s);
+}
+
+// Whether a pl.Tile[...] annotation names a memory (its third item, a pl.TileView aside).
+bool Parser::tile_annotation_has_memory(const SynExpr& annotation) const {
+  if (annotation.kind != SynKind::Subscript || annotation.items.size() != 2) return true;
+  const SynExpr& index = *annotation.items[1];
+  if (index.kind != SynKind::Tuple) return true;
+  size_t n = index.items.size();
+  if (n && index.items.back()->kind == SynKind::Call &&
+      canonical(*index.items.back()->items[0]).value_or("") == "pl.TileView")
+    --n;
+  return n >= 3;
+}
+
+// PyPTO's `x: pl.Tile[[R, C], dtype, mem, pl.TileView(valid_shape=[..])] = pl.tpop_from_aic(...)`: the
+// pop's type is the annotation's, as PyPTO's parser takes it. The call gets the annotation's shape,
+// dtype and valid_shape as arguments, so its contract (re-run by the verifier) sees them.
+SynExprP Parser::tpop_typed_by(const SynExprP& value, const SynExpr& annotation) const {
+  if (value->kind != SynKind::Call || value->items.empty()) return value;
+  std::string op = canonical(*value->items[0]).value_or("");
+  if (op != "pl.tpop_from_aic" && op != "pl.tpop_from_aiv" && op != "pl.system.tpop_from_aic" &&
+      op != "pl.system.tpop_from_aiv")
+    return value;
+  for (size_t i = 1; i < value->items.size(); ++i)
+    if (value->items[i]->keyword == "shape" || value->items[i]->keyword == "dtype") return value;
+  if (annotation.kind != SynKind::Subscript || annotation.items.size() != 2 ||
+      canonical(*annotation.items[0]).value_or("") != "pl.Tile")
+    return value;
+  const SynExpr& index = *annotation.items[1];
+  if (index.kind != SynKind::Tuple || index.items.size() < 2) return value;
+  auto call = std::make_shared<SynExpr>(*value);
+  auto keyword = [&](const SynExprP& v, const char* name) {
+    auto k = std::make_shared<SynExpr>(*v);
+    k->keyword = name;
+    call->items.push_back(k);
+  };
+  keyword(index.items[0], "shape");
+  keyword(index.items[1], "dtype");
+  for (size_t i = 2; i < index.items.size(); ++i) {
+    const SynExpr& view = *index.items[i];
+    if (view.kind != SynKind::Call || view.items.empty() ||
+        canonical(*view.items[0]).value_or("") != "pl.TileView")
+      continue;
+    for (size_t j = 1; j < view.items.size(); ++j)
+      if (view.items[j]->keyword == "valid_shape") keyword(view.items[j], "valid_shape");
+  }
+  return call;
 }
 
 // PyPTO's `x: T = pl.yield_(v)` (an if-branch yield written with its type): the yield as without the

@@ -167,6 +167,29 @@ ir::Type Parser::lower_type(const SynExpr& e, LowerCtx& cx) {
     error(head.span, "unknown type '" + *c + "'; expected " + kTypeExamples);
     return nullptr;
   }
+  // PyPTO's pl.Tile[shape, dtype, memory, pl.TileView(valid_shape=[..])]: the view's valid region.
+  std::vector<ir::Expr> valid;
+  if (tile && parts.size() >= 3 && parts.back()->kind == SynKind::Call &&
+      canonical(*parts.back()->items[0]).value_or("") == "pl.TileView") {
+    const SynExpr& view = *parts.back();
+    for (size_t i = 1; i < view.items.size(); ++i) {
+      const SynExpr& a = *view.items[i];
+      if (a.keyword != "valid_shape" || a.kind != SynKind::List) {
+        error(a.span, "pl.TileView: ptodist takes only valid_shape=[rows, cols] here");
+        return nullptr;
+      }
+      for (const SynExprP& d : a.items) {
+        ir::Expr v = lower(*d, cx);
+        if (!v) return nullptr;
+        if (!v->type || v->type->kind != ir::TypeKind::Scalar || ir::dtype_is_float(v->type->dtype)) {
+          error(d->span, "pl.TileView: each valid_shape dim must be an integer");
+          return nullptr;
+        }
+        valid.push_back(v);
+      }
+    }
+    parts.pop_back();
+  }
   if (parts.size() != 2 && !(tile && parts.size() == 3)) {
     error(e.span,
           *c + (tile ? " takes a shape, a dtype and optionally a memory: pl.Tile[[M, K], pl.FP16, pl.Mem.Vec]"
@@ -187,7 +210,14 @@ ir::Type Parser::lower_type(const SynExpr& e, LowerCtx& cx) {
       }
       mem = *ir::memory_from_name(en->value);
     }
-    return ir::tile_type(std::move(*shape), *dtype, mem);
+    if (!valid.empty() && valid.size() != shape->size()) {
+      error(e.span, "pl.TileView: valid_shape has " + std::to_string(valid.size()) + " dims, the tile " +
+                        std::to_string(shape->size()));
+      return nullptr;
+    }
+    auto t = std::make_shared<ir::TypeNode>(*ir::tile_type(std::move(*shape), *dtype, mem));
+    t->valid_shape = std::move(valid);
+    return t;
   }
   if (*c == "pl.Tensor") return ir::tensor_type(std::move(*shape), *dtype);
   if (*c == "pld.WindowBuffer") return ir::window_buffer_type(std::move(*shape), *dtype);
@@ -295,7 +325,8 @@ std::optional<ir::FunctionKind> Parser::function_kind(const FuncDecl& d, bool cl
         {"Inline", ir::FunctionKind::InCore},  // no level of its own: spliced into its callers
         {"AIC", ir::FunctionKind::AIC},
         {"AIV", ir::FunctionKind::AIV},
-        {"Orchestration", ir::FunctionKind::Orchestration}};
+        {"Orchestration", ir::FunctionKind::Orchestration},
+        {"Group", ir::FunctionKind::Group}};
     if (auto it = types.find(type); it != types.end()) return it->second;
     // PyPTO's default type: OutlineIncoreScopes promotes an Opaque function to an orchestration
     // when its body holds an InCore scope (pl.at(level=CORE_GROUP), pl.spmd), outlining each.

@@ -12,6 +12,7 @@ namespace {
 
 std::string_view level_phrase(FunctionKind k) {
   if (is_kernel(k)) return "a kernel";
+  if (k == FunctionKind::Group) return "a Group function";
   return k == FunctionKind::Orchestration ? "an orchestration function" : "a host orchestrator";
 }
 
@@ -216,6 +217,18 @@ Expr Builder::func_call(const std::string& callee, bool via_self, const std::vec
   if (scope.function_kind == FunctionKind::Host && !device &&
       !check_unpinned_dispatch(*fn, bound, who, span, diags_))
     return nullptr;
+  // A Group launches an AIC and an AIV kernel together (their pipes connect them); an orchestration
+  // launches the Group.
+  if (scope.function_kind == FunctionKind::Group && fn->kind != FunctionKind::AIC && fn->kind != FunctionKind::AIV) {
+    diags_.error(span, who + ": a Group function calls only its AIC and AIV kernels, and '" + callee + "' is " +
+                           std::string(function_kind_name(fn->kind)));
+    return nullptr;
+  }
+  if (fn->kind == FunctionKind::Group && scope.function_kind != FunctionKind::Orchestration) {
+    diags_.error(span, who + ": a Group function is launched by an orchestration function, not by " +
+                           std::string(level_phrase(scope.function_kind)));
+    return nullptr;
+  }
   auto n = std::make_shared<FuncCall>();
   n->span = span;
   n->callee = callee;

@@ -110,7 +110,8 @@ Function find_function(const std::vector<Function>* functions, std::string_view 
 
 uint32_t level_bit(FunctionKind k) {
   if (is_kernel(k)) return kInKernel;
-  return k == FunctionKind::Orchestration ? kInOrchestration : kInHost;
+  // A Group's body only calls its kernels, as an orchestration does.
+  return k == FunctionKind::Orchestration || k == FunctionKind::Group ? kInOrchestration : kInHost;
 }
 
 std::string allowed_levels(uint32_t levels) {

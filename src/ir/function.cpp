@@ -19,6 +19,8 @@ std::string_view function_kind_name(FunctionKind k) {
       return "Orchestration";
     case FunctionKind::Host:
       return "Host";
+    case FunctionKind::Group:
+      return "Group";
   }
   return "InCore";
 }

@@ -201,6 +201,8 @@ std::string decorator(FunctionKind kind, ProgramStyle style) {
         return "@pl.jit";
       case FunctionKind::Host:
         return "@pl.jit.host";
+      case FunctionKind::Group:
+        break;  // no jit spelling: printed as the class style's decorator
     }
   }
   if (kind == FunctionKind::Host) return "@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)";

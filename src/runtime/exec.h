@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cross_core_pipes.h"
 #include "decoded.h"
 #include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/function.h"
@@ -73,6 +74,8 @@ struct TaskState {
   std::vector<Value> results;     // block 0's return values, valid once done
   std::vector<int> block_actors;  // check mode: the check::ActorId of each block, in block order
   uint64_t event_id = 0;          // its id in the op-event stream (0 when nobody observes)
+  // The pipes of the Group call that launched it (null for a kernel called on its own).
+  std::shared_ptr<CrossCorePipes> pipes;
 };
 
 // One on-chip buffer of a core: zeroed bytes from a 64-byte-aligned base, as a device buffer is, so a
@@ -213,6 +216,12 @@ struct Frame {
   std::vector<std::shared_ptr<TaskState>>* scope_tasks = nullptr;
   // A kernel block's deferred completion conditions (null outside a block).
   std::vector<DeferredCondition>* deferred = nullptr;
+  // A kernel block launched by a Group call: the Group's cross-core pipes (null otherwise).
+  CrossCorePipes* pipes = nullptr;
+  // A Group's body: the pipes its kernel calls share, and their tasks, launched together and joined
+  // when the body ends (null outside a Group).
+  std::shared_ptr<CrossCorePipes> group_pipes;
+  std::vector<std::shared_ptr<TaskState>>* group_tasks = nullptr;
   bool returned = false;
   std::vector<Value> results;
   // Observed runs: accesses and transfers the frame's ops reported (observed_op checks that an op

@@ -248,6 +248,7 @@ void run_block_on_core(BlockJob& j, CoreState& core) {
   frame.block_num = j.task->cores;
   std::vector<DeferredCondition> deferred;
   frame.deferred = &deferred;
+  frame.pipes = j.task->pipes.get();
   use_core_storage(rx, j.task->cube, id, frame);
   try {
     Interp in(frame);
@@ -391,6 +392,33 @@ Value call_host_callback(Interp& in, const ir::FuncCall& call, const ir::Functio
   return dispatch_result(fn, args);
 }
 
+// A Group call (PyPTO's FunctionType.Group): its body runs here and launches each kernel it calls at
+// once, without waiting, so the AIC and AIV kernels run at the same time on their own cores and can
+// block on each other's pipes; the call returns once all of them finished.
+Value call_group(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn, std::vector<Value> args) {
+  std::vector<std::shared_ptr<TaskState>> tasks;
+  Frame frame;
+  frame.env = in.f.env;
+  frame.rank = in.f.rank;
+  frame.core = in.f.core;
+  frame.scope_tasks = in.f.scope_tasks;
+  frame.group_pipes = std::make_shared<CrossCorePipes>();
+  frame.group_tasks = &tasks;
+  std::vector<Value> r;
+  try {
+    r = Interp(frame).run_function(fn, std::move(args));
+  } catch (...) {
+    join_tasks(in, tasks, call.span, "Group call");
+    throw;
+  }
+  join_tasks(in, tasks, call.span, "Group call");
+  if (r.empty()) return NoneValue{};
+  if (r.size() == 1) return r[0];
+  auto t = std::make_shared<TupleValue>();
+  t->elements = std::move(r);
+  return t;
+}
+
 }  // namespace
 
 // The value a kernel's result stands for, known before it runs (exec.h): the argument bound to the parameter
@@ -419,7 +447,8 @@ Value static_result(const ir::FunctionNode& fn, const std::vector<Value>& args) 
 // mode every block stays an actor on its own thread.
 std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args,
                                   long long cores, std::vector<std::shared_ptr<TaskState>> deps,
-                                  const SourceSpan& span, bool joined_now) {
+                                  const SourceSpan& span, bool joined_now,
+                                  std::shared_ptr<CrossCorePipes> pipes) {
   if (cores < 1) in.fail(span, "pl.spmd_submit: core_num must be at least 1, got " + std::to_string(cores));
   auto task = std::make_shared<TaskState>();
   task->kernel = &fn;
@@ -427,6 +456,7 @@ std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::v
   task->cube = uses_cube(fn);
   task->span = span;
   task->deps = std::move(deps);
+  task->pipes = std::move(pipes);
   check_budget(in, *task);
   // Check mode: after an abort an orchestrator must spawn nothing (only the baton holder may touch
   // the tracker), and it must throw before counting the blocks as live.
@@ -512,6 +542,13 @@ Value call_function(Interp& in, const ir::FuncCall& call, const ir::FunctionNode
                   fn.name + "' is " + std::string(ir::function_kind_name(fn.kind)));
     return call_anywhere(in, fn, std::move(args));
   }
+  // A Group's kernels start together, sharing its pipes; the Group call waits for them all.
+  if (in.f.group_tasks && ir::is_kernel(fn.kind)) {
+    Value result = static_result(fn, args);
+    in.f.group_tasks->push_back(launch(in, fn, std::move(args), 1, {}, call.span, false, in.f.group_pipes));
+    return result;
+  }
+  if (fn.kind == ir::FunctionKind::Group) return call_group(in, call, fn, std::move(args));
   // A kernel called from orchestration runs as one block and is waited for; anything else runs inline.
   if (ir::is_kernel(fn.kind) && !ir::is_kernel(in.f.fn->kind)) {
     std::vector<std::shared_ptr<TaskState>> one{launch(in, fn, std::move(args), 1, {}, call.span, true)};

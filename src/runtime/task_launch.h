@@ -10,7 +10,8 @@ namespace ptodist::runtime {
 // submitter waits for it at once.
 std::shared_ptr<TaskState> launch(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args,
                                   long long cores, std::vector<std::shared_ptr<TaskState>> deps,
-                                  const SourceSpan& span, bool joined_now);
+                                  const SourceSpan& span, bool joined_now,
+                                  std::shared_ptr<CrossCorePipes> pipes = nullptr);
 // The value a kernel's result stands for before it runs: the argument bound to the parameter it
 // returns, or None.
 Value static_result(const ir::FunctionNode& fn, const std::vector<Value>& args);

@@ -12,7 +12,9 @@ namespace ptodist::ir {
 
 // The level a function runs at. InCore/AIC/AIV are kernels on one core (AIC: cube, AIV: vector;
 // InCore leaves the choice to the compiler); Orchestration runs per chip; Host is the L3 orchestrator.
-enum class FunctionKind { InCore, AIC, AIV, Orchestration, Host };
+// A Group (PyPTO's FunctionType.Group) launches its AIC and AIV kernels together on one core cluster, so
+// that they can talk through cross-core pipes; an orchestration calls it like a kernel.
+enum class FunctionKind { InCore, AIC, AIV, Orchestration, Host, Group };
 
 bool is_kernel(FunctionKind k);  // InCore, AIC or AIV
 std::string_view function_kind_name(FunctionKind k);

@@ -239,6 +239,9 @@ class FunctionEmitter {
   // ---- matmul variants: pl.matmul_bias, pl.batch_matmul (matmul_variants.cpp) ----
   bool emit_matmul_variant_op(const CallSite& site);
 
+  // ---- cross-core pipes: setup, slot buffers, tpush / tpop / tfree (pipe_ops.cpp) ----
+  bool emit_pipe_op(const CallSite& site);
+
   // ---- tile compute (compute_ops.cpp) ----
   bool emit_compute_op(const CallSite& site);
   // pl.sort32, pl.mrgsort, the tile gathers and pl.arange on tiles (sort_gather_ops.cpp); false for others.
@@ -308,6 +311,7 @@ class FunctionEmitter {
   std::map<int, std::pair<long long, std::string>> body_allocs_;  // tiles allocated at their definition
                                                                   // -> (addr, "addr = %c " or "")
   std::map<int, TileForm> forms_;         // tile variable -> what its alloc_tile carries beyond its IR type
+  std::map<int, const ir::OpCall*> pop_calls_;  // tiles popped from a cross-core pipe -> their tpop
   std::set<int> set_validshape_results_;  // tile variables that name their set_validshape operand's buffer
   std::map<int, int> alloc_depth_;        // such a tile, while allocated -> the depth of its block
   std::set<int> scoped_out_;              // such tiles used after the block that allocated them
@@ -335,6 +339,9 @@ struct PrologueScope {
   ~PrologueScope() { e_.in_prologue_ = false; }
   FunctionEmitter& e_;
 };
+
+// The cross-core pipe ops (pipe_ops.cpp).
+bool is_pipe_op(ir::OpId id);
 
 // ---- type spellings (values.cpp) ----
 std::string element_type(ir::DType t);  // f16, bf16, f32, i32, ...

@@ -50,7 +50,7 @@ Json memory_plan_json(const KernelInfo& k) {
 }  // namespace
 
 std::string manifest_json(const std::string& program, const ChipProfile& profile,
-                          const std::vector<KernelInfo>& kernels) {
+                          const std::vector<KernelInfo>& kernels, const std::vector<GroupInfo>& groups) {
   Json root;
   root["format"] = "ptodist-pto-manifest";
   root["version"] = 1;
@@ -74,6 +74,11 @@ std::string manifest_json(const std::string& program, const ChipProfile& profile
     list.push_back(j);
   }
   root["kernels"] = list;
+  if (!groups.empty()) {
+    Json g = Json::array();
+    for (const GroupInfo& gi : groups) g.push_back(Json{{"name", gi.name}, {"kernels", gi.kernels}});
+    root["groups"] = g;
+  }
   return root.dump(2) + "\n";
 }
 

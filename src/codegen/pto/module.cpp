@@ -26,7 +26,20 @@ PtoResult emit_pto(const ir::Program& program, const ChipProfile& profile, Diagn
     result.kernels.push_back({f->name, emitter.text()});
     infos.push_back(emitter.info());
   }
-  result.manifest_json = pto::manifest_json(program->name, profile, infos);
+  // A Group has no PTO of its own: the manifest says which kernels it launches together.
+  std::vector<pto::GroupInfo> groups;
+  for (const ir::Function& f : program->functions) {
+    if (!f || f->kind != ir::FunctionKind::Group) continue;
+    pto::GroupInfo g{f->name, {}};
+    for (const ir::Stmt& s : f->body) {
+      ir::Expr e = s->as<ir::Assign>()   ? s->as<ir::Assign>()->value
+                   : s->as<ir::ExprStmt>() ? s->as<ir::ExprStmt>()->value
+                                           : nullptr;
+      if (const auto* call = e ? e->as<ir::FuncCall>() : nullptr) g.kernels.push_back(call->callee);
+    }
+    groups.push_back(std::move(g));
+  }
+  result.manifest_json = pto::manifest_json(program->name, profile, infos, groups);
   return result;
 }
 

@@ -94,7 +94,7 @@ void FunctionEmitter::emit_op(const CallSite& site) {
   const OpCall& c = site.call;
   if (emit_comm_op(site) || emit_async_op(site) || emit_compute_op(site) || emit_array_op(site) ||
       emit_tensor_view_op(site) || emit_view_mask_op(site) || emit_activation_op(site) ||
-      emit_matmul_variant_op(site))
+      emit_matmul_variant_op(site) || emit_pipe_op(site))
     return;
   if (is_scalar_op(c.op->id)) {
     Value v = emit_scalar_op(c);

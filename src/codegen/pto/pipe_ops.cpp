@@ -1,0 +1,151 @@
+// The cross-core pipe ops in PTO, as PyPTO's codegen writes them: the pipe setup
+// (pto.aic_initialize_pipe / pto.aiv_initialize_pipe with the consumer slot buffers), the named slot
+// buffers (pto.reserve_buffer, pto.import_reserved_buffer), and pto.tpush_to_*, pto.tpop_from_* (which
+// defines its result tile: no pto.alloc_tile) and pto.tfree_from_*.
+#include "emitter.h"
+
+namespace ptodist::codegen::pto {
+
+using namespace ir;
+
+namespace {
+
+long long const_attr(const OpCall& c, const char* slot, long long otherwise) {
+  const Expr& e = c.arg(slot);
+  if (!e || e->isa<NoneImm>()) return otherwise;
+  return as_const_int(e).value_or(otherwise);
+}
+
+std::string str_attr(const OpCall& c, const char* slot) {
+  const Expr& e = c.arg(slot);
+  const auto* s = e ? e->as<StrImm>() : nullptr;
+  return s ? s->value : "";
+}
+
+// `{id = N, split = S}`: the id only when the source gave one (PTOAS's default pipe is 0).
+std::string pipe_attrs(const OpCall& c, long long split) {
+  std::string out = "{";
+  if (const Expr& id = c.arg("id"); id && !id->isa<NoneImm>())
+    out += "id = " + std::to_string(const_attr(c, "id", 0)) + ", ";
+  return out + "split = " + std::to_string(split) + "}";
+}
+
+}  // namespace
+
+bool is_pipe_op(OpId id) {
+  switch (id) {
+    case OpId::AicInitializePipe:
+    case OpId::AivInitializePipe:
+    case OpId::ReserveBuffer:
+    case OpId::ImportPeerBuffer:
+    case OpId::TpushToAiv:
+    case OpId::TpushToAic:
+    case OpId::TpopFromAic:
+    case OpId::TpopFromAiv:
+    case OpId::TfreeToAic:
+    case OpId::TfreeToAiv:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool FunctionEmitter::emit_pipe_op(const CallSite& site) {
+  const OpCall& c = site.call;
+  if (!is_pipe_op(c.op->id)) return false;
+  switch (c.op->id) {
+    case OpId::AicInitializePipe:
+    case OpId::AivInitializePipe: {
+      Value c2v = c.arg("c2v_consumer_buf") ? emit_scalar_as(c.arg("c2v_consumer_buf"), "i32")
+                                            : constant_int(0, "i32");
+      Value v2c = c.arg("v2c_consumer_buf") ? emit_scalar_as(c.arg("v2c_consumer_buf"), "i32")
+                                            : constant_int(0, "i32");
+      if (failed_) return true;
+      std::string attrs = "{";
+      if (const Expr& id = c.arg("id"); id && !id->isa<NoneImm>())
+        attrs += "id = " + std::to_string(const_attr(c, "id", 0)) + ", ";
+      attrs += "dir_mask = " + std::to_string(const_attr(c, "dir_mask", 0)) +
+               ", slot_size = " + std::to_string(const_attr(c, "slot_size", 0));
+      for (const char* opt : {"slot_num", "local_slot_num"})
+        if (const Expr& e = c.arg(opt); e && !e->isa<NoneImm>())
+          attrs += std::string(", ") + opt + " = " + std::to_string(const_attr(c, opt, 0));
+      attrs += "}";
+      const char* side = c.op->id == OpId::AicInitializePipe ? "aic" : "aiv";
+      line(std::string("pto.") + side + "_initialize_pipe " + attrs + " (c2v_consumer_buf = " + c2v.ssa +
+           " : i32, v2c_consumer_buf = " + v2c.ssa + " : i32)");
+      return true;
+    }
+    case OpId::ReserveBuffer: {
+      // The slot buffer lives in the consumer's memory: UB for the vector kernel, L1 for the cube's.
+      const char* where = fn_.kind == FunctionKind::AIC ? "mat" : "vec";
+      long long base = const_attr(c, "base", -1);
+      std::string ssa = fresh(site.result() ? site.result()->name : "buf");
+      line(ssa + " = pto.reserve_buffer {name = \"" + str_attr(c, "name") +
+           "\", size = " + std::to_string(const_attr(c, "size", 0)) + ", location = #pto.address_space<" + where +
+           ">, auto = " + (base < 0 ? "true" : "false") + (base < 0 ? "" : ", base = " + std::to_string(base)) +
+           "} -> i32");
+      if (Var r = site.result()) scalars_[r->id] = Value{ssa, "i32"};
+      return true;
+    }
+    case OpId::ImportPeerBuffer: {
+      std::string ssa = fresh(site.result() ? site.result()->name : "peer_buf");
+      line(ssa + " = pto.import_reserved_buffer {name = \"" + str_attr(c, "name") + "\", peer_func = @" +
+           str_attr(c, "peer_func") + "} -> i32");
+      if (Var r = site.result()) scalars_[r->id] = Value{ssa, "i32"};
+      return true;
+    }
+    case OpId::TpushToAiv:
+    case OpId::TpushToAic: {
+      const TileRef* t = tile_of(c.arg("tile"), c, "tile");
+      if (!t) return true;
+      const char* to = c.op->id == OpId::TpushToAiv ? "aiv" : "aic";
+      line(std::string("pto.tpush_to_") + to + "(" + t->ssa + " : " + t->type + ") " +
+           pipe_attrs(c, const_attr(c, "split", 0)));
+      return true;
+    }
+    case OpId::TpopFromAic:
+    case OpId::TpopFromAiv: {
+      Var r = site.result();
+      if (!r) {
+        fail(c.span, c.op->spelling + ": assign the popped tile to a name (it is freed with its tfree)");
+        return true;
+      }
+      TileRef ref = tile_ref(r, -1);
+      std::string operands;
+      if (!c.type->valid_shape.empty()) {
+        if (c.type->valid_shape.size() != 2) {
+          fail(c.span, c.op->spelling + ": a partially valid popped tile must have 2 dims");
+          return true;
+        }
+        Value rows = emit_scalar_as(c.type->valid_shape[0], "index");
+        Value cols = emit_scalar_as(c.type->valid_shape[1], "index");
+        if (failed_) return true;
+        operands = "(" + rows.ssa + ", " + cols.ssa + ")";
+      }
+      const char* from = c.op->id == OpId::TpopFromAic ? "aic" : "aiv";
+      line(ref.ssa + " = pto.tpop_from_" + from + operands + " " + pipe_attrs(c, const_attr(c, "split", 0)) +
+           " -> " + ref.type);
+      tiles_[r->id] = ref;
+      alloc_depth_[r->id] = indent_;
+      pop_calls_[r->id] = &c;
+      return true;
+    }
+    case OpId::TfreeToAic:
+    case OpId::TfreeToAiv: {
+      // The split and id of the tpop that popped the freed tile (PyPTO's StampTfreeSplit).
+      const OpCall* pop = nullptr;
+      if (const auto* ref = c.arg("tile")->as<VarRef>())
+        if (auto it = pop_calls_.find(ref->var->id); it != pop_calls_.end()) pop = it->second;
+      const Expr& id = c.arg("id");
+      const OpCall& named = id && !id->isa<NoneImm>() ? c : pop ? *pop : c;
+      long long split = const_attr(c, "split", pop ? const_attr(*pop, "split", 0) : 0);
+      const char* to = c.op->id == OpId::TfreeToAic ? "aic" : "aiv";
+      line(std::string("pto.tfree_from_") + to + " " + pipe_attrs(named, split));
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace ptodist::codegen::pto
