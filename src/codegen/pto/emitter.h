@@ -241,6 +241,7 @@ class FunctionEmitter {
 
   // ---- cross-core pipes: setup, slot buffers, tpush / tpop / tfree (pipe_ops.cpp) ----
   bool emit_pipe_op(const CallSite& site);
+  bool place_reserved_buffer(const ir::OpCall& c, ir::Memory mem, long long& base);
 
   // ---- tile compute (compute_ops.cpp) ----
   bool emit_compute_op(const CallSite& site);

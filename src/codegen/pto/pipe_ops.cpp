@@ -50,6 +50,36 @@ bool is_pipe_op(OpId id) {
   }
 }
 
+// Where the slot buffer goes beside the tiles plan-memory placed in `mem`: pl.AUTO puts it after the
+// last of them (when they are placed; else the assembler places all), an explicit base must not overlap
+// one, and either must fit the memory. Reports a located error and returns false otherwise.
+bool FunctionEmitter::place_reserved_buffer(const OpCall& c, Memory mem, long long& base) {
+  const long long size = const_attr(c, "size", 0);
+  const std::string name(memory_name(mem));
+  long long end = 0;
+  bool planned = false;
+  for (const TileInfo& t : info_.tiles) {
+    if (t.memory != name || !t.address) continue;
+    planned = true;
+    end = std::max(end, *t.address + t.bytes);
+    if (base >= 0 && *t.address < base + size && base < *t.address + t.bytes) {
+      fail(c.span, c.op->spelling + ": the buffer [" + std::to_string(base) + ", " + std::to_string(base + size) +
+                       ") overlaps tile '" + t.name + "' at [" + std::to_string(*t.address) + ", " +
+                       std::to_string(*t.address + t.bytes) + ") of " + name + " memory; use base=pl.AUTO");
+      return false;
+    }
+  }
+  if (base < 0 && planned) base = (end + profile_.alignment - 1) / profile_.alignment * profile_.alignment;
+  const long long cap = mem == Memory::Mat ? profile_.l1_bytes : profile_.ub_bytes;
+  if (base >= 0 && base + size > cap) {
+    fail(c.span, c.op->spelling + ": the buffer of " + std::to_string(size) + " bytes at offset " +
+                     std::to_string(base) + " does not fit the " + std::to_string(cap) + " bytes of " + name +
+                     " memory beside the kernel's tiles");
+    return false;
+  }
+  return true;
+}
+
 bool FunctionEmitter::emit_pipe_op(const CallSite& site) {
   const OpCall& c = site.call;
   if (!is_pipe_op(c.op->id)) return false;
@@ -77,8 +107,10 @@ bool FunctionEmitter::emit_pipe_op(const CallSite& site) {
     }
     case OpId::ReserveBuffer: {
       // The slot buffer lives in the consumer's memory: UB for the vector kernel, L1 for the cube's.
-      const char* where = fn_.kind == FunctionKind::AIC ? "mat" : "vec";
+      const bool cube = fn_.kind == FunctionKind::AIC;
+      const char* where = cube ? "mat" : "vec";
       long long base = const_attr(c, "base", -1);
+      if (!place_reserved_buffer(c, cube ? Memory::Mat : Memory::Vec, base)) return true;
       std::string ssa = fresh(site.result() ? site.result()->name : "buf");
       line(ssa + " = pto.reserve_buffer {name = \"" + str_attr(c, "name") +
            "\", size = " + std::to_string(const_attr(c, "size", 0)) + ", location = #pto.address_space<" + where +

@@ -28,7 +28,8 @@ class Pipes:
         y: pl.Out[pl.Tensor[[64, 16], pl.FP32]],
         z: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
     ):
-        # PTO: %v2c_buf = pto.reserve_buffer {name = "v2c", size = 2048, location = #pto.address_space<mat>, auto = true} -> i32
+        # The slot buffers go after the tiles plan-memory placed (1024 bytes of L1 here, 2048 of UB below).
+        # PTO: %v2c_buf = pto.reserve_buffer {name = "v2c", size = 2048, location = #pto.address_space<mat>, auto = false, base = 1024} -> i32
         v2c_buf = pl.reserve_buffer(name="v2c", size=SLOT * 2, base=pl.AUTO)
         # PTO: %c2v_peer = pto.import_reserved_buffer {name = "c2v", peer_func = @vector} -> i32
         c2v_peer = pl.import_peer_buffer(name="c2v", peer_func="vector")
@@ -55,7 +56,7 @@ class Pipes:
         y: pl.Out[pl.Tensor[[64, 16], pl.FP32]],
         z: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
     ):
-        # PTO: pto.reserve_buffer {name = "c2v", size = 2048, location = #pto.address_space<vec>, auto = true} -> i32
+        # PTO: pto.reserve_buffer {name = "c2v", size = 2048, location = #pto.address_space<vec>, auto = false, base = 2048} -> i32
         c2v_buf = pl.system.reserve_buffer(name="c2v", size=SLOT * 2)
         v2c_peer = pl.system.import_peer_buffer(name="v2c", peer_func="cube")
         # PTO: pto.aiv_initialize_pipe {dir_mask = 3, slot_size = 1024, slot_num = 2}
