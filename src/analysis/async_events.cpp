@@ -105,6 +105,8 @@ class Analyzer {
         return if_stmt(*st->as<If>(), std::move(s));
       case StmtKind::For:
         return for_stmt(*st->as<For>(), std::move(s));
+      case StmtKind::While:
+        return while_stmt(*st->as<While>(), std::move(s));
       case StmtKind::ManualScope:
         return block(st->as<ManualScope>()->body, std::move(s));
       case StmtKind::Return:
@@ -298,8 +300,20 @@ class Analyzer {
     std::string key = std::to_string(reinterpret_cast<uintptr_t>(&f)) + key_of(entry);
     auto memo = memo_.find(key);
     if (memo != memo_.end()) return memo->second;
-    EventState out = (n && *n <= kUnrollLimit) ? unrolled(f, entry, *n) : widened(f, entry, n.has_value());
+    EventState out =
+        (n && *n <= kUnrollLimit) ? unrolled(f, entry, *n) : widened(f.body, f.span, entry, n.has_value());
     record(f.span, "after for", out);
+    memo_.emplace(std::move(key), out);
+    return out;
+  }
+
+  // A while loop may run zero times or any number: the widened fixpoint.
+  EventState while_stmt(const While& w, EventState entry) {
+    std::string key = std::to_string(reinterpret_cast<uintptr_t>(&w)) + key_of(entry);
+    auto memo = memo_.find(key);
+    if (memo != memo_.end()) return memo->second;
+    EventState out = widened(w.body, w.span, entry, false);
+    record(w.span, "after while", out);
     memo_.emplace(std::move(key), out);
     return out;
   }
@@ -325,16 +339,16 @@ class Analyzer {
 
   // Fixpoint of head = entry ⊔ body(head). A loop that may run zero times exits with the head (which
   // holds the entry state); one that runs at least once exits with body(head).
-  EventState widened(const For& f, const EventState& entry, bool runs_at_least_once) {
-    PathStep zero{f.span, "this loop may run zero times, so its wait does not drain the event"};
-    PathStep body_path{f.span, "a path through this loop's body leaves the event outstanding"};
+  EventState widened(const Block& body, SourceSpan span, const EventState& entry, bool runs_at_least_once) {
+    PathStep zero{span, "this loop may run zero times, so its wait does not drain the event"};
+    PathStep body_path{span, "a path through this loop's body leaves the event outstanding"};
     EventState head = entry;
     for (int guard = 0; guard < 64; ++guard) {
-      EventState next = EventState::join(entry, block(f.body, head), zero, body_path);
+      EventState next = EventState::join(entry, block(body, head), zero, body_path);
       if (next == head) break;
       head = std::move(next);
     }
-    return runs_at_least_once ? block(f.body, head) : head;
+    return runs_at_least_once ? block(body, head) : head;
   }
 
   void check_end(const EventState& s, SourceSpan at) {

@@ -47,6 +47,7 @@ class Budget {
       return std::max(*t, *e);
     }
     if (auto* f = s->as<For>()) return loop(*f);
+    if (auto* w = s->as<While>()) return while_loop(*w);
     if (auto* m = s->as<ManualScope>()) return block(m->body);
     DeferFinder finder;
     finder.visit_stmt(s);
@@ -66,6 +67,18 @@ class Budget {
     }
     return *n == 0 ? 0
                    : saturate(*body > kMaxDeferredConditions / *n ? kMaxDeferredConditions + 1 : *body * *n);
+  }
+
+  // A while loop has no trip count to prove the budget with.
+  std::optional<long long> while_loop(const While& w) {
+    auto body = block(w.body);
+    if (!body || *body == 0) return body;
+    diags_.error(w.span,
+                 "pld.system.defer_wait: a while loop cannot register deferred conditions (the waiter's "
+                 "budget of " +
+                     std::to_string(kMaxDeferredConditions) +
+                     " conditions needs a constant trip count); use a counted loop");
+    return std::nullopt;
   }
 
   DiagnosticEngine& diags_;

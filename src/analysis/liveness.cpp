@@ -92,6 +92,10 @@ class Numbering {
       uses(f->step, at);
       block(f->body);
       loops.push_back({at, pos_++});
+    } else if (auto* w = s->as<While>()) {
+      uses(w->cond, at);
+      block(w->body);
+      loops.push_back({at, pos_++});
     } else if (auto* i = s->as<If>()) {
       uses(i->cond, at);
       block(i->then_body);

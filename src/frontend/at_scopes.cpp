@@ -427,6 +427,8 @@ OutlinedScope Parser::outline_scope(const std::string& name, ir::FunctionKind ki
   }
   {
     ScopedValue<std::vector<LoopCarry*>> no_carries(carries_, {});
+    ScopedValue<std::vector<LoopExits*>> no_exits(exits_, {});
+    ScopedValue<std::vector<WhileHead*>> no_while_heads(while_heads_, {});
     ScopedValue<int> no_if(if_depth_, 0), no_manual(manual_depth_, 0);
     ir::Block body = parse_suite("'with' header", inner);
     fn->body.insert(fn->body.end(), body.begin(), body.end());

@@ -7,7 +7,8 @@
 //         out = pl.store(t, [i, 0], c)
 //     return out
 //
-// returns `c` when the loop does not run, as PyPTO's does. The value is taken only from a variable that
+// returns `c` when the loop does not run, as PyPTO's does (and for a loop that runs, when the body assigns
+// the variable only on some paths, as after a `continue`). The value is taken only from a variable that
 // certainly holds one there (a parameter, or one assigned directly in the blocks around the loop, not in
 // a branch or another loop); without one nothing is added and the verifier reports the use before
 // assignment.
@@ -37,6 +38,34 @@ struct Assigned : ir::Walker {
     ir::Walker::visit_stmt(s);
   }
 };
+
+// The variables a block assigns on every path through it (both branches of an if, the body of a loop
+// whose constant bounds make it run). A loop that runs still needs a zero-trip value for the others:
+// `continue` leaves the rest of an iteration under an if (loop_exits.cpp), as PyPTO's CtrlFlowTransform
+// does, and PyPTO's ConvertToSSA gives the skipped path that same value.
+VarSet certainly_assigned(const ir::Block& block) {
+  VarSet out;
+  for (const ir::Stmt& s : block) {
+    if (const auto* a = s->as<ir::Assign>()) {
+      for (const ir::Var& t : a->targets)
+        if (t) out.insert(t.get());
+    } else if (const auto* c = s->as<ir::If>()) {
+      VarSet then_vars = certainly_assigned(c->then_body), else_vars = certainly_assigned(c->else_body);
+      for (const ir::VarNode* v : then_vars)
+        if (else_vars.count(v)) out.insert(v);
+    } else if (const auto* f = s->as<ir::For>()) {
+      auto trips = ir::constant_trip_count(*f);
+      if (trips && *trips > 0) {
+        VarSet body = certainly_assigned(f->body);
+        out.insert(body.begin(), body.end());
+      }
+    } else if (const auto* m = s->as<ir::ManualScope>()) {
+      VarSet body = certainly_assigned(m->body);
+      out.insert(body.begin(), body.end());
+    }
+  }
+  return out;
+}
 
 // The variables a run of statements reads.
 struct Reads : ir::Walker {
@@ -72,20 +101,25 @@ class Seeder {
     }
     for (size_t i = 0; i < block.size(); ++i) {
       const ir::Stmt& s = block[i];
-      // A loop that certainly runs defines what its body assigns (the verifier knows it too).
+      // A loop that certainly runs defines what its body certainly assigns (the verifier knows it too);
+      // a while loop may always run zero times.
       const auto* loop = s->as<ir::For>();
-      auto trips = loop ? ir::constant_trip_count(*loop) : std::nullopt;
-      if (loop && !(trips && *trips > 0)) {
-        for (const ir::Var& v : escaping(*loop, later[i])) {
+      const auto* while_loop = s->as<ir::While>();
+      if (loop || while_loop) {
+        const ir::Block& body = loop ? loop->body : while_loop->body;
+        auto trips = loop ? ir::constant_trip_count(*loop) : std::nullopt;
+        VarSet defined_by_body = trips && *trips > 0 ? certainly_assigned(body) : VarSet{};
+        for (const ir::Var& v : escaping(body, loop ? loop->iv : nullptr, later[i])) {
+          if (defined_by_body.count(v.get())) continue;
           ir::Var init = init_value(v);
           if (!init) continue;
           auto a = std::make_shared<ir::Assign>();
-          a->span = loop->span;
+          a->span = s->span;
           a->targets = {v};
           auto ref = std::make_shared<ir::VarRef>();
           ref->var = init;
           ref->type = init->type;
-          ref->span = loop->span;
+          ref->span = s->span;
           a->value = ref;
           out.push_back(a);
           define(v);
@@ -114,12 +148,12 @@ class Seeder {
   }
 
   // The variables the loop assigns that were not defined before it and are read after it.
-  std::vector<ir::Var> escaping(const ir::For& loop, const VarSet& later) const {
+  std::vector<ir::Var> escaping(const ir::Block& body, const ir::Var& iv, const VarSet& later) const {
     Assigned assigned;
-    assigned.visit_block(loop.body);
+    assigned.visit_block(body);
     std::vector<ir::Var> out;
     for (const ir::Var& v : assigned.vars)
-      if (v != loop.iv && !defined_.count(v.get()) && later.count(v.get()) && v->type) out.push_back(v);
+      if (v != iv && !defined_.count(v.get()) && later.count(v.get()) && v->type) out.push_back(v);
     return out;
   }
 
@@ -138,6 +172,11 @@ class Seeder {
       certain_.push_back(f->iv);
       copy->body = seed(f->body, later);
       certain_.pop_back();
+      return copy;
+    }
+    if (const auto* w = s->as<ir::While>()) {
+      auto copy = std::make_shared<ir::While>(*w);
+      copy->body = seed(w->body, later);
       return copy;
     }
     if (const auto* c = s->as<ir::If>()) {

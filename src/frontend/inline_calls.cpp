@@ -117,6 +117,8 @@ ir::Expr Parser::lower_inline_call(const SynExpr& call, const std::string& name,
   if (sig.home) inner.container = sig.home;
   size_t saved_pos = pos_, saved_end = fn_body_end_;
   ScopedValue<std::vector<LoopCarry*>> no_carries(carries_, {});
+  ScopedValue<std::vector<LoopExits*>> no_exits(exits_, {});
+  ScopedValue<std::vector<WhileHead*>> no_while_heads(while_heads_, {});
   ScopedValue<int> no_if(if_depth_, 0);
   std::vector<ir::Stmt> saved_prelude = std::move(prelude_);
   prelude_.clear();

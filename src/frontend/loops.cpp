@@ -52,6 +52,8 @@ std::string Parser::parse_loop_target(SourceSpan& iv_span,
 
 void Parser::parse_for(ir::Block& out, LowerCtx& cx) {
   SourceSpan begin = advance().span;  // 'for'
+  // `for (x, y) in pl.while_(...)`
+  if (at_op("(")) return parse_while_iter(out, begin, cx);
   size_t iv_index = pos_;
   SourceSpan iv_span;
   std::vector<std::pair<std::string, SourceSpan>> carried;
@@ -81,15 +83,18 @@ void Parser::parse_for(ir::Block& out, LowerCtx& cx) {
   // `for _ in ...` still loops: its counter is a fresh variable that no later statement can name.
   ir::Type iv_type = ir::scalar_type(ir::DType::INT64);
   loop->iv = iv_name == "_" ? b_->make_var("_", iv_type, iv_span) : bind_local(iv_name, iv_type, iv_span, cx);
-  carries_.push_back(&carry);
-  try {
+  LoopExits exits;
+  exits.span = loop->span;
+  {
+    PushScope<LoopCarry> carry_scope(carries_, &carry);
+    PushScope<LoopExits> exits_scope(exits_, &exits);
+    PushScope<WhileHead> head_scope(while_heads_, nullptr);
     loop->body = parse_suite("'for' header", cx);  // parsed even after an error, to report what is inside
-  } catch (...) {
-    carries_.pop_back();
-    throw;
   }
-  carries_.pop_back();
+  ir::Block before;
+  loop->body = finish_loop_body(exits, std::move(loop->body), before, nullptr);
   if (!ok || !loop->iv) return;
+  out.insert(out.end(), before.begin(), before.end());
   out.push_back(loop);
   bind_loop_results(out, carry, carried, loop->span, cx);
 }
@@ -240,7 +245,9 @@ void Parser::parse_yield(ir::Block& out, const std::vector<const SynExpr*>& name
     values.push_back(v);
   }
   LoopCarry* carry = carries_.empty() ? nullptr : carries_.back();
+  if (carry && carry->failed && carry->if_depth == if_depth_) return;
   bool loop_level = carry && !carry->vars.empty() && carry->if_depth == if_depth_;
+  if (loop_level) carry->yielded = true;
   if (!loop_level && if_depth_ == 0) {
     error(call.span,
           "pl.yield_ belongs in the body of a loop with init_values=(...) or in an if/else branch");

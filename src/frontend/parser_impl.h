@@ -312,6 +312,8 @@ class Parser {
     std::vector<ir::Var> vars;
     int if_depth = 0;
     std::vector<std::pair<std::string, SourceSpan>> yield_names;
+    bool yielded = false;  // a loop-level pl.yield_ was written
+    bool failed = false;   // the loop header was reported: its yields say nothing more
   };
   void parse_for(ir::Block& out, LowerCtx& cx);
   std::string parse_loop_target(SourceSpan& iv_span,
@@ -327,6 +329,35 @@ class Parser {
                          const SourceSpan& span, LowerCtx& cx);
   void parse_yield(ir::Block& out, const std::vector<const SynExpr*>& names, const SynExpr& call,
                    LowerCtx& cx);
+
+  // ---- while loops (while_loops.cpp) ----
+  // A pl.while_ loop being parsed: its condition, set by the pl.cond(...) that opens its body.
+  struct WhileHead {
+    int body_block = 0;
+    ir::Expr cond;
+    bool seen = false;  // a pl.cond was written, even one that failed to lower
+  };
+  void parse_while(ir::Block& out, LowerCtx& cx);
+  void parse_while_iter(ir::Block& out, const SourceSpan& begin, LowerCtx& cx);
+  bool is_cond_call(const SynExpr& e) const;
+  void parse_while_cond(const ir::Block& out, const SynExpr& call, LowerCtx& cx);
+  bool check_while_cond(const ir::Expr& cond, const SourceSpan& span);
+  bool lower_while_iterable(const SynExpr& iter, LowerCtx& cx, std::optional<std::vector<ir::Expr>>& inits);
+
+  // ---- continue and break (loop_exits.cpp) ----
+  // The loop whose body is being parsed: the flags its `continue` and `break` set (made at the first
+  // one), and how many exits its body has written so far (a block guards what follows a statement
+  // that wrote one).
+  struct LoopExits {
+    ir::Var continue_flag, break_flag;
+    int written = 0;
+    SourceSpan span;
+  };
+  void parse_loop_exit(ir::Block& out);
+  ir::Expr exit_guard(const LoopExits& exits, const SourceSpan& span);
+  void guard_after_exit(ir::Block& out, LowerCtx& cx);
+  ir::Block finish_loop_body(const LoopExits& exits, ir::Block body, ir::Block& before_loop,
+                             ir::Expr* while_cond);
 
   // ---- with statements (scopes.cpp) ----
   void parse_with(ir::Block& out, LowerCtx& cx);
@@ -471,10 +502,13 @@ class Parser {
   std::map<std::string, BoundFiles> bound_modules_;
   std::map<std::pair<std::string, std::string>, BoundSource::JitParamType> jit_param_types_;
   int poisoned_uses_ = 0;
-  std::vector<LoopCarry*> carries_;  // the enclosing loops' carried values, innermost last
-  int if_depth_ = 0;                 // if/elif/else branches around the statement being parsed
-  int manual_depth_ = 0;             // manual scopes around the statement being parsed
-  int cluster_depth_ = 0;            // pl.cluster() scopes around it (cluster.cpp)
+  std::vector<LoopCarry*> carries_;      // the enclosing loops' carried values, innermost last
+  std::vector<LoopExits*> exits_;        // the enclosing loops' continue/break flags, innermost last
+  std::vector<WhileHead*> while_heads_;  // the enclosing pl.while_ loops, innermost last
+  int exit_flags_ = 0;                   // continue/break flags made so far, for their names
+  int if_depth_ = 0;                     // if/elif/else branches around the statement being parsed
+  int manual_depth_ = 0;                 // manual scopes around the statement being parsed
+  int cluster_depth_ = 0;                // pl.cluster() scopes around it (cluster.cpp)
   // pl.at scopes: the function list calls are checked against (outlined functions join it), the
   // functions outlined so far with the function each came from, and a counter per function for names.
   std::vector<ir::Function>* declared_ = nullptr;
@@ -524,6 +558,14 @@ struct IfDepth {
   int& depth;
   explicit IfDepth(int& d) : depth(d) { ++depth; }
   ~IfDepth() { --depth; }
+};
+
+// Pushes `entry` on a stack of the parser for the lifetime of the scope, also when parsing throws.
+template <typename T>
+struct PushScope {
+  std::vector<T*>& stack;
+  PushScope(std::vector<T*>& s, T* entry) : stack(s) { stack.push_back(entry); }
+  ~PushScope() { stack.pop_back(); }
 };
 
 // Counts one level of recursion; past kMaxNesting reports a located error and aborts the statement.

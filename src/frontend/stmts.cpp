@@ -1,6 +1,7 @@
 // Statements of a function body: assignments (plain, unpacking, annotated, augmented), if/elif/else,
-// return, expression statements and pass, with per-statement error recovery and the guard that no
-// statement is dropped. Loops are in loops.cpp, `with` in scopes.cpp, slices in subscripts.cpp.
+// return, expression statements, pass, continue and break, with per-statement error recovery and the guard
+// that no statement is dropped. Loops are in loops.cpp and while_loops.cpp, `with` in scopes.cpp, slices in
+// subscripts.cpp.
 #include "parser_impl.h"
 #include "ptodist/ir/scalar_eval.h"
 
@@ -28,9 +29,9 @@ bool new_valid_region(const ir::Type& old_type, const ir::Type& new_type) {
   return old_type->kind == ir::TypeKind::Tile && ir::type_str(old_type) != ir::type_str(new_type);
 }
 
-const char* const kUnsupportedKeywords[] = {
-    "while", "break", "continue", "raise",   "assert", "del",   "global", "nonlocal", "import", "from",
-    "yield", "try",   "except",   "finally", "async",  "await", "lambda", "def",      "class"};
+const char* const kUnsupportedKeywords[] = {"raise", "assert", "del", "global", "nonlocal", "import",
+                                            "from",  "yield",  "try", "except", "finally",  "async",
+                                            "await", "lambda", "def", "class"};
 
 // Collects the statements inline calls splice while one statement is parsed, and puts them before
 // it; the enclosing statement's own prelude is set aside meanwhile (an `if` header's, while its branches
@@ -85,6 +86,7 @@ ir::Block Parser::parse_block_body(LowerCtx& cx, std::string* docstring) {
   ir::Block out;
   while (peek().kind != TokenKind::Dedent && peek().kind != TokenKind::End) {
     size_t start = pos_;
+    int exits_before = exits_.empty() ? 0 : exits_.back()->written;
     try {
       parse_statement(out, cx, docstring);
     } catch (const SyntaxAbort&) {
@@ -92,6 +94,12 @@ ir::Block Parser::parse_block_body(LowerCtx& cx, std::string* docstring) {
     }
     if (pos_ == start) advance();  // never loop without progress
     docstring = nullptr;
+    // What follows a continue/break runs only when it was not taken (loop_exits.cpp).
+    if (!exits_.empty() && exits_.back()->written > exits_before && peek().kind != TokenKind::Dedent &&
+        peek().kind != TokenKind::End) {
+      guard_after_exit(out, cx);
+      return out;
+    }
   }
   if (peek().kind == TokenKind::Dedent) advance();
   return out;
@@ -111,6 +119,8 @@ void Parser::parse_statement(ir::Block& out, LowerCtx& cx, std::string* docstrin
   PreludeScope prelude(prelude_, out);
   if (at_keyword("for")) {
     parse_for(out, cx);
+  } else if (at_keyword("while")) {
+    parse_while(out, cx);
   } else if (at_keyword("if")) {
     s = parse_if(cx, "if");
   } else if (at_keyword("with")) {
@@ -154,6 +164,8 @@ void Parser::parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* d
     if (at_keyword("pass")) {
       advance();
       out.push_back(make_stmt<ir::Pass>(begin));
+    } else if (at_keyword("continue") || at_keyword("break")) {
+      parse_loop_exit(out);
     } else if (at_keyword("return")) {
       if (ir::Stmt r = parse_return(cx)) out.push_back(r);
     } else {
@@ -170,6 +182,9 @@ void Parser::parse_simple_statement(ir::Block& out, LowerCtx& cx, std::string* d
         comment = true;
       } else if (is_yield_call(*first)) {
         parse_yield(out, {}, *first, cx);
+      } else if (is_cond_call(*first)) {
+        parse_while_cond(out, *first, cx);
+        comment = true;  // sets the loop's condition; nothing in the body
       } else if (is_bind_dynamic(*first)) {
         lower_bind_dynamic(out, *first, cx);
       } else if (ir::Expr v = lower(*first, cx)) {

@@ -85,6 +85,12 @@ void Walker::visit_stmt(const Stmt& s) {
       visit_block(f->body);
       break;
     }
+    case StmtKind::While: {
+      auto w = s->as<While>();
+      visit_expr(w->cond);
+      visit_block(w->body);
+      break;
+    }
     case StmtKind::If: {
       auto i = s->as<If>();
       visit_expr(i->cond);
@@ -270,6 +276,17 @@ Stmt rewrite_loop(Rewriter& r, const Stmt& s) {
   return n;
 }
 
+Stmt rewrite_while(Rewriter& r, const Stmt& s) {
+  auto w = s->as<While>();
+  Expr cond = sub(r, w->cond);
+  Block body = r.rewrite_block(w->body);
+  if (cond == w->cond && same_block(body, w->body)) return s;
+  auto n = copy_stmt<While>(s);
+  n->cond = cond;
+  n->body = std::move(body);
+  return n;
+}
+
 Stmt rewrite_if(Rewriter& r, const Stmt& s) {
   auto i = s->as<If>();
   Expr cond = sub(r, i->cond);
@@ -321,6 +338,8 @@ Block Rewriter::rewrite_stmt(const Stmt& s) {
   switch (s->kind) {
     case StmtKind::For:
       return {rewrite_loop(*this, s)};
+    case StmtKind::While:
+      return {rewrite_while(*this, s)};
     case StmtKind::If:
       return {rewrite_if(*this, s)};
     default:

@@ -69,6 +69,10 @@ class StmtPrinter {
       case StmtKind::For:
         loop(*s->as<For>(), indent, out);
         break;
+      case StmtKind::While:
+        out += pad(indent) + "while " + ep_.expr(s->as<While>()->cond, kPrecTop) + ":\n";
+        block(s->as<While>()->body, indent + 1, out);
+        break;
       case StmtKind::If:
         if_chain(*s->as<If>(), indent, "if ", out);
         break;

@@ -72,6 +72,7 @@ class SiteFinder {
     for (const Stmt& s : b) {
       if (!s) continue;
       if (auto* f = s->as<For>()) block(f->body, in_manual);
+      if (auto* w = s->as<While>()) block(w->body, in_manual);
       if (auto* i = s->as<If>()) {
         block(i->then_body, in_manual);
         block(i->else_body, in_manual);

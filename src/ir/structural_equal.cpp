@@ -212,6 +212,10 @@ class Comparer {
         return expr(a->as<ExprStmt>()->value, b->as<ExprStmt>()->value) || annotate(a, b);
       case StmtKind::For:
         return loop(*a->as<For>(), *b->as<For>());
+      case StmtKind::While: {
+        auto x = a->as<While>(), y = b->as<While>();
+        return (expr(x->cond, y->cond) || annotate(a, b)) && block(x->body, y->body);
+      }
       case StmtKind::If: {
         auto x = a->as<If>(), y = b->as<If>();
         return (expr(x->cond, y->cond) || annotate(a, b)) && block(x->then_body, y->then_body) &&

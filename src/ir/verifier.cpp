@@ -52,6 +52,8 @@ void FunctionVerifier::collect_defs(const Block& b, std::set<const VarNode*>& ou
     } else if (auto f = s->as<For>()) {
       if (f->iv) out.insert(f->iv.get());
       collect_defs(f->body, out);
+    } else if (auto w = s->as<While>()) {
+      collect_defs(w->body, out);
     } else if (auto i = s->as<If>()) {
       collect_defs(i->then_body, out);
       collect_defs(i->else_body, out);
@@ -94,6 +96,9 @@ void FunctionVerifier::check_stmt(const Stmt& s, DefSet& defs) {
       break;
     case StmtKind::For:
       check_for(*s->as<For>(), defs);
+      break;
+    case StmtKind::While:
+      check_while(*s->as<While>(), defs);
       break;
     case StmtKind::If: {
       auto i = s->as<If>();
@@ -173,6 +178,22 @@ void FunctionVerifier::check_for(const For& f, DefSet& defs) {
   // The loop may run zero times unless its bounds say otherwise; Python keeps the loop variable and
   // the body's names after a loop that ran, so they stay defined then.
   if (runs_at_least_once(f)) defs = body;
+}
+
+// The condition is evaluated before each iteration, the first included, so it reads only what is defined
+// before the loop; the body may run zero times, so what it defines is not defined after it.
+void FunctionVerifier::check_while(const While& w, DefSet& defs) {
+  if (!w.cond) {
+    diags_.error(where(w.span), "while loop without a condition");
+  } else {
+    check_expr(w.cond, defs);
+    const Type& t = w.cond->type;
+    if (t && (t->kind != TypeKind::Scalar || !(dtype_is_int(t->dtype) || t->dtype == DType::BOOL)))
+      diags_.error(where(w.cond->span),
+                   "while condition must be a bool or integer scalar, got " + type_str(t));
+  }
+  DefSet body = defs;
+  check_block(w.body, body);
 }
 
 void FunctionVerifier::check_return(const Return& r, DefSet& defs) {

@@ -42,6 +42,7 @@ class FunctionVerifier {
   void check_stmt(const Stmt& s, DefSet& defs);
   void check_assign(const Assign& a, DefSet& defs);
   void check_for(const For& f, DefSet& defs);
+  void check_while(const While& w, DefSet& defs);
   void check_return(const Return& r, DefSet& defs);
   void check_binding(const Var& v, const Type& value_type, const SourceSpan& span);
   void check_loop_bound(const Expr& e, const char* what, const DefSet& defs);

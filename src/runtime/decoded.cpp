@@ -326,6 +326,15 @@ class Decoder {
         d.end = here();
         return;
       }
+      case ir::StmtKind::While: {
+        const auto* loop = s->as<ir::While>();
+        DecodedOperand cond = operand(loop->cond);
+        block(loop->body);
+        DecodedStmt& d = out_.code[at];
+        d.value = cond;
+        d.end = here();
+        return;
+      }
       case ir::StmtKind::If: {
         const auto* i = s->as<ir::If>();
         DecodedOperand cond = operand(i->cond);

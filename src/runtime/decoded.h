@@ -118,8 +118,8 @@ struct DecodedOp {
   Dims shape;
 };
 
-// One statement. Bodies follow their statement: a For's body is [index + 1, end), an If's then-body
-// [index + 1, else_at) and else-body [else_at, end), a ManualScope's body [index + 1, end).
+// One statement. Bodies follow their statement: a For's or While's body is [index + 1, end), an If's
+// then-body [index + 1, else_at) and else-body [else_at, end), a ManualScope's body [index + 1, end).
 struct DecodedStmt {
   ir::StmtKind kind = ir::StmtKind::Pass;
   const ir::StmtNode* node = nullptr;
@@ -130,8 +130,8 @@ struct DecodedStmt {
   uint32_t else_at = 0;
   int iv_slot = -1;                  // For
   DecodedOperand start, stop, step;  // For (start and step default to 0 and 1)
-  // What the statement evaluates: an If's condition, an Assign's or ExprStmt's value when that is not
-  // an op call.
+  // What the statement evaluates: an If's or While's condition, an Assign's or ExprStmt's value when that is
+  // not an op call.
   DecodedOperand value;
   uint32_t values = 0;  // Return: its values, DecodedFunction::operands[values, values + n_values)
   uint32_t n_values = 0;

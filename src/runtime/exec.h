@@ -428,6 +428,7 @@ class Interp {
   bool run_steps(uint32_t first, uint32_t count, Scalar& out);
   void exec_assign(const DecodedStmt& s);
   void exec_for(const DecodedStmt& loop, uint32_t at);
+  void exec_while(const DecodedStmt& loop, uint32_t at);
   void exec_manual_scope(const DecodedStmt& scope, uint32_t at);
 };
 

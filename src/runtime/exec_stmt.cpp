@@ -1,5 +1,5 @@
 // Control flow of the interpreter over a function's decoded statements (decoded.h): assignments (with
-// tuple unpacking), counted loops, if/else, manual scopes and returns, with an abort check per
+// tuple unpacking), counted and while loops, if/else, manual scopes and returns, with an abort check per
 // statement so a failing run unwinds promptly.
 #include "exec.h"
 #include "ptodist/support/diagnostics.h"
@@ -59,6 +59,10 @@ void Interp::exec_range(uint32_t begin, uint32_t end) {
         break;
       case ir::StmtKind::For:
         exec_for(s, i);
+        i = s.end;
+        continue;
+      case ir::StmtKind::While:
+        exec_while(s, i);
         i = s.end;
         continue;
       case ir::StmtKind::If:
@@ -224,6 +228,17 @@ void Interp::exec_for(const DecodedStmt& loop, uint32_t at) {
     exec_range(at + 1, loop.end);
     if (f.returned) return;
     if (__builtin_add_overflow(i, step, &i)) return;  // past INT64's end is past `stop`
+  }
+}
+
+// The condition is evaluated before every iteration; the frontend turned break into part of it. Unlike a
+// counted loop's, an iteration is not progress for the watchdog: a while loop that never ends (only its
+// ops tick) is then reported as a hang instead of running forever.
+void Interp::exec_while(const DecodedStmt& loop, uint32_t at) {
+  while (double_of(loop.value) != 0) {
+    exec_range(at + 1, loop.end);
+    if (f.returned) return;
+    world().check_abort();
   }
 }
 

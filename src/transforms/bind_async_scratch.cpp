@@ -30,6 +30,8 @@ void assigned_sessions(const Block& b, std::vector<const VarNode*>& out) {
         if (is_session(v)) out.push_back(v.get());
     } else if (auto* f = s->as<For>()) {
       assigned_sessions(f->body, out);
+    } else if (auto* w = s->as<While>()) {
+      assigned_sessions(w->body, out);
     } else if (auto* i = s->as<If>()) {
       assigned_sessions(i->then_body, out);
       assigned_sessions(i->else_body, out);
@@ -139,6 +141,9 @@ class Binder {
       case StmtKind::For:
         for_stmt(*static_cast<For*>(c.get()), env);
         break;
+      case StmtKind::While:
+        while_stmt(*static_cast<While*>(c.get()), env);
+        break;
       case StmtKind::ManualScope: {
         auto* m = static_cast<ManualScope*>(c.get());
         m->body = block(m->body, env);
@@ -203,6 +208,17 @@ class Binder {
     for (const VarNode* v : carried) head[v] = SessionBinding{SessionBinding::LoopCarried, nullptr, f.span};
     f.body = block(f.body, head);
     for (const VarNode* v : carried) env[v] = SessionBinding{SessionBinding::LoopCarried, nullptr, f.span};
+  }
+
+  // As a counted loop; the condition is read at the head of every iteration.
+  void while_stmt(While& w, Env& env) {
+    std::vector<const VarNode*> carried;
+    assigned_sessions(w.body, carried);
+    Env head = env;
+    for (const VarNode* v : carried) head[v] = SessionBinding{SessionBinding::LoopCarried, nullptr, w.span};
+    w.cond = bind(w.cond, head);
+    w.body = block(w.body, head);
+    for (const VarNode* v : carried) env[v] = SessionBinding{SessionBinding::LoopCarried, nullptr, w.span};
   }
 
   PassContext& cx_;

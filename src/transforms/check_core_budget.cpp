@@ -43,6 +43,8 @@ class BudgetChecker {
         scope(*m);
       else if (auto* f = s->as<For>())
         block(f->body);
+      else if (auto* w = s->as<While>())
+        block(w->body);
       else if (auto* i = s->as<If>()) {
         block(i->then_body);
         block(i->else_body);

@@ -137,6 +137,12 @@ Block DeepRewriter::rewrite_stmt(const Stmt& s) {
       f->body = rewrite_block(f->body);
       break;
     }
+    case StmtKind::While: {
+      auto* w = static_cast<While*>(c.get());
+      w->cond = rewrite_opt(w->cond);
+      w->body = rewrite_block(w->body);
+      break;
+    }
     case StmtKind::If: {
       auto* i = static_cast<If*>(c.get());
       i->cond = rewrite_opt(i->cond);

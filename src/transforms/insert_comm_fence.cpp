@@ -86,6 +86,11 @@ class FenceInserter {
       c->body = block(f->body);
       return c;
     }
+    if (auto* w = s->as<While>()) {
+      auto c = std::make_shared<While>(*w);
+      c->body = block(w->body);
+      return c;
+    }
     if (auto* i = s->as<If>()) {
       auto c = std::make_shared<If>(*i);
       c->then_body = block(i->then_body);

@@ -48,6 +48,8 @@ std::shared_ptr<StmtNode> copy_stmt(const StmtNode& s) {
       return std::make_shared<ExprStmt>(static_cast<const ExprStmt&>(s));
     case StmtKind::For:
       return std::make_shared<For>(static_cast<const For&>(s));
+    case StmtKind::While:
+      return std::make_shared<While>(static_cast<const While&>(s));
     case StmtKind::If:
       return std::make_shared<If>(static_cast<const If&>(s));
     case StmtKind::ManualScope:
@@ -135,6 +137,10 @@ Block map_blocks(const Block& b, const StmtMap& fn) {
       auto c = std::make_shared<For>(*f);
       c->body = map_blocks(f->body, fn);
       cur = c;
+    } else if (auto* w = s->as<While>()) {
+      auto c = std::make_shared<While>(*w);
+      c->body = map_blocks(w->body, fn);
+      cur = c;
     } else if (auto* i = s->as<If>()) {
       auto c = std::make_shared<If>(*i);
       c->then_body = map_blocks(i->then_body, fn);
@@ -188,6 +194,8 @@ class NameCollector {
     } else if (auto* f = s->as<For>()) {
       if (f->iv) names.insert(f->iv->name);
       block(f->body);
+    } else if (auto* w = s->as<While>()) {
+      block(w->body);
     } else if (auto* i = s->as<If>()) {
       block(i->then_body);
       block(i->else_body);

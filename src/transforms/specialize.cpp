@@ -25,6 +25,7 @@ void count_definitions(const Block& body, std::map<const VarNode*, int>& defs) {
       ++defs[f->iv.get()];
       count_definitions(f->body, defs);
     }
+    if (auto* w = s->as<While>()) count_definitions(w->body, defs);
     if (auto* i = s->as<If>()) {
       count_definitions(i->then_body, defs);
       count_definitions(i->else_body, defs);

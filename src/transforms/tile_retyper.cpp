@@ -40,6 +40,8 @@ void collect_defs(const Block& b, Definitions& defs) {
     } else if (const auto* f = s->as<For>()) {
       if (f->iv) defs[f->iv.get()].push_back(nullptr);
       collect_defs(f->body, defs);
+    } else if (const auto* w = s->as<While>()) {
+      collect_defs(w->body, defs);
     } else if (const auto* i = s->as<If>()) {
       collect_defs(i->then_body, defs);
       collect_defs(i->else_body, defs);

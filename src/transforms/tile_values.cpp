@@ -210,6 +210,8 @@ class TileValues : public DeepRewriter {
       } else if (const auto* f = s->as<For>()) {
         if (f->iv) other.insert(f->iv.get());
         collect(f->body, defined, other);
+      } else if (const auto* w = s->as<While>()) {
+        collect(w->body, defined, other);
       } else if (const auto* i = s->as<If>()) {
         collect(i->then_body, defined, other);
         collect(i->else_body, defined, other);
@@ -235,6 +237,9 @@ class TileValues : public DeepRewriter {
       } else if (const auto* f = s->as<For>()) {
         scan(f->start, false), scan(f->stop, false), scan(f->step, false), scan(f->stage, false);
         scan_block(f->body);
+      } else if (const auto* w = s->as<While>()) {
+        scan(w->cond, false);
+        scan_block(w->body);
       } else if (const auto* i = s->as<If>()) {
         scan(i->cond, false);
         scan_block(i->then_body);

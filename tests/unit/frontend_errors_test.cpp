@@ -80,9 +80,9 @@ TEST(FrontendErrors, NoCascadeAfterALexerErrorOrABadHeader) {
 }
 
 TEST(FrontendErrors, UnsupportedStatements) {
-  auto p = parse_kernel("    while n:\n        pass\n    x[0] = 1\n    lambda: 1\n");
+  auto p = parse_kernel("    del n\n    pass\n    x[0] = 1\n    lambda: 1\n");
   std::vector<std::string> expected = {
-      "4:5: 'while' statements are not supported in kernel functions",
+      "4:5: 'del' statements are not supported in kernel functions",
       "6:5: assignment to a subscript is not supported; use pl.store(...) or pl.write(...)",
       "7:5: 'lambda' statements are not supported in kernel functions"};
   EXPECT_EQ(p->errors(), expected);

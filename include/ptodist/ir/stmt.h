@@ -1,4 +1,4 @@
-// IR statements: structured control flow (for, if, manual_scope) over assignments and calls.
+// IR statements: structured control flow (for, while, if, manual_scope) over assignments and calls.
 #pragma once
 
 #include <memory>
@@ -9,7 +9,7 @@
 
 namespace ptodist::ir {
 
-enum class StmtKind { Assign, ExprStmt, For, If, ManualScope, Return, Pass };
+enum class StmtKind { Assign, ExprStmt, For, If, ManualScope, Return, Pass, While };
 
 struct StmtNode;
 using Stmt = std::shared_ptr<const StmtNode>;
@@ -62,6 +62,15 @@ struct For : StmtBase<StmtKind::For> {
 // How many times `loop` runs when start, stop and step are constants (never negative, saturated at
 // LLONG_MAX); nullopt when one is not a constant or the step is 0.
 std::optional<long long> constant_trip_count(const For& loop);
+
+// `while cond:` — the condition is evaluated before every iteration. PyPTO's
+// `for (a,) in pl.while_(init_values=(x,)):` lowers to one too: its carried values are the mutable
+// variables the condition reads and the body rebinds. `continue`/`break` never reach the IR: the frontend
+// rewrites them into flags and guarded blocks (loop_exits.cpp).
+struct While : StmtBase<StmtKind::While> {
+  Expr cond;
+  Block body;
+};
 
 struct If : StmtBase<StmtKind::If> {
   Expr cond;

@@ -1,5 +1,6 @@
-// Structured control flow in PTO text: counted loops as scf.for and branches as scf.if. Scalars that a
-// body rebinds travel as iter_args / scf.yield results, since SSA values do not escape a region.
+// Structured control flow in PTO text: counted loops as scf.for, while loops as scf.while and branches
+// as scf.if. Scalars that a body rebinds travel as iter_args / scf.yield results, since SSA values do
+// not escape a region.
 #include "emitter.h"
 
 namespace ptodist::codegen::pto {
@@ -15,6 +16,8 @@ void collect_assigned(const Block& block, std::map<int, Var>& out) {
         if (v && v->type && v->type->kind == TypeKind::Scalar) out[v->id] = v;
     } else if (auto f = s->as<For>()) {
       collect_assigned(f->body, out);
+    } else if (auto w = s->as<While>()) {
+      collect_assigned(w->body, out);
     } else if (auto i = s->as<If>()) {
       collect_assigned(i->then_body, out);
       collect_assigned(i->else_body, out);
@@ -94,6 +97,58 @@ void FunctionEmitter::emit_for(const For& f) {
     for (size_t i = 0; i < carried.size(); ++i)
       outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
     line("scf.yield " + join(outs) + " : " + join(types));
+  }
+  --indent_;
+  line("}");
+  scalars_ = saved;
+  for (size_t i = 0; i < carried.size(); ++i)
+    scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
+}
+
+// scf.while as PyPTO writes it: the condition in the "before" region, which hands the carried scalars on
+// with scf.condition, and the body in the "do" region, whose block arguments receive them. A while loop
+// that carries nothing is `scf.while : () -> ()`.
+void FunctionEmitter::emit_while(const While& w) {
+  std::vector<Var> carried = carried_vars({&w.body}, false);
+  std::vector<std::string> types, inits, before, after;
+  for (const Var& v : carried) {
+    inits.push_back(scalars_[v->id].ssa);
+    types.push_back(scalars_[v->id].type);
+    before.push_back(fresh(v->name));
+    after.push_back(fresh(v->name));
+  }
+  std::string res = carried.empty() ? "" : fresh(carried.size() == 1 ? carried[0]->name : "loop");
+  std::map<int, Value> saved = scalars_;
+  if (carried.empty()) {
+    line("scf.while : () -> () {");
+  } else {
+    std::vector<std::string> args;
+    for (size_t i = 0; i < carried.size(); ++i) args.push_back(before[i] + " = " + inits[i]);
+    std::string sig = "(" + join(types) + ")";
+    line(result_def(res, carried.size()) + " = scf.while (" + join(args) + ") : " + sig + " -> " + sig +
+         " {");
+  }
+  ++indent_;
+  for (size_t i = 0; i < carried.size(); ++i) scalars_[carried[i]->id] = {before[i], types[i]};
+  Value cond = emit_scalar_as(w.cond, "i1");
+  if (failed_) return;
+  line("scf.condition(" + cond.ssa + ")" + (carried.empty() ? "" : " " + join(before) + " : " + join(types)));
+  --indent_;
+  line("} do {");
+  if (!carried.empty()) {
+    std::vector<std::string> params;
+    for (size_t i = 0; i < carried.size(); ++i) params.push_back(after[i] + " : " + types[i]);
+    line("^bb0(" + join(params) + "):");
+  }
+  ++indent_;
+  for (size_t i = 0; i < carried.size(); ++i) scalars_[carried[i]->id] = {after[i], types[i]};
+  emit_block(w.body);
+  drop_body_tiles();
+  if (!failed_) {
+    std::vector<std::string> outs;
+    for (size_t i = 0; i < carried.size(); ++i)
+      outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
+    line(carried.empty() ? std::string("scf.yield") : "scf.yield " + join(outs) + " : " + join(types));
   }
   --indent_;
   line("}");

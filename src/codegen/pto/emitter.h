@@ -130,6 +130,8 @@ void for_each_assign(const ir::Block& block, const Fn& fn) {
       fn(*a);
     else if (auto f = s->as<ir::For>())
       for_each_assign(f->body, fn);
+    else if (auto w = s->as<ir::While>())
+      for_each_assign(w->body, fn);
     else if (auto i = s->as<ir::If>()) {
       for_each_assign(i->then_body, fn);
       for_each_assign(i->else_body, fn);
@@ -296,7 +298,9 @@ class FunctionEmitter {
   void emit_block(const ir::Block& block);
   void emit_stmt(const ir::Stmt& s, const ir::Stmt* next, const ir::Stmt* end);
   void emit_assign(const ir::Assign& a, const ir::Stmt* next, const ir::Stmt* end);
+  void emit_tuple_assign(const ir::Assign& a, const ir::Tuple& values);
   void emit_for(const ir::For& f);
+  void emit_while(const ir::While& w);
   void emit_if(const ir::If& s);
   std::vector<ir::Var> carried_vars(const std::vector<const ir::Block*>& bodies, bool need_all) const;
 

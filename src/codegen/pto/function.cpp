@@ -35,7 +35,10 @@ void for_each_call(const Block& block, const Fn& fn) {
       for_each_call_in(x->value, fn);
     else if (auto f = s->as<For>())
       for_each_call(f->body, fn);
-    else if (auto i = s->as<If>()) {
+    else if (auto w = s->as<While>()) {
+      for_each_call_in(w->cond, fn);
+      for_each_call(w->body, fn);
+    } else if (auto i = s->as<If>()) {
       for_each_call(i->then_body, fn);
       for_each_call(i->else_body, fn);
     } else if (auto m = s->as<ManualScope>()) {
@@ -398,6 +401,9 @@ void FunctionEmitter::emit_stmt(const Stmt& s, const Stmt* next, const Stmt* end
     case StmtKind::For:
       emit_for(*s->as<For>());
       return;
+    case StmtKind::While:
+      emit_while(*s->as<While>());
+      return;
     case StmtKind::If:
       emit_if(*s->as<If>());
       return;
@@ -443,6 +449,38 @@ void FunctionEmitter::drop_body_tiles() {
   }
 }
 
+// `a, b = (x, y)`, as loop-carried values are initialised and yielded: every value is read before any
+// target is bound, so `a, b = (b, a)` swaps. Tiles and tensors pass their handles, scalars their SSA value.
+void FunctionEmitter::emit_tuple_assign(const Assign& a, const Tuple& values) {
+  std::map<int, Value> scalars;
+  std::map<int, TensorRef> tensors;
+  std::map<int, TileRef> tiles;
+  for (size_t i = 0; i < values.elements.size(); ++i) {
+    const Var& v = a.targets[i];
+    const Expr& e = values.elements[i];
+    if (!v || !e) continue;
+    const auto* ref = e->as<VarRef>();
+    if (ref && tiles_.count(ref->var->id)) {
+      tiles[v->id] = tiles_[ref->var->id];
+    } else if (ref && tensors_.count(ref->var->id)) {
+      tensors[v->id] = tensors_[ref->var->id];
+    } else if (e->type && e->type->kind == TypeKind::Scalar) {
+      hint_ = v->name;
+      Value val = emit_scalar(e);
+      hint_.clear();
+      if (val.valid()) scalars[v->id] = val;
+    } else {
+      fail(e->span,
+           "a tuple assignment in a kernel takes scalars and tile or tensor variables; assign this " +
+               type_str(e->type) + " value on its own");
+      return;
+    }
+  }
+  for (auto& [id, val] : scalars) scalars_[id] = val;
+  for (auto& [id, ref] : tensors) tensors_[id] = ref;
+  for (auto& [id, ref] : tiles) tiles_[id] = ref;
+}
+
 void FunctionEmitter::emit_assign(const Assign& a, const Stmt* next, const Stmt* end) {
   if (!a.value) return;
   alloc_in_body(a);
@@ -453,6 +491,10 @@ void FunctionEmitter::emit_assign(const Assign& a, const Stmt* next, const Stmt*
   }
   if (a.value->isa<FuncCall>()) {
     fail(a.span, "a kernel cannot call another function in PTO text; inline it");
+    return;
+  }
+  if (const auto* tuple = a.value->as<Tuple>(); tuple && a.targets.size() == tuple->elements.size()) {
+    emit_tuple_assign(a, *tuple);
     return;
   }
   if (a.targets.size() != 1 || !a.targets[0]) {

@@ -56,7 +56,7 @@ struct TileReads : Walker {
       if (const OpCall* c = defining_call(*a); c && c->op->id == OpId::SetValidShape)
         set_validshape_at[c] = pos;
     }
-    if (s->isa<For>()) {
+    if (s->isa<For>() || s->isa<While>()) {
       int first = pos + 1;
       Walker::visit_stmt(s);
       loops.push_back({first, pos});

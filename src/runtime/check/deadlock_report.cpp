@@ -39,6 +39,7 @@ class OpFinder : public ir::Walker {
 
 std::vector<ir::Block> nested_blocks(const ir::Stmt& s) {
   if (const auto* f = s->as<ir::For>()) return {f->body};
+  if (const auto* w = s->as<ir::While>()) return {w->body};
   if (const auto* i = s->as<ir::If>()) return {i->then_body, i->else_body};
   if (const auto* m = s->as<ir::ManualScope>()) return {m->body};
   return {};
@@ -57,7 +58,7 @@ int search(const ir::Block& b, const SourceSpan& at) {
       int r = search(nb, at);
       if (r >= 0) inner = r;
     }
-    if (b[i]->isa<ir::For>() && here.notifies) inner = 1;
+    if ((b[i]->isa<ir::For>() || b[i]->isa<ir::While>()) && here.notifies) inner = 1;
     for (size_t j = i + 1; j < b.size() && !inner; ++j) {
       OpFinder later(at);
       later.visit_stmt(b[j]);

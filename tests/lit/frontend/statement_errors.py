@@ -8,15 +8,6 @@ N = 16
 
 @pl.jit.incore
 def kernel(x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]], n: pl.Scalar[pl.INT32]):
-    # expected-error@+1 {{'while' statements are not supported in kernel functions}}
-    while n > 0:
-        n = n - 1
-    for i in pl.range(4):
-        # expected-error@+1 {{'break' statements are not supported in kernel functions}}
-        break
-    for i in pl.range(4):
-        # expected-error@+1 {{'continue' statements are not supported in kernel functions}}
-        continue
     # expected-error@+1 {{'raise' statements are not supported in kernel functions}}
     raise ValueError("no")
     # expected-error@+1 {{'assert' statements are not supported in kernel functions}}

@@ -15,8 +15,8 @@ def kernel(x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]],
     # expected-error@+1 {{expected 'in' after the loop variable of 'for'}}
     for i pl.range(4):
         pass
-    # expected-error@+1 {{'while' statements are not supported in kernel functions}}
-    while n > 0:
+    # expected-error@+1 {{expected ':' after the 'while' condition}}
+    while n > 0
         pass
     # expected-error@+1 {{chained comparisons are not supported}}
     b = 0 < n < 4
