@@ -39,6 +39,7 @@ bool is_scalar_op(OpId id) {
     case OpId::WorldSize:
     case OpId::GetBlockIdx:
     case OpId::GetBlockNum:
+    case OpId::GetSubblockIdx:
     case OpId::Read:
     case OpId::GetCommCtx:
     case OpId::Cast:  // of a scalar: emit_compute_op takes the tile form
@@ -168,6 +169,11 @@ Value FunctionEmitter::emit_scalar_op(const OpCall& c) {
       bool idx = c.op->id == OpId::GetBlockIdx;
       Value r{fresh(idx ? "block_idx" : "block_num"), "i64"};
       line(r.ssa + (idx ? " = pto.get_block_idx" : " = pto.get_block_num"));
+      return r;
+    }
+    case OpId::GetSubblockIdx: {  // the AIV lane within its core group (0 on the AIC)
+      Value r{fresh("subblock_idx"), "i64"};
+      line(r.ssa + " = pto.get_subblock_idx");
       return r;
     }
     case OpId::Read:
