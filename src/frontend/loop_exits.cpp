@@ -9,20 +9,9 @@
 //   - the break flag is cleared before the loop; a while loop tests it before its condition, and a
 //     counted loop skips its remaining iterations (scf.for cannot stop early).
 #include "parser_impl.h"
+#include "stmt_nodes.h"
 
 namespace ptodist::frontend {
-
-namespace {
-
-std::shared_ptr<ir::Assign> assign_flag(const ir::Var& flag, ir::Expr value, const SourceSpan& span) {
-  auto a = std::make_shared<ir::Assign>();
-  a->span = span;
-  a->targets = {flag};
-  a->value = std::move(value);
-  return a;
-}
-
-}  // namespace
 
 void Parser::parse_loop_exit(ir::Block& out) {
   const Token& t = advance();  // 'continue' or 'break'
@@ -37,7 +26,7 @@ void Parser::parse_loop_exit(ir::Block& out) {
   if (!flag)
     flag = b_->make_var((is_break ? "__break_" : "__continue_") + std::to_string(++exit_flags_),
                         ir::scalar_type(ir::DType::BOOL), t.span);
-  out.push_back(assign_flag(flag, b_->bool_imm(true, t.span), t.span));
+  out.push_back(make_assign({flag}, b_->bool_imm(true, t.span), t.span));
   ++loop.written;
 }
 
@@ -74,9 +63,10 @@ void Parser::guard_after_exit(ir::Block& out, LowerCtx& cx) {
 ir::Block Parser::finish_loop_body(const LoopExits& exits, ir::Block body, ir::Block& before_loop,
                                    ir::Expr* while_cond) {
   if (exits.continue_flag)
-    body.insert(body.begin(), assign_flag(exits.continue_flag, b_->bool_imm(false, exits.span), exits.span));
+    body.insert(body.begin(),
+                make_assign({exits.continue_flag}, b_->bool_imm(false, exits.span), exits.span));
   if (!exits.break_flag) return body;
-  before_loop.push_back(assign_flag(exits.break_flag, b_->bool_imm(false, exits.span), exits.span));
+  before_loop.push_back(make_assign({exits.break_flag}, b_->bool_imm(false, exits.span), exits.span));
   ir::Expr not_broken =
       b_->unary(ir::UnaryOpKind::Not, b_->var_ref(exits.break_flag, exits.span), exits.span);
   if (while_cond) {

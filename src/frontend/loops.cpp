@@ -7,27 +7,9 @@
 // leaves them equal to the init values, as in PyPTO). A `pl.yield_` inside an if/else branch is PyPTO's
 // if-yield: the target names are assigned in that branch and carry past the `if`.
 #include "parser_impl.h"
+#include "stmt_nodes.h"
 
 namespace ptodist::frontend {
-
-namespace {
-
-template <typename T>
-std::shared_ptr<T> make_stmt(const SourceSpan& span) {
-  auto s = std::make_shared<T>();
-  s->span = span;
-  return s;
-}
-
-std::shared_ptr<ir::Assign> make_assign(std::vector<ir::Var> targets, ir::Expr value,
-                                        const SourceSpan& span) {
-  auto s = make_stmt<ir::Assign>(span);
-  s->targets = std::move(targets);
-  s->value = std::move(value);
-  return s;
-}
-
-}  // namespace
 
 // `for i in ...:` or `for i, (a, b) in ...:`; the carried names are appended to `carried`.
 std::string Parser::parse_loop_target(SourceSpan& iv_span,

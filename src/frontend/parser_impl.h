@@ -299,6 +299,7 @@ class Parser {
   void parse_annotated_assignment(ir::Block& out, const SynExprP& target, LowerCtx& cx);
   SynExprP tpop_typed_by(const SynExprP& value, const SynExpr& annotation) const;
   bool tile_annotation_has_memory(const SynExpr& annotation) const;
+  bool is_tile_view(const SynExpr& e) const;  // a pl.TileView(...) item of a pl.Tile[...] annotation
   void parse_annotated_yield(ir::Block& out, const SynExpr& target, const ir::Type& declared,
                              const SynExpr& value, LowerCtx& cx);
   void parse_aug_assignment(ir::Block& out, const SynExprP& target, const Token& op, LowerCtx& cx);

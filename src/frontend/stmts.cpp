@@ -4,17 +4,11 @@
 // subscripts.cpp.
 #include "parser_impl.h"
 #include "ptodist/ir/scalar_eval.h"
+#include "stmt_nodes.h"
 
 namespace ptodist::frontend {
 
 namespace {
-
-template <typename T>
-std::shared_ptr<T> make_stmt(const SourceSpan& span) {
-  auto s = std::make_shared<T>();
-  s->span = span;
-  return s;
-}
 
 // A rebinding must keep the variable's type; Python integers are untyped, so integer scalars of any
 // width may rebind each other (the builder already gives `n + 1` the dtype of n).
@@ -364,10 +358,12 @@ bool Parser::tile_annotation_has_memory(const SynExpr& annotation) const {
   const SynExpr& index = *annotation.items[1];
   if (index.kind != SynKind::Tuple) return true;
   size_t n = index.items.size();
-  if (n && index.items.back()->kind == SynKind::Call &&
-      canonical(*index.items.back()->items[0]).value_or("") == "pl.TileView")
-    --n;
+  if (n && is_tile_view(*index.items.back())) --n;
   return n >= 3;
+}
+
+bool Parser::is_tile_view(const SynExpr& e) const {
+  return e.kind == SynKind::Call && !e.items.empty() && canonical(*e.items[0]).value_or("") == "pl.TileView";
 }
 
 // PyPTO's `x: pl.Tile[[R, C], dtype, mem, pl.TileView(valid_shape=[..])] = pl.tpop_from_aic(...)`: the
@@ -375,10 +371,8 @@ bool Parser::tile_annotation_has_memory(const SynExpr& annotation) const {
 // dtype and valid_shape as arguments, so its contract (re-run by the verifier) sees them.
 SynExprP Parser::tpop_typed_by(const SynExprP& value, const SynExpr& annotation) const {
   if (value->kind != SynKind::Call || value->items.empty()) return value;
-  std::string op = canonical(*value->items[0]).value_or("");
-  if (op != "pl.tpop_from_aic" && op != "pl.tpop_from_aiv" && op != "pl.system.tpop_from_aic" &&
-      op != "pl.system.tpop_from_aiv")
-    return value;
+  const ir::OpInfo* op = ir::find_op(canonical(*value->items[0]).value_or(""));
+  if (!op || (op->id != ir::OpId::TpopFromAic && op->id != ir::OpId::TpopFromAiv)) return value;
   for (size_t i = 1; i < value->items.size(); ++i)
     if (value->items[i]->keyword == "shape" || value->items[i]->keyword == "dtype") return value;
   if (annotation.kind != SynKind::Subscript || annotation.items.size() != 2 ||
@@ -396,9 +390,7 @@ SynExprP Parser::tpop_typed_by(const SynExprP& value, const SynExpr& annotation)
   keyword(index.items[1], "dtype");
   for (size_t i = 2; i < index.items.size(); ++i) {
     const SynExpr& view = *index.items[i];
-    if (view.kind != SynKind::Call || view.items.empty() ||
-        canonical(*view.items[0]).value_or("") != "pl.TileView")
-      continue;
+    if (!is_tile_view(view)) continue;
     for (size_t j = 1; j < view.items.size(); ++j)
       if (view.items[j]->keyword == "valid_shape") keyword(view.items[j], "valid_shape");
   }

@@ -169,8 +169,7 @@ ir::Type Parser::lower_type(const SynExpr& e, LowerCtx& cx) {
   }
   // PyPTO's pl.Tile[shape, dtype, memory, pl.TileView(valid_shape=[..])]: the view's valid region.
   std::vector<ir::Expr> valid;
-  if (tile && parts.size() >= 3 && parts.back()->kind == SynKind::Call &&
-      canonical(*parts.back()->items[0]).value_or("") == "pl.TileView") {
+  if (tile && parts.size() >= 3 && is_tile_view(*parts.back())) {
     const SynExpr& view = *parts.back();
     for (size_t i = 1; i < view.items.size(); ++i) {
       const SynExpr& a = *view.items[i];

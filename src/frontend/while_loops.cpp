@@ -11,21 +11,9 @@
 // variables: assigned their init values before the loop, rebound by the loop-level pl.yield_, and the
 // yield's names receive their values after the loop (equal to the init values when it runs zero times).
 #include "parser_impl.h"
+#include "stmt_nodes.h"
 
 namespace ptodist::frontend {
-
-namespace {
-
-std::shared_ptr<ir::Assign> make_assign(std::vector<ir::Var> targets, ir::Expr value,
-                                        const SourceSpan& span) {
-  auto s = std::make_shared<ir::Assign>();
-  s->span = span;
-  s->targets = std::move(targets);
-  s->value = std::move(value);
-  return s;
-}
-
-}  // namespace
 
 // The runtime and PTO's scf.condition take a bool (an integer tests against zero, as in Python).
 bool Parser::check_while_cond(const ir::Expr& cond, const SourceSpan& span) {
