@@ -61,6 +61,22 @@ std::vector<Var> FunctionEmitter::carried_vars(const std::vector<const Block*>& 
   return out;
 }
 
+// `scf.yield v, ... : t, ...` (a bare `scf.yield` when nothing is carried).
+void FunctionEmitter::emit_carried_yield(const std::vector<Var>& carried,
+                                         const std::vector<std::string>& types) {
+  std::vector<std::string> outs;
+  for (size_t i = 0; i < carried.size(); ++i) outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
+  line(carried.empty() ? std::string("scf.yield") : "scf.yield " + join(outs) + " : " + join(types));
+}
+
+void FunctionEmitter::bind_region_results(const std::string& res, const std::vector<Var>& carried,
+                                          const std::vector<std::string>& types,
+                                          std::map<int, Value> before) {
+  scalars_ = std::move(before);
+  for (size_t i = 0; i < carried.size(); ++i)
+    scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
+}
+
 void FunctionEmitter::emit_for(const For& f) {
   Value lb = f.start ? emit_scalar_as(f.start, "index") : constant_int(0, "index");
   Value ub = emit_scalar_as(f.stop, "index");
@@ -92,17 +108,10 @@ void FunctionEmitter::emit_for(const For& f) {
   for (size_t i = 0; i < carried.size(); ++i) scalars_[carried[i]->id] = {args[i], types[i]};
   emit_block(f.body);
   drop_body_tiles();
-  if (!carried.empty() && !failed_) {
-    std::vector<std::string> outs;
-    for (size_t i = 0; i < carried.size(); ++i)
-      outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
-    line("scf.yield " + join(outs) + " : " + join(types));
-  }
+  if (!carried.empty() && !failed_) emit_carried_yield(carried, types);
   --indent_;
   line("}");
-  scalars_ = saved;
-  for (size_t i = 0; i < carried.size(); ++i)
-    scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
+  bind_region_results(res, carried, types, std::move(saved));
 }
 
 // scf.while as PyPTO writes it: the condition in the "before" region, which hands the carried scalars on
@@ -144,17 +153,10 @@ void FunctionEmitter::emit_while(const While& w) {
   for (size_t i = 0; i < carried.size(); ++i) scalars_[carried[i]->id] = {after[i], types[i]};
   emit_block(w.body);
   drop_body_tiles();
-  if (!failed_) {
-    std::vector<std::string> outs;
-    for (size_t i = 0; i < carried.size(); ++i)
-      outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
-    line(carried.empty() ? std::string("scf.yield") : "scf.yield " + join(outs) + " : " + join(types));
-  }
+  if (!failed_) emit_carried_yield(carried, types);
   --indent_;
   line("}");
-  scalars_ = saved;
-  for (size_t i = 0; i < carried.size(); ++i)
-    scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
+  bind_region_results(res, carried, types, std::move(saved));
 }
 
 void FunctionEmitter::emit_if(const If& s) {
@@ -178,12 +180,7 @@ void FunctionEmitter::emit_if(const If& s) {
     drop_body_tiles();
     for (const auto& [id, p] : pending_before)
       if (!pending_.count(id)) waited.insert(id);
-    if (!carried.empty() && !failed_) {
-      std::vector<std::string> outs;
-      for (size_t i = 0; i < carried.size(); ++i)
-        outs.push_back(coerce(scalars_[carried[i]->id], types[i]).ssa);
-      line("scf.yield " + join(outs) + " : " + join(types));
-    }
+    if (!carried.empty() && !failed_) emit_carried_yield(carried, types);
     --indent_;
   };
   line(head + " {");
@@ -193,11 +190,9 @@ void FunctionEmitter::emit_if(const If& s) {
     branch(s.else_body);
   }
   line("}");
-  scalars_ = saved;
   pending_ = pending_before;
   for (int id : waited) pending_.erase(id);
-  for (size_t i = 0; i < carried.size(); ++i)
-    scalars_[carried[i]->id] = {result_use(res, carried.size(), i), types[i]};
+  bind_region_results(res, carried, types, std::move(saved));
 }
 
 }  // namespace ptodist::codegen::pto

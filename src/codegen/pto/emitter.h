@@ -303,6 +303,11 @@ class FunctionEmitter {
   void emit_while(const ir::While& w);
   void emit_if(const ir::If& s);
   std::vector<ir::Var> carried_vars(const std::vector<const ir::Block*>& bodies, bool need_all) const;
+  // The region's closing scf.yield of the carried scalars' current values, each as its type.
+  void emit_carried_yield(const std::vector<ir::Var>& carried, const std::vector<std::string>& types);
+  // After the region: the carried scalars are its results `res` (restores the scalars seen before it).
+  void bind_region_results(const std::string& res, const std::vector<ir::Var>& carried,
+                           const std::vector<std::string>& types, std::map<int, Value> before);
 
   const ir::FunctionNode& fn_;
   const ChipProfile& profile_;

@@ -22,12 +22,15 @@ std::string str_attr(const OpCall& c, const char* slot) {
   return s ? s->value : "";
 }
 
-// `{id = N, split = S}`: the id only when the source gave one (PTOAS's default pipe is 0).
+// `id = N, ` when the source gave an id (PTOAS's default pipe is 0), else nothing.
+std::string id_attr(const OpCall& c) {
+  const Expr& id = c.arg("id");
+  return id && !id->isa<NoneImm>() ? "id = " + std::to_string(const_attr(c, "id", 0)) + ", " : "";
+}
+
+// `{id = N, split = S}`.
 std::string pipe_attrs(const OpCall& c, long long split) {
-  std::string out = "{";
-  if (const Expr& id = c.arg("id"); id && !id->isa<NoneImm>())
-    out += "id = " + std::to_string(const_attr(c, "id", 0)) + ", ";
-  return out + "split = " + std::to_string(split) + "}";
+  return "{" + id_attr(c) + "split = " + std::to_string(split) + "}";
 }
 
 }  // namespace
@@ -82,7 +85,6 @@ bool FunctionEmitter::place_reserved_buffer(const OpCall& c, Memory mem, long lo
 
 bool FunctionEmitter::emit_pipe_op(const CallSite& site) {
   const OpCall& c = site.call;
-  if (!is_pipe_op(c.op->id)) return false;
   switch (c.op->id) {
     case OpId::AicInitializePipe:
     case OpId::AivInitializePipe: {
@@ -91,11 +93,8 @@ bool FunctionEmitter::emit_pipe_op(const CallSite& site) {
       Value v2c = c.arg("v2c_consumer_buf") ? emit_scalar_as(c.arg("v2c_consumer_buf"), "i32")
                                             : constant_int(0, "i32");
       if (failed_) return true;
-      std::string attrs = "{";
-      if (const Expr& id = c.arg("id"); id && !id->isa<NoneImm>())
-        attrs += "id = " + std::to_string(const_attr(c, "id", 0)) + ", ";
-      attrs += "dir_mask = " + std::to_string(const_attr(c, "dir_mask", 0)) +
-               ", slot_size = " + std::to_string(const_attr(c, "slot_size", 0));
+      std::string attrs = "{" + id_attr(c) + "dir_mask = " + std::to_string(const_attr(c, "dir_mask", 0)) +
+                          ", slot_size = " + std::to_string(const_attr(c, "slot_size", 0));
       for (const char* opt : {"slot_num", "local_slot_num"})
         if (const Expr& e = c.arg(opt); e && !e->isa<NoneImm>())
           attrs += std::string(", ") + opt + " = " + std::to_string(const_attr(c, opt, 0));
