@@ -392,6 +392,15 @@ Value call_host_callback(Interp& in, const ir::FuncCall& call, const ir::Functio
   return dispatch_result(fn, args);
 }
 
+// A call's value from the callee's returned values: None, the one value, or a tuple of them.
+Value call_value(std::vector<Value> r) {
+  if (r.empty()) return NoneValue{};
+  if (r.size() == 1) return r[0];
+  auto t = std::make_shared<TupleValue>();
+  t->elements = std::move(r);
+  return t;
+}
+
 // A Group call (PyPTO's FunctionType.Group): its body runs here and launches each kernel it calls at
 // once, without waiting, so the AIC and AIV kernels run at the same time on their own cores and can
 // block on each other's pipes; the call returns once all of them finished.
@@ -412,11 +421,7 @@ Value call_group(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& f
     throw;
   }
   join_tasks(in, tasks, call.span, "Group call");
-  if (r.empty()) return NoneValue{};
-  if (r.size() == 1) return r[0];
-  auto t = std::make_shared<TupleValue>();
-  t->elements = std::move(r);
-  return t;
+  return call_value(std::move(r));
 }
 
 }  // namespace
@@ -554,12 +559,7 @@ Value call_function(Interp& in, const ir::FuncCall& call, const ir::FunctionNode
     std::vector<std::shared_ptr<TaskState>> one{launch(in, fn, std::move(args), 1, {}, call.span, true)};
     auto task = one[0];
     join_tasks(in, one, call.span, "kernel call");
-    std::vector<Value>& r = task->results;
-    if (r.empty()) return NoneValue{};
-    if (r.size() == 1) return r[0];
-    auto t = std::make_shared<TupleValue>();
-    t->elements = r;
-    return t;
+    return call_value(task->results);
   }
   Frame frame;
   frame.env = in.f.env;
@@ -570,12 +570,7 @@ Value call_function(Interp& in, const ir::FuncCall& call, const ir::FunctionNode
   frame.tiles = in.f.tiles;
   frame.buffers = in.f.buffers;
   frame.deferred = in.f.deferred;
-  std::vector<Value> r = Interp(frame).run_function(fn, std::move(args));
-  if (r.empty()) return NoneValue{};
-  if (r.size() == 1) return r[0];
-  auto t = std::make_shared<TupleValue>();
-  t->elements = std::move(r);
-  return t;
+  return call_value(Interp(frame).run_function(fn, std::move(args)));
 }
 
 }  // namespace ptodist::runtime
