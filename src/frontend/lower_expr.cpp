@@ -25,7 +25,9 @@ const std::vector<EnumSpec>& enum_specs() {
       {"pl.AtomicType", ir::EnumKind::AtomicType, {"None_", "Add"}},
       {"pld.AtomicType", ir::EnumKind::AtomicType, {"None_", "Add"}},
       {"pld.ReduceOp", ir::EnumKind::ReduceOp, {"Sum", "Max", "Min", "Prod"}},
-      {"pl.FunctionType", ir::EnumKind::FunctionType, {"InCore", "AIC", "AIV", "Orchestration", "Opaque", "Group"}},
+      {"pl.FunctionType",
+       ir::EnumKind::FunctionType,
+       {"InCore", "AIC", "AIV", "Orchestration", "Opaque", "Group"}},
       // PyPTO's hierarchy levels, bottom-up, then its aliases (L2CACHE = CHIP_DIE, PROCESSOR = UMA = CHIP,
       // NODE = HOST, POD = CLUSTER_0, CLOS1 = CLUSTER_1, CLOS2 = CLUSTER_2).
       {"pl.Level",

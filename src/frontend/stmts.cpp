@@ -331,8 +331,8 @@ void Parser::parse_annotated_assignment(ir::Block& out, const SynExprP& target, 
   ir::Expr v = lower(*value, cx);
   // A pl.Tile annotation without a memory leaves it to the value, as in PyPTO (`acc: pl.Tile[[M, N],
   // pl.FP32] = pl.matmul(a, b)` is an Acc tile).
-  if (v && declared && v->type && declared->kind == ir::TypeKind::Tile && v->type->kind == ir::TypeKind::Tile &&
-      !tile_annotation_has_memory(*annotation)) {
+  if (v && declared && v->type && declared->kind == ir::TypeKind::Tile &&
+      v->type->kind == ir::TypeKind::Tile && !tile_annotation_has_memory(*annotation)) {
     auto t = std::make_shared<ir::TypeNode>(*declared);
     t->memory = v->type->memory;
     declared = t;

@@ -219,9 +219,10 @@ Expr Builder::func_call(const std::string& callee, bool via_self, const std::vec
     return nullptr;
   // A Group launches an AIC and an AIV kernel together (their pipes connect them); an orchestration
   // launches the Group.
-  if (scope.function_kind == FunctionKind::Group && fn->kind != FunctionKind::AIC && fn->kind != FunctionKind::AIV) {
-    diags_.error(span, who + ": a Group function calls only its AIC and AIV kernels, and '" + callee + "' is " +
-                           std::string(function_kind_name(fn->kind)));
+  if (scope.function_kind == FunctionKind::Group && fn->kind != FunctionKind::AIC &&
+      fn->kind != FunctionKind::AIV) {
+    diags_.error(span, who + ": a Group function calls only its AIC and AIV kernels, and '" + callee +
+                           "' is " + std::string(function_kind_name(fn->kind)));
     return nullptr;
   }
   if (fn->kind == FunctionKind::Group && scope.function_kind != FunctionKind::Orchestration) {

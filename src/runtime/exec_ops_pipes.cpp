@@ -48,7 +48,8 @@ Value initialize(Interp& in, const ir::OpCall& c) {
   CrossCorePipes& p = pipes_of(in, c);
   const bool cube = in.f.fn->kind == ir::FunctionKind::AIC;
   const long long mask = in.int_arg(c, "dir_mask"), id = pipe_id(in, c);
-  const int slots = in.given_arg(c, "slot_num") ? static_cast<int>(in.int_arg(c, "slot_num")) : default_slots(mask);
+  const int slots =
+      in.given_arg(c, "slot_num") ? static_cast<int>(in.int_arg(c, "slot_num")) : default_slots(mask);
   {
     std::lock_guard<std::mutex> lock(p.mu);
     for (bool to_vector : {true, false}) {
@@ -66,7 +67,8 @@ Value initialize(Interp& in, const ir::OpCall& c) {
 }
 
 // The FIFO an op of this side uses, which the side must have initialised.
-CrossCorePipes::Fifo& fifo_of(Interp& in, const ir::OpCall& c, CrossCorePipes& p, bool to_vector, bool producer) {
+CrossCorePipes::Fifo& fifo_of(Interp& in, const ir::OpCall& c, CrossCorePipes& p, bool to_vector,
+                              bool producer) {
   const long long id = pipe_id(in, c);
   std::lock_guard<std::mutex> lock(p.mu);
   CrossCorePipes::Fifo& f = p.fifos[{id, to_vector}];
@@ -87,8 +89,9 @@ Value push(Interp& in, const ir::OpCall& c, bool to_vector) {
   slot.dtype = t.dtype;
   slot.shape = t.shape;
   slot.valid = t.valid;
-  block_on_pipe(in, c, p, "a free slot of " + pipe_name(pipe_id(in, c), to_vector),
-                [](CrossCorePipes::Fifo& q) { return q.in_use < q.slot_num; }, f);
+  block_on_pipe(
+      in, c, p, "a free slot of " + pipe_name(pipe_id(in, c), to_vector),
+      [](CrossCorePipes::Fifo& q) { return q.in_use < q.slot_num; }, f);
   {
     std::lock_guard<std::mutex> lock(p.mu);
     ++f.in_use;
@@ -101,8 +104,9 @@ Value push(Interp& in, const ir::OpCall& c, bool to_vector) {
 Value pop(Interp& in, const ir::OpCall& c, bool to_vector) {
   CrossCorePipes& p = pipes_of(in, c);
   CrossCorePipes::Fifo& f = fifo_of(in, c, p, to_vector, false);
-  block_on_pipe(in, c, p, "a push into " + pipe_name(pipe_id(in, c), to_vector),
-                [](CrossCorePipes::Fifo& q) { return !q.ready.empty(); }, f);
+  block_on_pipe(
+      in, c, p, "a push into " + pipe_name(pipe_id(in, c), to_vector),
+      [](CrossCorePipes::Fifo& q) { return !q.ready.empty(); }, f);
   CrossCorePipes::Slot slot;
   {
     std::lock_guard<std::mutex> lock(p.mu);
@@ -113,16 +117,16 @@ Value pop(Interp& in, const ir::OpCall& c, bool to_vector) {
   const Dims shape = in.ints_arg(c, "shape");
   const ir::DType dtype = c.type->dtype;
   if (shape != slot.shape || dtype != slot.dtype)
-    in.fail(c.span, c.op->spelling + ": pops a " + std::string(ir::dtype_name(dtype)) + " " + dims_str(shape) +
-                        " tile, but the peer pushed a " + std::string(ir::dtype_name(slot.dtype)) + " " +
-                        dims_str(slot.shape) + " one");
+    in.fail(c.span, c.op->spelling + ": pops a " + std::string(ir::dtype_name(dtype)) + " " +
+                        dims_str(shape) + " tile, but the peer pushed a " +
+                        std::string(ir::dtype_name(slot.dtype)) + " " + dims_str(slot.shape) + " one");
   TileValue out = in.new_tile(c, shape, dtype, c.type->memory);
   std::memcpy(out.data, slot.bytes.data(), slot.bytes.size());
   out.valid = in.given_arg(c, "valid_shape") ? in.ints_arg(c, "valid_shape") : slot.valid;
   for (size_t d = 0; d < out.valid.size() && d < shape.size(); ++d)
     if (out.valid[d] < 0 || out.valid[d] > shape[d])
-      in.fail(c.span, c.op->spelling + ": the valid region " + dims_str(out.valid) + " does not fit the tile " +
-                          dims_str(shape));
+      in.fail(c.span, c.op->spelling + ": the valid region " + dims_str(out.valid) +
+                          " does not fit the tile " + dims_str(shape));
   if (out.valid == out.shape) out.valid.clear();
   return out;
 }

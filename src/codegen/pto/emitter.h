@@ -320,13 +320,13 @@ class FunctionEmitter {
   std::map<int, TileRef> tiles_;
   std::map<int, std::pair<long long, std::string>> body_allocs_;  // tiles allocated at their definition
                                                                   // -> (addr, "addr = %c " or "")
-  std::map<int, TileForm> forms_;         // tile variable -> what its alloc_tile carries beyond its IR type
+  std::map<int, TileForm> forms_;  // tile variable -> what its alloc_tile carries beyond its IR type
   std::map<int, const ir::OpCall*> pop_calls_;  // tiles popped from a cross-core pipe -> their tpop
-  std::set<int> set_validshape_results_;  // tile variables that name their set_validshape operand's buffer
-  std::map<int, int> alloc_depth_;        // such a tile, while allocated -> the depth of its block
-  std::set<int> scoped_out_;              // such tiles used after the block that allocated them
-  std::set<int> transposed_mats_;         // tiles in their memory's transposed layout (ZN for Mat)
-  std::map<int, PendingAsync> pending_;   // event variable -> its issue
+  std::set<int> set_validshape_results_;     // tile variables that name their set_validshape operand's buffer
+  std::map<int, int> alloc_depth_;           // such a tile, while allocated -> the depth of its block
+  std::set<int> scoped_out_;                 // such tiles used after the block that allocated them
+  std::set<int> transposed_mats_;            // tiles in their memory's transposed layout (ZN for Mat)
+  std::map<int, PendingAsync> pending_;      // event variable -> its issue
   std::map<std::string, std::string> dims_;  // dynamic dim name -> its index argument
   std::string workspace_;                    // SDMA workspace argument when the kernel builds a session
   std::string raw_args_;  // the dispatch arguments a kernel that defers its completion registers through

@@ -258,7 +258,7 @@ void FunctionEmitter::declare_tiles() {
     if (a.targets.size() != 1 || !a.targets[0] || !a.value || !a.value->isa<OpCall>()) return;
     const Var& v = a.targets[0];
     if (!v->type || v->type->kind != TypeKind::Tile || tiles_.count(v->id)) return;
-    if (set_validshape_results_.count(v->id)) return;  // names its operand's buffer
+    if (set_validshape_results_.count(v->id)) return;       // names its operand's buffer
     if (is_pipe_op(a.value->as<OpCall>()->op->id)) return;  // a tpop defines its tile
     if (!v->type->shape_is_static()) {
       fail(a.span, "tile '" + v->name + "' has shape " + shape_str(v->type->shape) +

@@ -32,7 +32,7 @@ PtoResult emit_pto(const ir::Program& program, const ChipProfile& profile, Diagn
     if (!f || f->kind != ir::FunctionKind::Group) continue;
     pto::GroupInfo g{f->name, {}};
     for (const ir::Stmt& s : f->body) {
-      ir::Expr e = s->as<ir::Assign>()   ? s->as<ir::Assign>()->value
+      ir::Expr e = s->as<ir::Assign>()     ? s->as<ir::Assign>()->value
                    : s->as<ir::ExprStmt>() ? s->as<ir::ExprStmt>()->value
                                            : nullptr;
       if (const auto* call = e ? e->as<ir::FuncCall>() : nullptr) g.kernels.push_back(call->callee);

@@ -66,9 +66,10 @@ bool FunctionEmitter::place_reserved_buffer(const OpCall& c, Memory mem, long lo
     planned = true;
     end = std::max(end, *t.address + t.bytes);
     if (base >= 0 && *t.address < base + size && base < *t.address + t.bytes) {
-      fail(c.span, c.op->spelling + ": the buffer [" + std::to_string(base) + ", " + std::to_string(base + size) +
-                       ") overlaps tile '" + t.name + "' at [" + std::to_string(*t.address) + ", " +
-                       std::to_string(*t.address + t.bytes) + ") of " + name + " memory; use base=pl.AUTO");
+      fail(c.span, c.op->spelling + ": the buffer [" + std::to_string(base) + ", " +
+                       std::to_string(base + size) + ") overlaps tile '" + t.name + "' at [" +
+                       std::to_string(*t.address) + ", " + std::to_string(*t.address + t.bytes) + ") of " +
+                       name + " memory; use base=pl.AUTO");
       return false;
     }
   }
@@ -112,9 +113,9 @@ bool FunctionEmitter::emit_pipe_op(const CallSite& site) {
       if (!place_reserved_buffer(c, cube ? Memory::Mat : Memory::Vec, base)) return true;
       std::string ssa = fresh(site.result() ? site.result()->name : "buf");
       line(ssa + " = pto.reserve_buffer {name = \"" + str_attr(c, "name") +
-           "\", size = " + std::to_string(const_attr(c, "size", 0)) + ", location = #pto.address_space<" + where +
-           ">, auto = " + (base < 0 ? "true" : "false") + (base < 0 ? "" : ", base = " + std::to_string(base)) +
-           "} -> i32");
+           "\", size = " + std::to_string(const_attr(c, "size", 0)) + ", location = #pto.address_space<" +
+           where + ">, auto = " + (base < 0 ? "true" : "false") +
+           (base < 0 ? "" : ", base = " + std::to_string(base)) + "} -> i32");
       if (Var r = site.result()) scalars_[r->id] = Value{ssa, "i32"};
       return true;
     }

@@ -32,8 +32,8 @@ bool const_in_range(const ContractContext& cx, std::string_view name, long long 
   auto v = as_const_int(cx.arg(name));
   if (!v) return need_int_scalar(cx, name);
   if (*v < lo || *v > hi) {
-    cx.fail(name, quoted(name) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                      std::to_string(*v));
+    cx.fail(name, quoted(name) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                      "], got " + std::to_string(*v));
     return false;
   }
   return true;
@@ -42,7 +42,8 @@ bool const_in_range(const ContractContext& cx, std::string_view name, long long 
 bool need_string(const ContractContext& cx, std::string_view name) {
   const Expr& e = cx.arg(name);
   if (e && e->isa<StrImm>() && !e->as<StrImm>()->value.empty()) return true;
-  cx.fail(name, quoted(name) + " must be a non-empty string, got " + (e ? describe(e) : std::string("nothing")));
+  cx.fail(name,
+          quoted(name) + " must be a non-empty string, got " + (e ? describe(e) : std::string("nothing")));
   return false;
 }
 
@@ -61,7 +62,8 @@ Type initialize_pipe(const ContractContext& cx, FunctionKind side) {
   // dir_mask: 1 cube-to-vector, 2 vector-to-cube, 3 both.
   if (!const_in_range(cx, "dir_mask", 1, 3, true) || !const_in_range(cx, "slot_size", 1, kMaxInt32, true) ||
       !const_in_range(cx, "slot_num", 1, kMaxInt32, false) ||
-      !const_in_range(cx, "local_slot_num", 1, kMaxInt32, false) || !const_in_range(cx, "id", 0, kMaxInt32, false))
+      !const_in_range(cx, "local_slot_num", 1, kMaxInt32, false) ||
+      !const_in_range(cx, "id", 0, kMaxInt32, false))
     return nullptr;
   long long slots = omitted(cx, "slot_num") ? -1 : as_const_int(cx.arg("slot_num")).value_or(-1);
   long long local = omitted(cx, "local_slot_num") ? -1 : as_const_int(cx.arg("local_slot_num")).value_or(-1);
@@ -76,10 +78,12 @@ Type tpush(const ContractContext& cx, FunctionKind side, bool to_vector) {
   const TypeNode* t = need_tile(cx, "tile");
   if (!t) return nullptr;
   if (!to_vector && t->memory != Memory::Vec)
-    return cx.fail("tile", "'tile' must be a Vec tile (the vector kernel pushes from UB), got " + describe(cx.arg("tile")));
-  if (to_vector && t->memory != Memory::Acc && t->memory != Memory::Mat)
-    return cx.fail("tile", "'tile' must be an Acc or Mat tile (the cube kernel pushes a matmul result), got " +
+    return cx.fail("tile", "'tile' must be a Vec tile (the vector kernel pushes from UB), got " +
                                describe(cx.arg("tile")));
+  if (to_vector && t->memory != Memory::Acc && t->memory != Memory::Mat)
+    return cx.fail("tile",
+                   "'tile' must be an Acc or Mat tile (the cube kernel pushes a matmul result), got " +
+                       describe(cx.arg("tile")));
   if (!check_split(cx, to_vector, true) || !const_in_range(cx, "id", 0, kMaxInt32, false)) return nullptr;
   if (to_vector && !const_in_range(cx, "lane_stride", 0, kMaxInt32, false)) return nullptr;
   return simple_type(TypeKind::None);
@@ -90,11 +94,14 @@ Type tpop(const ContractContext& cx, FunctionKind side, Memory into) {
   if (omitted(cx, "shape") || omitted(cx, "dtype"))
     return cx.fail(omitted(cx, "shape") ? "shape" : "dtype",
                    "the popped tile's type is needed: annotate the assignment (x: pl.Tile[[R, C], dtype, "
-                   "pl.Mem." + std::string(into == Memory::Vec ? "Vec" : "Mat") + "] = ...) or pass shape= and dtype=");
+                   "pl.Mem." +
+                       std::string(into == Memory::Vec ? "Vec" : "Mat") +
+                       "] = ...) or pass shape= and dtype=");
   const std::vector<Expr>* shape = need_int_list(cx, "shape", -1, "");
   auto dt = shape ? need_dtype(cx, "dtype") : std::nullopt;
   if (!dt || !check_positive_dims(cx, "shape", *shape)) return nullptr;
-  if (!check_split(cx, into == Memory::Vec, false) || !const_in_range(cx, "id", 0, kMaxInt32, false)) return nullptr;
+  if (!check_split(cx, into == Memory::Vec, false) || !const_in_range(cx, "id", 0, kMaxInt32, false))
+    return nullptr;
   if (into == Memory::Vec && !const_in_range(cx, "lane_stride", 0, kMaxInt32, false)) return nullptr;
   auto out = std::make_shared<TypeNode>(*tile_type(*shape, *dt, into));
   if (!omitted(cx, "valid_shape")) {
@@ -107,7 +114,8 @@ Type tpop(const ContractContext& cx, FunctionKind side, Memory into) {
 
 Type tfree(const ContractContext& cx, FunctionKind side) {
   if (!need_side(cx, side) || !need_tile(cx, "tile")) return nullptr;
-  if (!const_in_range(cx, "split", 0, 4, false) || !const_in_range(cx, "id", 0, kMaxInt32, false)) return nullptr;
+  if (!const_in_range(cx, "split", 0, 4, false) || !const_in_range(cx, "id", 0, kMaxInt32, false))
+    return nullptr;
   return simple_type(TypeKind::None);
 }
 
