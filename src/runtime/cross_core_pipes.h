@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -31,8 +32,9 @@ struct CrossCorePipes {
     int popped = 0;          // popped, not yet freed
   };
   std::mutex mu;
-  // Keyed by (pipe id, cube-to-vector).
-  std::map<std::pair<long long, bool>, Fifo> fifos;
+  // Keyed by (block, pipe id, cube-to-vector): a Group submitted on N blocks runs N core clusters, and
+  // block b's AIC kernel talks to block b's AIV kernel only.
+  std::map<std::tuple<int, long long, bool>, Fifo> fifos;
 };
 
 }  // namespace ptodist::runtime

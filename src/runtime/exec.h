@@ -218,10 +218,12 @@ struct Frame {
   std::vector<DeferredCondition>* deferred = nullptr;
   // A kernel block launched by a Group call: the Group's cross-core pipes (null otherwise).
   CrossCorePipes* pipes = nullptr;
-  // A Group's body: the pipes its kernel calls share, and their tasks, launched together and joined
-  // when the body ends (null outside a Group).
+  // A Group's body: the pipes its kernel calls share, and their tasks, launched together on
+  // `group_cores` blocks each after `group_deps` and joined when the body ends (null outside a Group).
   std::shared_ptr<CrossCorePipes> group_pipes;
   std::vector<std::shared_ptr<TaskState>>* group_tasks = nullptr;
+  long long group_cores = 1;
+  std::vector<std::shared_ptr<TaskState>> group_deps;
   bool returned = false;
   std::vector<Value> results;
   // Observed runs: accesses and transfers the frame's ops reported (observed_op checks that an op

@@ -54,7 +54,7 @@ Value initialize(Interp& in, const ir::OpCall& c) {
     std::lock_guard<std::mutex> lock(p.mu);
     for (bool to_vector : {true, false}) {
       if (!(mask & (to_vector ? 1 : 2))) continue;
-      CrossCorePipes::Fifo& f = p.fifos[{id, to_vector}];
+      CrossCorePipes::Fifo& f = p.fifos[{in.f.block_idx, id, to_vector}];
       if (f.slot_num && f.slot_num != slots)
         in.fail(c.span, c.op->spelling + ": " + pipe_name(id, to_vector) + " has " + std::to_string(slots) +
                             " slots here but " + std::to_string(f.slot_num) + " on the peer's side");
@@ -71,7 +71,7 @@ CrossCorePipes::Fifo& fifo_of(Interp& in, const ir::OpCall& c, CrossCorePipes& p
                               bool producer) {
   const long long id = pipe_id(in, c);
   std::lock_guard<std::mutex> lock(p.mu);
-  CrossCorePipes::Fifo& f = p.fifos[{id, to_vector}];
+  CrossCorePipes::Fifo& f = p.fifos[{in.f.block_idx, id, to_vector}];
   if (!(producer ? f.producer_ready : f.consumer_ready))
     in.fail(c.span, c.op->spelling + ": " + pipe_name(id, to_vector) + " is not initialised in kernel '" +
                         in.f.fn->name + "': call pl." + (to_vector == producer ? "aic" : "aiv") +

@@ -406,22 +406,15 @@ Value call_value(std::vector<Value> r) {
 // block on each other's pipes; the call returns once all of them finished.
 Value call_group(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn, std::vector<Value> args) {
   std::vector<std::shared_ptr<TaskState>> tasks;
-  Frame frame;
-  frame.env = in.f.env;
-  frame.rank = in.f.rank;
-  frame.core = in.f.core;
-  frame.scope_tasks = in.f.scope_tasks;
-  frame.group_pipes = std::make_shared<CrossCorePipes>();
-  frame.group_tasks = &tasks;
-  std::vector<Value> r;
+  Value r;
   try {
-    r = Interp(frame).run_function(fn, std::move(args));
+    r = launch_group(in, fn, std::move(args), 1, {}, tasks);
   } catch (...) {
     join_tasks(in, tasks, call.span, "Group call");
     throw;
   }
   join_tasks(in, tasks, call.span, "Group call");
-  return call_value(std::move(r));
+  return r;
 }
 
 }  // namespace
@@ -445,6 +438,21 @@ Value static_result(const ir::FunctionNode& fn, const std::vector<Value>& args) 
   auto t = std::make_shared<TupleValue>();
   t->elements = std::move(out);
   return t;
+}
+
+Value launch_group(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args, long long cores,
+                   std::vector<std::shared_ptr<TaskState>> deps,
+                   std::vector<std::shared_ptr<TaskState>>& tasks) {
+  Frame frame;
+  frame.env = in.f.env;
+  frame.rank = in.f.rank;
+  frame.core = in.f.core;
+  frame.scope_tasks = in.f.scope_tasks;
+  frame.group_pipes = std::make_shared<CrossCorePipes>();
+  frame.group_tasks = &tasks;
+  frame.group_cores = cores;
+  frame.group_deps = std::move(deps);
+  return call_value(Interp(frame).run_function(fn, std::move(args)));
 }
 
 // `joined_now`: the submitter waits for the task at once. Then, in fast mode, it runs the last block
@@ -550,7 +558,8 @@ Value call_function(Interp& in, const ir::FuncCall& call, const ir::FunctionNode
   // A Group's kernels start together, sharing its pipes; the Group call waits for them all.
   if (in.f.group_tasks && ir::is_kernel(fn.kind)) {
     Value result = static_result(fn, args);
-    in.f.group_tasks->push_back(launch(in, fn, std::move(args), 1, {}, call.span, false, in.f.group_pipes));
+    in.f.group_tasks->push_back(launch(in, fn, std::move(args), in.f.group_cores, in.f.group_deps, call.span,
+                                       false, in.f.group_pipes));
     return result;
   }
   if (fn.kind == ir::FunctionKind::Group) return call_group(in, call, fn, std::move(args));

@@ -50,6 +50,32 @@ Value op_TaskDummy(Interp& in, const ir::OpCall& c) {
 
 namespace {
 
+// A Group submitted on `cores` blocks (a mixed kernel after expand-mixed-kernel): block b of its AIC
+// kernel and block b of its AIV kernel form one core cluster with its own pipes. Its task id joins both
+// kernels' tasks, as a pl.system.task_dummy does.
+Value submit_group(Interp& in, const ir::OpCall& c, const ir::FunctionNode& fn, std::vector<Value> args,
+                   long long cores, std::vector<std::shared_ptr<TaskState>> deps) {
+  std::vector<std::shared_ptr<TaskState>> tasks;
+  Value result;
+  try {
+    result = launch_group(in, fn, std::move(args), cores, std::move(deps), tasks);
+  } catch (...) {
+    if (!in.f.scope_tasks) join_tasks(in, tasks, c.span, c.op->spelling.c_str());
+    throw;
+  }
+  auto id = std::make_shared<TaskState>();
+  id->span = c.span;
+  id->deps = tasks;
+  id->done.store(true);  // never waited on itself: a dependent waits on its deps (add_deps)
+  if (in.f.scope_tasks)
+    in.f.scope_tasks->insert(in.f.scope_tasks->end(), tasks.begin(), tasks.end());
+  else
+    join_tasks(in, tasks, c.span, c.op->spelling.c_str());
+  auto out = std::make_shared<TupleValue>();
+  out->elements = {std::move(result), TaskValue{id}};
+  return out;
+}
+
 // A kernel task of `cores` blocks and its task id (pl.spmd_submit, pl.submit).
 Value submit(Interp& in, const ir::OpCall& c, long long cores) {
   OperandHolder hk;
@@ -66,6 +92,8 @@ Value submit(Interp& in, const ir::OpCall& c, long long cores) {
                         " arguments, got " + std::to_string(args.size()));
   }
   std::vector<std::shared_ptr<TaskState>> deps = deps_of(in, c);
+  if (fn.kind == ir::FunctionKind::Group)
+    return submit_group(in, c, fn, std::move(args), cores, std::move(deps));
   // Inside a manual scope the submit returns at once, with the value the kernel's result stands for.
   Value early = in.f.scope_tasks ? static_result(fn, args) : NoneValue{};
   auto task = launch(in, fn, std::move(args), cores, std::move(deps), c.span, !in.f.scope_tasks);

@@ -50,6 +50,7 @@ ir::Program checks(const ir::Program& p, PassContext& cx) {
   r = run_named(r, "check-core-budget", cx);
   r = run_named(r, "check-dynamic-dims", cx);
   r = run_named(r, "name-tile-operands", cx);
+  r = run_named(r, "expand-mixed-kernel", cx);
   r = run_named(r, "add-op-scratch", cx);
   r = run_named(r, "plan-memory", cx);  // its capacity check is a check too
   return r;

@@ -5,6 +5,7 @@
 #include "ptodist/transforms/check_core_budget.h"
 #include "ptodist/transforms/check_dynamic_dims.h"
 #include "ptodist/transforms/convert_tensor_to_tile.h"
+#include "ptodist/transforms/expand_mixed_kernel.h"
 #include "ptodist/transforms/insert_comm_fence.h"
 #include "ptodist/transforms/lower_collectives.h"
 #include "ptodist/transforms/name_tile_operands.h"
@@ -28,6 +29,8 @@ const std::vector<PassInfo>& registered_passes() {
        "check that every pl.dynamic dim is bound by a host parameter and known to its kernels"},
       {"name-tile-operands", name_tile_operands,
        "give each tile computed as another op's operand a variable of its own"},
+      {"expand-mixed-kernel", expand_mixed_kernel,
+       "split each kernel that needs both cube and vector cores into an AIC and an AIV kernel and a Group"},
       {"add-op-scratch", add_op_scratch, "give each op whose tile form takes a scratch tile one"},
       {"plan-memory", plan_memory, "place every tile in its on-chip memory, reusing dead ranges"},
       {"insert-comm-fence", insert_comm_fence, "insert cache-invalidate and fence markers"},

@@ -110,7 +110,7 @@ TEST_F(IrComm, SpmdSubmitChecksKernelAndArgs) {
   EXPECT_EQ(type_str(r->type), "tuple[pl.Tensor[[8], pl.FP32], pl.TaskId]");
   EXPECT_FALSE(call("pl.spmd_submit", {b.func_ref("orch", true, scope, {})}));
   EXPECT_EQ(first_error(),
-            "pl.spmd_submit: 'kernel' must name a kernel function (InCore, AIC or AIV) such as "
+            "pl.spmd_submit: 'kernel' must name a kernel function (InCore, AIC or AIV) or a Group such as "
             "self.my_kernel, got the Orchestration function 'orch'");
   diags.clear();
   EXPECT_FALSE(call("pl.spmd_submit", {b.func_ref("k", true, scope, {}), tensor({8}, DType::FP16)}));

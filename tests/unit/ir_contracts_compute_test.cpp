@@ -85,10 +85,11 @@ TEST_F(IrCompute, ElementwiseAndMoves) {
   diags.clear();
   EXPECT_EQ(type_str(call("pl.move", {tile({4, 4}, DType::FP16, Memory::Mat), mem("Left")})->type),
             "pl.Tile[[4, 4], pl.FP16, pl.Mem.Left]");
-  EXPECT_FALSE(call("pl.move", {tile({4, 4}), mem("Left")}));
+  EXPECT_FALSE(call("pl.move", {tile({4, 4}), mem("Acc")}));
   EXPECT_EQ(first_error(),
-            "pl.move: cannot move a tile from pl.Mem.Vec to pl.Mem.Left; supported moves are Mat->Left, "
-            "Mat->Right, Acc->Vec, Acc->Mat and Vec->Vec");
+            "pl.move: cannot move a tile from pl.Mem.Vec to pl.Mem.Acc; supported moves are Mat->Left, "
+            "Mat->Right, Acc->Vec, Acc->Mat and Vec->Vec, and in an InCore kernel Vec->Mat, Vec->Left, "
+            "Vec->Right and Mat->Vec (between its cube and vector halves)");
   diags.clear();
   EXPECT_EQ(type_str(call("pl.cast", {tile({4, 4}), b.dtype_imm(DType::FP32)})->type),
             "pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec]");

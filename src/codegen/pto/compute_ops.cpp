@@ -480,13 +480,17 @@ bool FunctionEmitter::emit_compute_op(const CallSite& site) {
       const TileRef* out = result_tile(site);
       // A transposed Mat tile (ZN) has Right's layout; as Left (NZ) it would need a transposing move.
       const auto* src = c.arg("tile") ? c.arg("tile")->as<VarRef>() : nullptr;
-      // On a2a3 the cube and vector units are separate cores: an Acc tile reaches Vec only through a
-      // cross-core pipe, which PyPTO's ExpandMixedKernel builds by splitting the kernel.
-      if (a && out && a->ir_type->memory == Memory::Acc && out->ir_type->memory == Memory::Vec) {
-        fail(c.span, c.op->spelling +
-                         ": moving an Acc tile to Vec hands a cube result to the vector core; PyPTO splits "
-                         "such a mixed kernel into AIC and AIV kernels (ExpandMixedKernel), which ptodist "
-                         "does not do yet: store the product to GM in one kernel and load it in another");
+      // On a2a3 the cube and vector units are separate cores: a tile crosses between their memories only
+      // through a cross-core pipe. expand-mixed-kernel builds one for an InCore kernel; an AIC or AIV
+      // kernel must push and pop itself.
+      if (a && out && (a->ir_type->memory == Memory::Vec) != (out->ir_type->memory == Memory::Vec)) {
+        fail(c.span, c.op->spelling + ": moving a tile from " + std::string(memory_name(a->ir_type->memory)) +
+                         " to " + std::string(memory_name(out->ir_type->memory)) +
+                         " crosses between the cube and vector cores, which one " +
+                         std::string(ir::function_kind_name(fn_.kind)) +
+                         " kernel cannot do: hand it over with pl.tpush_to_aiv / pl.tpop_from_aic (or "
+                         "pl.tpush_to_aic / pl.tpop_from_aiv) in a Group, or write it in an InCore kernel, "
+                         "which ptodist splits");
         return true;
       }
       if (src && transposed_mats_.count(src->var->id) && out && out->ir_type->memory == Memory::Left) {

@@ -217,11 +217,16 @@ Type check_Cast(const ContractContext& cx) {
 namespace {
 
 // The data paths between on-chip buffers (Ascend A2/A3: MTE1 moves L1 to L0A/L0B and the bias table,
-// FIXPIPE moves L0C out to UB or L1, the vector unit copies within UB).
-bool move_supported(Memory from, Memory to) {
+// FIXPIPE moves L0C out to UB or L1, the vector unit copies within UB). In an InCore kernel a UB tile
+// may also go to L1/L0A/L0B and an L1 tile to UB: expand-mixed-kernel makes each such move a hand-off
+// through the cross-core pipe between the kernel's AIV and AIC halves, as PyPTO's ExpandMixedKernel does.
+bool move_supported(Memory from, Memory to, FunctionKind kind) {
+  bool to_cube_input = to == Memory::Mat || to == Memory::Left || to == Memory::Right;
   return (from == Memory::Mat && (to == Memory::Left || to == Memory::Right || to == Memory::Bias)) ||
          (from == Memory::Acc && (to == Memory::Vec || to == Memory::Mat)) ||
-         (from == Memory::Vec && to == Memory::Vec);
+         (from == Memory::Vec && to == Memory::Vec) ||
+         (kind == FunctionKind::InCore &&
+          ((from == Memory::Vec && to_cube_input) || (from == Memory::Mat && to == Memory::Vec)));
 }
 
 }  // namespace
@@ -233,10 +238,12 @@ Type check_Move(const ContractContext& cx) {
   if (!t) return nullptr;
   auto m = need_memory(cx, "target_memory");
   if (!m) return nullptr;
-  if (!move_supported(t->memory, *m))
+  if (!move_supported(t->memory, *m, cx.scope.function_kind))
     return cx.fail("target_memory",
                    "cannot move a tile from " + mem_str(t->memory) + " to " + mem_str(*m) +
-                       "; supported moves are Mat->Left, Mat->Right, Acc->Vec, Acc->Mat and Vec->Vec");
+                       "; supported moves are Mat->Left, Mat->Right, Acc->Vec, Acc->Mat and Vec->Vec, and in "
+                       "an InCore kernel Vec->Mat, Vec->Left, Vec->Right and Mat->Vec (between its cube and "
+                       "vector halves)");
   auto out = std::make_shared<TypeNode>(*tile_type(t->shape, t->dtype, *m));
   out->valid_shape = t->valid_shape;
   return out;

@@ -14,11 +14,13 @@ Function submitted_kernel(const ContractContext& cx) {
   Expr k = cx.arg("kernel");
   const FuncRef* ref = k ? k->as<FuncRef>() : nullptr;
   Function fn = ref ? find_function(cx.scope.functions, ref->callee) : nullptr;
-  if (!fn || !is_kernel(fn->kind)) {
+  if (!fn || (!is_kernel(fn->kind) && fn->kind != FunctionKind::Group)) {
     std::string got = fn ? "the " + std::string(function_kind_name(fn->kind)) + " function '" + fn->name + "'"
                          : describe(k);
-    cx.fail("kernel",
-            "'kernel' must name a kernel function (InCore, AIC or AIV) such as self.my_kernel, got " + got);
+    cx.fail(
+        "kernel",
+        "'kernel' must name a kernel function (InCore, AIC or AIV) or a Group such as self.my_kernel, got " +
+            got);
     return nullptr;
   }
   return fn;

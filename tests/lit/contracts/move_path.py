@@ -1,5 +1,5 @@
 # RUN: ptodist check %s --verify-diagnostics
-# move: only the hardware's data paths.
+# move: only the hardware's data paths (in an InCore kernel, also between its cube and vector halves).
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -20,5 +20,5 @@ class Contract:
         w8: pld.DistributedTensor[[4, SIZE], pl.INT8],
     ):
         a = pl.load(x, [0, 0], [4, SIZE])
-        # expected-error@+1 {{pl.move: cannot move a tile from pl.Mem.Vec to pl.Mem.Left}}
-        b = pl.move(a, target_memory=pl.Mem.Left)
+        # expected-error@+1 {{pl.move: cannot move a tile from pl.Mem.Vec to pl.Mem.Acc}}
+        b = pl.move(a, target_memory=pl.Mem.Acc)

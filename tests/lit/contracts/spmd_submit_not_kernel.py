@@ -20,7 +20,7 @@ class Contract:
         self,
         x: pl.Tensor[[4, SIZE], pl.FP32],
     ):
-        # expected-error@+1 {{pl.spmd_submit: 'kernel' must name a kernel function (InCore, AIC or AIV) such as self.my_kernel, got the Orchestration function 'helper'}}
+        # expected-error@+1 {{pl.spmd_submit: 'kernel' must name a kernel function (InCore, AIC or AIV) or a Group such as self.my_kernel, got the Orchestration function 'helper'}}
         r, task = pl.spmd_submit(self.helper, x, core_num=4)
 
     @pl.function(type=pl.FunctionType.Orchestration)

@@ -70,6 +70,6 @@ class Contract:
             out, t6 = pl.submit(self.work, x, out, allow_early_resolve=n)
             # expected-error@+1 {{pl.submit: 'predicate' (a dispatch predicate) is not supported by ptodist yet}}
             out, t7 = pl.submit(self.work, x, out, predicate=n)
-            # expected-error@+1 {{pl.submit: 'kernel' must name a kernel function (InCore, AIC or AIV) such as self.my_kernel, got}}
+            # expected-error@+1 {{pl.submit: 'kernel' must name a kernel function (InCore, AIC or AIV) or a Group such as self.my_kernel, got}}
             out, t8 = pl.submit(self.orch, x, out, n)
         return out

@@ -10,6 +10,7 @@ import pypto.language.distributed as pld
 # CHECK: // -----// IR Dump After bind-async-scratch //----- //
 # CHECK: // -----// IR Dump After check-async-events //----- //
 # CHECK: // -----// IR Dump After check-core-budget //----- //
+# CHECK: // -----// IR Dump After expand-mixed-kernel //----- //
 # CHECK: // -----// IR Dump After plan-memory //----- //
 # CHECK: // -----// IR Dump After insert-comm-fence //----- //
 # CHECK: pl.system.fence()

@@ -1,7 +1,9 @@
 # RUN: ptodist compile %s --emit=pto | FileCheck %s
+# RUN: ptodist compile %s --emit=pto | FileCheck %s --check-prefix=CUBE
 # The sorting ops and the tile-scalar max/min in PyPTO's PTO text: pto.tsort32 ins(src, idx), format1
 # pto.tmrgsort ins(src, block_len : ..., i32), format2 with tmp and {exhausted = false} and the
-# executed-count vector in outs; pto.tmaxs / pto.tmins; an INT8 matmul into an i32 accumulator.
+# executed-count vector in outs; pto.tmaxs / pto.tmins; an INT8 matmul into an i32 accumulator. The
+# kernel needs both cores, so it is split: the matmul is in kernel_aic, emitted first.
 import pypto.language as pl
 
 
@@ -34,7 +36,8 @@ class Sorts:
         c = pl.store(w, [0, 0], c)
         lhs = pl.move(pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Left)
         rhs = pl.move(pl.load(b, [0, 0], [32, 16], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
-        # CHECK: pto.tmatmul ins(%lhs, %rhs : {{.*}}) outs(%acc : !pto.tile_buf<{{.*}}i32
+        # CUBE-LABEL: func.func @kernel_aic(
+        # CUBE: pto.tmatmul ins(%lhs, %rhs : {{.*}}) outs(%acc : !pto.tile_buf<{{.*}}i32
         acc = pl.matmul(lhs, rhs, out_dtype=pl.INT32)
         z = pl.store(acc, [0, 0], z)
         return y, z, c
