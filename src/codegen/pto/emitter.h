@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gm_pipe_layout.h"
 #include "ptodist/ir/expand_ops.h"
 #include "ptodist/ir/function.h"
 #include "ptodist/ir/op_table.h"
@@ -70,7 +71,7 @@ struct TileForm {
 // One kernel parameter as the runtime passes it (manifest).
 struct ParamInfo {
   std::string name;
-  std::string kind;  // Tensor, DistributedTensor, CommContext, Scalar, Dim, SdmaWorkspace
+  std::string kind;  // Tensor, DistributedTensor, CommContext, Scalar, Dim, SdmaWorkspace, GMPipeBuffer
   std::string mlir_type;
   std::string direction;  // In, Out, InOut; empty for hidden parameters
   std::string dtype;
@@ -330,6 +331,12 @@ class FunctionEmitter {
   std::map<std::string, std::string> dims_;  // dynamic dim name -> its index argument
   std::string workspace_;                    // SDMA workspace argument when the kernel builds a session
   std::string raw_args_;  // the dispatch arguments a kernel that defers its completion registers through
+  // The program's GM slot buffer layout (set before emit()); a kernel that initialises a pipe takes the
+  // buffer as its `__gm_pipe_buffer` argument.
+  const GmPipeLayout* gm_pipes = nullptr;
+  std::string gm_pipe_buffer_;  // that argument, when the kernel has one
+  std::map<std::pair<long long, long long>, Value> gm_pipe_regions_;  // (pipe id, dir_mask) -> its region
+  Value gm_pipe_region(long long id, long long dir_mask);
 
   bool failed_ = false;
   int indent_ = 2;

@@ -196,6 +196,14 @@ void FunctionEmitter::declare_dims(const Expr& d) {
 // index per dynamic dim name of the tensor shapes, and the SDMA workspace of a kernel that builds a session.
 void FunctionEmitter::declare_signature() {
   for (const Param& p : fn_.params) declare_param(p);
+  // As PyPTO's InjectGMPipeBuffer appends it: the GM slot buffer of the a2a3 pipes, after the parameters.
+  bool pipes = false;
+  for_each_call(fn_.body, [&](const OpCall& c) {
+    pipes |= c.op->id == OpId::AicInitializePipe || c.op->id == OpId::AivInitializePipe;
+  });
+  if (pipes && gm_pipes)
+    gm_pipe_buffer_ = add_arg(
+        "!pto.ptr<f32>", {"__gm_pipe_buffer", "GMPipeBuffer", "", "Out", "FP32", {gm_pipes->bytes / 4}, ""});
   for (const Param& p : fn_.params) {
     if (!p.var->type || !p.var->type->is_tensor_like()) continue;
     for (const Expr& d : p.var->type->shape) declare_dims(d);

@@ -19,7 +19,7 @@ Json param_json(const ParamInfo& p, int index) {
   j["type"] = p.mlir_type;
   if (!p.direction.empty()) j["direction"] = p.direction;
   if (!p.dtype.empty()) j["dtype"] = p.dtype;
-  if (p.kind == "Tensor" || p.kind == "DistributedTensor") {
+  if (p.kind == "Tensor" || p.kind == "DistributedTensor" || p.kind == "GMPipeBuffer") {
     Json shape = Json::array();
     for (long long d : p.shape) shape.push_back(d < 0 ? Json(nullptr) : Json(d));
     j["shape"] = shape;

@@ -16,9 +16,11 @@ PtoResult emit_pto(const ir::Program& program, const ChipProfile& profile, Diagn
     result.ok = false;
     return result;
   }
+  const pto::GmPipeLayout gm_pipes = pto::gm_pipe_layout(*program);
   for (const ir::Function& f : program->functions) {
     if (!f || !ir::is_kernel(f->kind)) continue;
     pto::FunctionEmitter emitter(*f, profile, diags);
+    emitter.gm_pipes = &gm_pipes;
     if (!emitter.emit()) {
       result.ok = false;
       continue;

@@ -84,6 +84,23 @@ bool FunctionEmitter::place_reserved_buffer(const OpCall& c, Memory mem, long lo
   return true;
 }
 
+// The pipe's region of the GM slot buffer: the buffer itself at offset 0, else a pto.addptr by the
+// region's offset in FP32 elements, made once per pipe.
+Value FunctionEmitter::gm_pipe_region(long long id, long long dir_mask) {
+  auto [it, fresh_pipe] = gm_pipe_regions_.try_emplace({id, dir_mask});
+  if (!fresh_pipe) return it->second;
+  auto at = gm_pipes->offsets.find({id, dir_mask});
+  long long bytes = at == gm_pipes->offsets.end() ? 0 : at->second;
+  it->second = {gm_pipe_buffer_, "!pto.ptr<f32>"};
+  if (bytes != 0) {
+    Value offset = constant_int(bytes / 4, "index");
+    std::string ssa = fresh("gm_pipe_region");
+    line(ssa + " = pto.addptr " + gm_pipe_buffer_ + ", " + offset.ssa + " : !pto.ptr<f32> -> !pto.ptr<f32>");
+    it->second = {ssa, "!pto.ptr<f32>"};
+  }
+  return it->second;
+}
+
 bool FunctionEmitter::emit_pipe_op(const CallSite& site) {
   const OpCall& c = site.call;
   switch (c.op->id) {
@@ -101,8 +118,15 @@ bool FunctionEmitter::emit_pipe_op(const CallSite& site) {
           attrs += std::string(", ") + opt + " = " + std::to_string(const_attr(c, opt, 0));
       attrs += "}";
       const char* side = c.op->id == OpId::AicInitializePipe ? "aic" : "aiv";
-      line(std::string("pto.") + side + "_initialize_pipe " + attrs + " (c2v_consumer_buf = " + c2v.ssa +
-           " : i32, v2c_consumer_buf = " + v2c.ssa + " : i32)");
+      std::string bufs =
+          "c2v_consumer_buf = " + c2v.ssa + " : i32, v2c_consumer_buf = " + v2c.ssa + " : i32)";
+      if (gm_pipe_buffer_.empty()) {
+        line(std::string("pto.") + side + "_initialize_pipe " + attrs + " (" + bufs);
+      } else {
+        Value region = gm_pipe_region(const_attr(c, "id", 0), const_attr(c, "dir_mask", 0));
+        line(std::string("pto.") + side + "_initialize_pipe " + attrs +
+             "\n      (gm_slot_buffer = " + region.ssa + " : !pto.ptr<f32>, " + bufs);
+      }
       return true;
     }
     case OpId::ReserveBuffer: {

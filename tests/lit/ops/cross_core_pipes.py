@@ -33,7 +33,9 @@ class Pipes:
         v2c_buf = pl.reserve_buffer(name="v2c", size=SLOT * 2, base=pl.AUTO)
         # PTO: %c2v_peer = pto.import_reserved_buffer {name = "c2v", peer_func = @vector} -> i32
         c2v_peer = pl.import_peer_buffer(name="c2v", peer_func="vector")
-        # PTO: pto.aic_initialize_pipe {dir_mask = 3, slot_size = 1024, slot_num = 2} (c2v_consumer_buf = %c2v_peer : i32, v2c_consumer_buf = %v2c_buf : i32)
+        # On a2a3 the slots ride through GM: the kernel takes PyPTO's __gm_pipe_buffer as its last argument.
+        # PTO: pto.aic_initialize_pipe {dir_mask = 3, slot_size = 1024, slot_num = 2}
+        # PTO-NEXT: (gm_slot_buffer = %arg4 : !pto.ptr<f32>, c2v_consumer_buf = %c2v_peer : i32, v2c_consumer_buf = %v2c_buf : i32)
         pl.aic_initialize_pipe(c2v_peer, v2c_buf, dir_mask=3, slot_size=SLOT, slot_num=2)
         b = pl.move(pl.load(w, [0, 0], [16, 16], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
         for i in pl.range(4):
@@ -98,6 +100,14 @@ class Pipes:
 # MANIFEST: "name": "cube",
 # MANIFEST: "kind": "AIC",
 # MANIFEST: "core": "cube",
+# The pipe's two rings of 2 slots of 1024 bytes: 1024 FP32 elements of GM.
+# MANIFEST: "name": "__gm_pipe_buffer",
+# MANIFEST-NEXT: "kind": "GMPipeBuffer",
+# MANIFEST-NEXT: "type": "!pto.ptr<f32>",
+# MANIFEST-NEXT: "direction": "Out",
+# MANIFEST-NEXT: "dtype": "FP32",
+# MANIFEST-NEXT: "shape": [
+# MANIFEST-NEXT: 1024
 # MANIFEST: "name": "vector",
 # MANIFEST: "kind": "AIV",
 # MANIFEST: "core": "vector",
