@@ -156,6 +156,26 @@ Block map_blocks(const Block& b, const StmtMap& fn) {
   return out;
 }
 
+Stmt with_nested_blocks(const Stmt& s, const std::function<Block(const Block&)>& fn) {
+  if (!s->isa<For>() && !s->isa<While>() && !s->isa<If>() && !s->isa<ManualScope>()) return s;
+  auto copy = copy_stmt(*s);
+  if (copy->isa<For>()) {
+    auto* f = static_cast<For*>(copy.get());
+    f->body = fn(f->body);
+  } else if (copy->isa<While>()) {
+    auto* w = static_cast<While*>(copy.get());
+    w->body = fn(w->body);
+  } else if (copy->isa<ManualScope>()) {
+    auto* m = static_cast<ManualScope*>(copy.get());
+    m->body = fn(m->body);
+  } else {
+    auto* i = static_cast<If*>(copy.get());
+    i->then_body = fn(i->then_body);
+    i->else_body = fn(i->else_body);
+  }
+  return copy;
+}
+
 Function with_body(const Function& f, Block body) {
   auto c = std::make_shared<FunctionNode>(*f);
   c->body = std::move(body);

@@ -47,6 +47,10 @@ bool fits_in(const ir::Type& t, long long bytes);
 using StmtMap = std::function<ir::Block(const ir::Stmt&)>;
 ir::Block map_blocks(const ir::Block& b, const StmtMap& fn);
 
+// A copy of a compound statement (for, while, if, manual_scope) with each nested block replaced by
+// `fn` of it; any other statement is returned as it is.
+ir::Stmt with_nested_blocks(const ir::Stmt& s, const std::function<ir::Block(const ir::Block&)>& fn);
+
 // Applies `fn` to every kernel (InCore/AIC/AIV) of the program; other functions are kept. Returns null
 // when `fn` returns null for any kernel (after visiting all of them, so every error is reported).
 using FunctionMap = std::function<ir::Function(const ir::Function&)>;

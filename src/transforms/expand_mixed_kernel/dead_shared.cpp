@@ -48,22 +48,11 @@ Block sweep(const Block& b, const std::set<const VarNode*>& read, bool& changed)
       changed = true;
       continue;
     }
-    Stmt kept = s;
-    if (s->isa<For>() || s->isa<While>() || s->isa<If>() || s->isa<ManualScope>()) {
-      auto copy = detail::copy_stmt(*s);
-      if (auto* f = const_cast<For*>(copy->as<For>())) f->body = sweep(f->body, read, changed);
-      if (auto* w = const_cast<While*>(copy->as<While>())) w->body = sweep(w->body, read, changed);
-      if (auto* m = const_cast<ManualScope*>(copy->as<ManualScope>()))
-        m->body = sweep(m->body, read, changed);
-      if (auto* i = const_cast<If*>(copy->as<If>())) {
-        i->then_body = sweep(i->then_body, read, changed);
-        i->else_body = sweep(i->else_body, read, changed);
-      }
-      kept = copy;
-      if (empty_compound(kept)) {
-        changed = true;
-        continue;
-      }
+    Stmt kept =
+        detail::with_nested_blocks(s, [&](const Block& inner) { return sweep(inner, read, changed); });
+    if (kept != s && empty_compound(kept)) {
+      changed = true;
+      continue;
     }
     out.push_back(kept);
   }

@@ -107,15 +107,7 @@ void SideBody::boundary(const Stmt& s, const Boundary& crossing, Block& out, std
 
 // A loop or branch that holds both kinds: the same statement with each block pruned for this side.
 Stmt SideBody::compound(const Stmt& s) {
-  auto copy = detail::copy_stmt(*s);
-  if (auto* f = const_cast<For*>(copy->as<For>())) f->body = block(f->body);
-  if (auto* w = const_cast<While*>(copy->as<While>())) w->body = block(w->body);
-  if (auto* m = const_cast<ManualScope*>(copy->as<ManualScope>())) m->body = block(m->body);
-  if (auto* i = const_cast<If*>(copy->as<If>())) {
-    i->then_body = block(i->then_body);
-    i->else_body = block(i->else_body);
-  }
-  return copy;
+  return detail::with_nested_blocks(s, [this](const Block& b) { return block(b); });
 }
 
 // The consumer frees a popped slot once the tile is dead: after the last statement of the pop's block
