@@ -13,6 +13,26 @@ using namespace ir;
 
 namespace {
 
+// How many times a block (nested blocks included) reads a variable.
+class ReadCount : public Walker {
+ public:
+  explicit ReadCount(const VarNode* v) : v_(v) {}
+  int n = 0;
+  void visit_expr(const Expr& e) override {
+    if (const auto* r = e ? e->as<VarRef>() : nullptr; r && r->var.get() == v_) ++n;
+    Walker::visit_expr(e);
+  }
+
+ private:
+  const VarNode* v_;
+};
+
+int reads_of(const Block& b, const Var& v) {
+  ReadCount c(v.get());
+  c.visit_block(b);
+  return c.n;
+}
+
 long long tile_bytes(const Type& t) {
   auto dims = t ? t->static_shape() : std::nullopt;
   if (!dims) return -1;
@@ -36,7 +56,7 @@ void SideBody::note_slot(const Type& tile, bool to_vector) {
 
 // `dst = pl.move(src, target_memory=M)` across the cores. The producer pushes `src`; the consumer pops
 // it into `dst` (a vector pop lands in UB; a cube pop lands in L1, then moves on to M).
-void SideBody::boundary(const Stmt& s, const Boundary& crossing, Block& out, std::vector<Var>& popped) {
+void SideBody::boundary(const Stmt& s, const Boundary& crossing, Block& out, std::vector<Popped>& popped) {
   const auto* a = s->as<Assign>();
   const Expr& src = crossing.move->arg("tile");
   Type dst_type = crossing.move->type;
@@ -77,7 +97,7 @@ void SideBody::boundary(const Stmt& s, const Boundary& crossing, Block& out, std
     assign->value = pop;
     assign->annotation = nullptr;
     out.push_back(assign);
-    popped.push_back(dst);
+    popped.push_back({dst, s->span});
     return;
   }
   // The cube pops into L1 (Mat); a Left/Right/Bias destination is one more move on the cube.
@@ -86,7 +106,7 @@ void SideBody::boundary(const Stmt& s, const Boundary& crossing, Block& out, std
   if (!pop) return;
   if (dst_type->memory == Memory::Mat) {
     out.push_back(detail::make_assign(dst, pop, at));
-    popped.push_back(dst);
+    popped.push_back({dst, s->span});
     return;
   }
   Var landed = vars_.make(dst->name + "_mat", pop->type, at);
@@ -102,7 +122,7 @@ void SideBody::boundary(const Stmt& s, const Boundary& crossing, Block& out, std
     return;
   }
   out.push_back(detail::make_assign(dst, move, at));
-  popped.push_back(landed);
+  popped.push_back({landed, s->span});
 }
 
 // A loop or branch that holds both kinds: the same statement with each block pruned for this side.
@@ -112,8 +132,8 @@ Stmt SideBody::compound(const Stmt& s) {
 
 // The consumer frees a popped slot once the tile is dead: after the last statement of the pop's block
 // that reads it (PyPTO's tfree after the tpop chain).
-void SideBody::free_after_last_use(Block& b, const std::vector<Var>& popped) {
-  for (const Var& v : popped) {
+void SideBody::free_after_last_use(Block& b, const std::vector<Popped>& popped) {
+  for (const auto& [v, pop_span] : popped) {
     size_t last = 0;
     bool found = false;
     for (size_t i = 0; i < b.size(); ++i) {
@@ -125,6 +145,7 @@ void SideBody::free_after_last_use(Block& b, const std::vector<Var>& popped) {
       }
     }
     if (!found) continue;
+    pops_.push_back({v, reads_of(b, v), pop_span});
     SourceSpan at = b[last]->span;
     Expr tile = make_.ref(v, at);
     Expr free = side_ == Side::Vector ? pipe_op(OpId::TfreeToAic, {{"tile", tile}}, at)
@@ -135,7 +156,7 @@ void SideBody::free_after_last_use(Block& b, const std::vector<Var>& popped) {
 
 Block SideBody::block(const Block& b) {
   Block out;
-  std::vector<Var> popped;
+  std::vector<Popped> popped;
   for (const Stmt& s : b) {
     if (auto crossing = boundary_of(s)) {
       boundary(s, *crossing, out, popped);
@@ -179,7 +200,19 @@ bool SideBody::build(const Function& kernel, Block& out) {
                  "its vector half returns its results");
     return false;
   }
-  out = drop_dead_shared(block(kernel->body));
+  out = block(kernel->body);
+  // The slot is freed at the end of the pop's block: a read of the tile after that block would read a
+  // slot the producer may already have refilled.
+  for (const PoppedTile& p : pops_) {
+    if (reads_of(out, p.tile) - 1 > p.reads_in_block) {
+      diags_.error(p.span, "expand-mixed-kernel: the tile '" + p.tile->name +
+                               "', which crosses between the cores here, is read after the loop or "
+                               "branch it crosses in; ptodist frees its pipe slot at the end of that "
+                               "block. Read it only there, or copy it first");
+      return false;
+    }
+  }
+  out = drop_dead_shared(std::move(out));
   return ok_;
 }
 

@@ -26,13 +26,23 @@ class SideBody {
   bool build(const ir::Function& kernel, ir::Block& out);
 
  private:
+  // A tile popped in the block being built, and the boundary statement that popped it.
+  using Popped = std::pair<ir::Var, SourceSpan>;
   ir::Block block(const ir::Block& b);
-  void boundary(const ir::Stmt& s, const Boundary& crossing, ir::Block& out, std::vector<ir::Var>& popped);
+  void boundary(const ir::Stmt& s, const Boundary& crossing, ir::Block& out, std::vector<Popped>& popped);
   ir::Stmt compound(const ir::Stmt& s);
-  void free_after_last_use(ir::Block& b, const std::vector<ir::Var>& popped);
+  void free_after_last_use(ir::Block& b, const std::vector<Popped>& popped);
   ir::Expr pipe_op(ir::OpId id, std::initializer_list<std::pair<const char*, ir::Expr>> args,
                    SourceSpan span);
   void note_slot(const ir::Type& tile, bool to_vector);
+
+  // A tile popped in a block: how often that block reads it, to find reads after it.
+  struct PoppedTile {
+    ir::Var tile;
+    int reads_in_block = 0;
+    SourceSpan span;
+  };
+  std::vector<PoppedTile> pops_;
 
   Side side_;
   detail::OpMaker& make_;
