@@ -54,16 +54,19 @@ OpCost scalar(const TimingParams& p) {
 }
 
 OpCost matmul(const Event& e, const TimingParams& p) {
-  const Operand& lhs = e.op == OpId::MatmulAcc && e.n_in >= 3 ? e.in[1] : e.in[0];
+  const bool acc_first = e.op == OpId::MatmulAcc || e.op == OpId::GemvAcc;
+  const Operand& lhs = acc_first && e.n_in >= 3 ? e.in[1] : e.in[0];
   OpCost c;
   c.pipe = Pipe::Cube;
   c.compute = true;
   const double m = static_cast<double>(e.result.rows), n = static_cast<double>(e.result.cols);
   // A batched tile product's rows stack the batches (its lhs may be broadcast, one batch only); its lhs
-  // ends in K.
-  const double k = e.op == OpId::BatchMatmul ? static_cast<double>(lhs.cols)
-                   : m > 0                   ? static_cast<double>(lhs.rows * lhs.cols) / m
-                                             : 0;
+  // ends in K. So does a GEMV's one-row lhs, which the cube runs as one 16-row fractal (its result rows).
+  const bool lhs_ends_in_k =
+      e.op == OpId::BatchMatmul || e.op == OpId::Gemv || e.op == OpId::GemvAcc || e.op == OpId::GemvBias;
+  const double k = lhs_ends_in_k ? static_cast<double>(lhs.cols)
+                   : m > 0       ? static_cast<double>(lhs.rows * lhs.cols) / m
+                                 : 0;
   c.core_us = p.cycles_us(2 * m * n * k / cube_rate(lhs.dtype, p));
   return c;
 }
@@ -157,6 +160,9 @@ OpCost op_cost(const Event& e, int rank, const TimingParams& p) {
     case OpId::MatmulAcc:
     case OpId::MatmulBias:
     case OpId::BatchMatmul:
+    case OpId::Gemv:
+    case OpId::GemvAcc:
+    case OpId::GemvBias:
       return matmul(e, p);
     case OpId::Read:
     case OpId::Write:

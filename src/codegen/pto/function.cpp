@@ -50,7 +50,8 @@ void for_each_call(const Block& block, const Fn& fn) {
 }
 
 bool is_cube_op(OpId id) {
-  return id == OpId::Matmul || id == OpId::MatmulAcc || id == OpId::MatmulBias || id == OpId::BatchMatmul;
+  return id == OpId::Matmul || id == OpId::MatmulAcc || id == OpId::MatmulBias || id == OpId::BatchMatmul ||
+         id == OpId::Gemv || id == OpId::GemvAcc || id == OpId::GemvBias;
 }
 
 std::string sanitize(const std::string& hint) {

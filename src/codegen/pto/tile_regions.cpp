@@ -81,8 +81,8 @@ struct TileReads : Walker {
   }
 };
 
-// Whether some op of `body` writes tile variable `v` in place: a matmul_acc accumulating into it, an
-// assemble into it, a tile write or an in-place fillpad of it.
+// Whether some op of `body` writes tile variable `v` in place: a matmul_acc or gemv_acc accumulating into it,
+// an assemble into it, a tile write or an in-place fillpad of it.
 bool written_in_place(const Block& body, int v) {
   struct Finder : Walker {
     int v = 0;
@@ -91,6 +91,7 @@ bool written_in_place(const Block& body, int v) {
       const auto* c = e ? e->as<OpCall>() : nullptr;
       const char* slot = !c                                  ? nullptr
                          : c->op->id == OpId::MatmulAcc      ? "acc"
+                         : c->op->id == OpId::GemvAcc        ? "acc"
                          : c->op->id == OpId::Assemble       ? "target"
                          : c->op->id == OpId::TileWrite      ? "tile"
                          : c->op->id == OpId::FillPadInplace ? "tile"
