@@ -1,6 +1,7 @@
 // The executor of the gather ops: the index form (torch.gather of a GM tensor along one dim, or a
 // tile's elements by flat indices) and the mask form (every 2nd or 4th element of each row, the bits
-// copied as they are, so output_dtype reinterprets them).
+// copied as they are, so output_dtype reinterprets them), pl.scatter, their inverse on GM tensors, and
+// pl.scatter_update, which replaces whole rows.
 #include <cstring>
 
 #include "exec.h"
@@ -102,6 +103,96 @@ Value op_TileGatherMask(Interp& in, const ir::OpCall& c) {
                               in.result_dtype(c, s.dtype), ir::Memory::Vec);
   gather_mask_rows(s.data, s.shape[0], s.shape[1], ir::dtype_bytes(s.dtype), p, out.data);
   return out;
+}
+
+// pl.scatter: a new tensor holding the base (input for the index form, dst for the mask form) with the
+// scattered elements written over it; the index form writes in ascending k, so the last write wins.
+Value op_Scatter(Interp& in, const ir::OpCall& c) {
+  OperandHolder hi, hx, hs;
+  TensorView src = dense_tensor(in, c, "input", hi);
+  const long long eb = ir::dtype_bytes(src.dtype);
+  if (in.given_arg(c, "mask_pattern")) {
+    TensorView dst = dense_tensor(in, c, "dst", hx);
+    TensorView out = new_owned_tensor(in, c, dst.shape, dst.dtype);
+    std::memcpy(out.data, dst.data, static_cast<size_t>(dst.numel() * eb));
+    auto [start, stride] = pattern_start_stride(in.int_arg(c, "mask_pattern"));
+    const long long rows = src.shape[0], cols = src.shape[1], out_cols = dst.shape[1];
+    for (long long r = 0; r < rows; ++r)
+      for (long long k = 0; k < cols; ++k)
+        std::memcpy(out.data + (r * out_cols + start + k * stride) * eb, src.data + (r * cols + k) * eb,
+                    static_cast<size_t>(eb));
+    return out;
+  }
+  TensorView idx = dense_tensor(in, c, "index", hx);
+  TensorView val = dense_tensor(in, c, "src", hs);
+  TensorView out = new_owned_tensor(in, c, src.shape, src.dtype);
+  std::memcpy(out.data, src.data, static_cast<size_t>(src.numel() * eb));
+  const long long cols = src.shape[1], ib = ir::dtype_bytes(idx.dtype);
+  for (long long b = 0; b < val.shape[0]; ++b)
+    for (long long k = 0; k < val.shape[1]; ++k) {
+      long long j = index_at(idx.data + (b * idx.shape[1] + k) * ib, idx.dtype);
+      if (j < 0 || j >= cols) bad_index(in, c, j, cols, {b, k});
+      std::memcpy(out.data + (b * cols + j) * eb, val.data + (b * val.shape[1] + k) * eb,
+                  static_cast<size_t>(eb));
+    }
+  return out;
+}
+
+namespace {
+
+// One operand of pl.scatter_update, tile or GM tensor: dense bytes and shape.
+struct RowBlock {
+  const std::byte* data = nullptr;
+  Dims shape;
+  ir::DType dtype = ir::DType::FP32;
+  std::shared_ptr<std::byte[]> storage;  // a dense copy of a tensor operand, when one was made
+  long long rows() const { return shape_numel(shape) / shape.back(); }
+};
+
+RowBlock row_block(Interp& in, const ir::OpCall& c, OperandName slot, OperandHolder& h, bool tile) {
+  if (tile) {
+    const TileValue& t = in.tile_arg(c, slot, h);
+    return {t.data, t.shape, t.dtype};
+  }
+  TensorView t = dense_tensor(in, c, slot, h);
+  return {t.data, t.shape, t.dtype, t.storage};
+}
+
+}  // namespace
+
+// pl.scatter_update: a copy of input whose row index[k] (k over index's elements, row-major) is src's
+// row k; a later k overwrites an earlier one. An index outside input's rows, or more indices than src
+// has rows, is a located run-time error.
+Value op_ScatterUpdate(Interp& in, const ir::OpCall& c) {
+  OperandHolder hi, hx, hs;
+  const bool tile = std::holds_alternative<TileValue>(in.operand_arg(c, "input", hi));
+  RowBlock base = row_block(in, c, "input", hi, tile);
+  RowBlock idx = row_block(in, c, "index", hx, tile);
+  RowBlock src = row_block(in, c, "src", hs, tile);
+  const long long n = shape_numel(idx.shape), row_bytes = base.shape.back() * ir::dtype_bytes(base.dtype);
+  if (n > src.rows())
+    in.fail(c.span, c.op->spelling + ": " + std::to_string(n) +
+                        " indices need as many rows of src, which has " + std::to_string(src.rows()));
+  Value result;
+  std::byte* out = nullptr;
+  if (tile) {
+    TileValue t = in.new_tile(c, base.shape, base.dtype, in.tile_arg(c, "input", hi).memory);
+    out = t.data;
+    result = t;
+  } else {
+    TensorView t = new_owned_tensor(in, c, base.shape, base.dtype);
+    out = t.data;
+    result = t;
+  }
+  std::memmove(out, base.data, static_cast<size_t>(base.rows() * row_bytes));
+  const long long ib = ir::dtype_bytes(idx.dtype);
+  for (long long k = 0; k < n; ++k) {
+    long long row = static_cast<long long>(load_element(idx.data + k * ib, idx.dtype));
+    if (row < 0 || row >= base.rows())
+      bad_index(in, c, row, base.rows(), {k / idx.shape[1], k % idx.shape[1]});
+    std::memcpy(out + row * row_bytes, src.data + k * row_bytes, static_cast<size_t>(row_bytes));
+  }
+  return result;
 }
 
 }  // namespace ptodist::runtime

@@ -288,6 +288,8 @@ static bool is_tensor_form(const OpCall& c) {
     case OpId::FillPad:
     case OpId::SetValidShape:
     case OpId::Gather:
+    case OpId::Scatter:
+    case OpId::ScatterUpdate:
     case OpId::Arange:
     case OpId::Cmp:
     case OpId::RowSum:

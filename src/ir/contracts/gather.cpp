@@ -1,7 +1,10 @@
 // Contracts of the gather ops, after PyPTO's tensor.gather / tensor.gather_mask
 // (src/ir/op/tensor_ops/gather.cpp) and tile.gather / tile.gather_mask (tile_ops/gather.cpp): the index
 // form (out[b, k] = input[b, index[b, k]], or the tile's flat index) and the mask form (PyPTO's
-// MaskPattern: every 2nd or 4th element of each row, or all).
+// MaskPattern: every 2nd or 4th element of each row, or all), and their inverse pl.scatter, after
+// PyPTO's tensor.scatter / tensor.scatter_mask (src/ir/op/tensor_ops/scatter.cpp).
+#include <algorithm>
+
 #include "common.h"
 #include "ptodist/ir/printer.h"
 
@@ -116,7 +119,90 @@ Type tensor_index_form(const ContractContext& cx, const TypeNode& t) {
   return tensor_type(idx->shape, t.dtype);
 }
 
+bool scatter_dtype(DType t) {
+  return gather_dtype(t) || t == DType::BF16 || t == DType::INT8;
+}
+
+// pl.scatter's index form: out = input, out[b, index[b, k]] = src[b, k] for 2-D tensors along dim -1;
+// index has src's shape and the element width of input (INT16 for 1-byte inputs; pto.tscatter reads
+// its indices at the destination's width).
+Type scatter_index_form(const ContractContext& cx, const TypeNode& t) {
+  if (omitted(cx, "dim") || omitted(cx, "index") || omitted(cx, "src"))
+    return cx.fail(omitted(cx, "dim")     ? "dim"
+                   : omitted(cx, "index") ? "index"
+                                          : "src",
+                   "the index form needs 'dim', 'index' and 'src'");
+  if (!omitted(cx, "dst")) return cx.fail("dst", "'dst' is only valid for the mask form (mask_pattern=...)");
+  auto dim = as_const_int(cx.arg("dim"));
+  if (!dim || (*dim != -1 && *dim != 1))
+    return cx.fail("dim", "'dim' must be -1 (the last axis; the only one scattered along), got " +
+                              print_expr(cx.arg("dim")));
+  const TypeNode* idx = need_tensor_like(cx, "index");
+  if (!idx) return nullptr;
+  long long want = std::max<long long>(dtype_bytes(t.dtype), 2);
+  if ((idx->dtype != DType::INT16 && idx->dtype != DType::INT32) || dtype_bytes(idx->dtype) != want)
+    return cx.fail("index", "'index' must have dtype " + std::string(want == 4 ? "pl.INT32" : "pl.INT16") +
+                                " for a " + dtype_str(t.dtype) + " input, got " + dtype_str(idx->dtype));
+  const TypeNode* src = need_tensor_like(cx, "src");
+  if (!src) return nullptr;
+  if (src->dtype != t.dtype)
+    return cx.fail(
+        "src", "'src' dtype " + dtype_str(src->dtype) + " must match 'input' dtype " + dtype_str(t.dtype));
+  if (src->shape.size() != 2 || shapes_differ(src->shape, idx->shape))
+    return cx.fail("src", "'src' must be 2-D with the shape of 'index' (" + shape_str(idx->shape) +
+                              "), got " + type_str(cx.arg("src")->type));
+  for (size_t i = 0; i < 2; ++i) {
+    auto a = as_const_int(src->shape[i]), b = as_const_int(t.shape[i]);
+    if (a && b && *a > *b)
+      return cx.fail("src", "'src' dim " + std::to_string(i) + " (" + std::to_string(*a) +
+                                ") exceeds the input's (" + std::to_string(*b) + ")");
+  }
+  return tensor_type(t.shape, t.dtype);
+}
+
+// pl.scatter's mask form: each row of input lands on the columns of dst the pattern selects, so dst has
+// input's columns times the pattern's stride.
+Type scatter_mask_form(const ContractContext& cx, const TypeNode& t) {
+  if (!omitted(cx, "dim") || !omitted(cx, "index") || !omitted(cx, "src"))
+    return cx.fail(!omitted(cx, "dim")     ? "dim"
+                   : !omitted(cx, "index") ? "index"
+                                           : "src",
+                   "the index form (dim, index, src) and the mask form (mask_pattern=, dst=) are mutually "
+                   "exclusive");
+  auto stride = mask_divisor(cx, "mask_pattern");
+  if (!stride) return nullptr;
+  if (omitted(cx, "dst")) return cx.fail("mask_pattern", "the mask form needs 'dst'");
+  const TypeNode* d = need_tensor_like(cx, "dst");
+  if (!d) return nullptr;
+  if (d->dtype != t.dtype)
+    return cx.fail("dst",
+                   "'dst' dtype " + dtype_str(d->dtype) + " must match 'input' dtype " + dtype_str(t.dtype));
+  if (d->shape.size() != 2) return cx.fail("dst", "'dst' must be 2-D, got " + type_str(cx.arg("dst")->type));
+  auto in_cols = as_const_int(t.shape[1]), dst_cols = as_const_int(d->shape[1]);
+  if (dims_differ(d->shape[0], t.shape[0]) || (in_cols && dst_cols && *dst_cols != *in_cols * *stride))
+    return cx.fail("dst", "'dst' must have the input's rows and " + std::to_string(*stride) +
+                              " times its columns for this pattern, got " + type_str(cx.arg("dst")->type) +
+                              " for an input of " + shape_str(t.shape));
+  return tensor_type(d->shape, d->dtype);
+}
+
 }  // namespace
+
+// pl.scatter / pl.tensor.scatter: the index form (dim=-1, index, src) or the mask form (mask_pattern=,
+// dst=) on 2-D GM tensors.
+Type check_Scatter(const ContractContext& cx) {
+  const TypeNode* t = need_tensor_like(cx, "input");
+  if (!t) return nullptr;
+  if (!scatter_dtype(t->dtype))
+    return cx.fail("input",
+                   "'input' must have dtype pl.FP16, pl.BF16, pl.FP32, pl.INT8, pl.INT16 or "
+                   "pl.INT32, got " +
+                       dtype_str(t->dtype));
+  if (t->shape.size() != 2)
+    return cx.fail("input", "'input' must be 2-D, got " + type_str(cx.arg("input")->type));
+  if (!omitted(cx, "mask_pattern")) return scatter_mask_form(cx, *t);
+  return scatter_index_form(cx, *t);
+}
 
 // pl.gather / pl.tensor.gather: the index form (torch.gather along any dim of a GM tensor of rank >= 2)
 // or the mask form (2-D); the compare form is not supported yet.
