@@ -416,6 +416,7 @@ OutlinedScope Parser::outline_scope(const std::string& name, ir::FunctionKind ki
   inner.locals = &inner_locals;
   inner.build.function_kind = kind;
   inner.build.function_name = fn->name;
+  inner.outlined_core_scope = true;
   if (block_index && block_index->text != "_") {
     // The loop form of pl.spmd: the loop variable is the block index, bound before the body.
     ir::Expr idx = b_->op_call(*ir::find_op("pl.tile.get_block_idx"), {}, inner.build, block_index->span);

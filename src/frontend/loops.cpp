@@ -50,7 +50,9 @@ void Parser::parse_for(ir::Block& out, LowerCtx& cx) {
   }
   auto loop = make_stmt<ir::For>(span_to_prev(begin));
   std::optional<std::vector<ir::Expr>> inits;
-  bool ok = lower_loop_iterable(*iter, *loop, cx, inits);
+  const bool split_aiv =
+      iter->kind == SynKind::Call && canonical(*iter->items[0]).value_or("") == "pl.split_aiv";
+  bool ok = split_aiv ? lower_split_aiv(*iter, *loop, cx) : lower_loop_iterable(*iter, *loop, cx, inits);
   ok = ok && check_carried(*iter, carried, inits, iv_span);
   LoopCarry carry;
   carry.if_depth = if_depth_;
@@ -71,7 +73,11 @@ void Parser::parse_for(ir::Block& out, LowerCtx& cx) {
     PushScope<LoopCarry> carry_scope(carries_, &carry);
     PushScope<LoopExits> exits_scope(exits_, &exits);
     PushScope<WhileHead> head_scope(while_heads_, nullptr);
+    // The ops of a pl.split_aiv region are checked as the vector lanes' (contracts/split_aiv.cpp).
+    const int outer_mode = cx.build.split_aiv_mode;
+    if (split_aiv && ok) cx.build.split_aiv_mode = loop->split_mode;
     loop->body = parse_suite("'for' header", cx);  // parsed even after an error, to report what is inside
+    cx.build.split_aiv_mode = outer_mode;
   }
   ir::Block before;
   loop->body = finish_loop_body(exits, std::move(loop->body), before, nullptr);
@@ -116,6 +122,62 @@ bool Parser::check_carried(const SynExpr& iter,
     return false;
   }
   return true;
+}
+
+// PyPTO's manual AIV split region `for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.X):` as a loop over
+// the two vector lanes. It is CORE_GROUP-level (AivSplitValid rule (h)): it opens in the kernel a
+// pl.at(level=CORE_GROUP) scope or a pl.spmd body outlines, never in a function declared a kernel, and
+// regions do not nest.
+bool Parser::lower_split_aiv(const SynExpr& iter, ir::For& loop, LowerCtx& cx) {
+  loop.loop_kind = ir::LoopKind::SplitAiv;
+  std::optional<long long> count;
+  std::string mode;
+  bool ok = true;
+  for (size_t i = 1; i < iter.items.size(); ++i) {
+    const SynExpr& a = *iter.items[i];
+    if (a.keyword.empty() && a.kind != SynKind::Star && !count) {
+      ir::Expr n = lower(a, cx);
+      count = n ? ir::as_const_int(n) : std::nullopt;
+      if (!count || *count != 2) {
+        error(a.span, "pl.split_aiv() splits over the 2 vector lanes of a core group: its count must be 2");
+        ok = false;
+      }
+    } else if (a.keyword == "mode") {
+      mode = canonical(a).value_or("");
+      if (mode != "pl.SplitMode.NONE" && mode != "pl.SplitMode.UP_DOWN" &&
+          mode != "pl.SplitMode.LEFT_RIGHT") {
+        error(a.span, "pl.split_aiv(): mode must be pl.SplitMode.NONE, UP_DOWN or LEFT_RIGHT");
+        ok = false;
+      }
+    } else {
+      error(a.span, "unexpected argument of pl.split_aiv(); expected pl.split_aiv(2, mode=pl.SplitMode.X)");
+      ok = false;
+    }
+  }
+  if (ok && (!count || mode.empty())) {
+    error(iter.span,
+          "pl.split_aiv() takes the lane count and mode=: pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)");
+    ok = false;
+  }
+  if (ok && cx.build.split_aiv_mode >= 0) {
+    error(iter.span, "pl.split_aiv regions do not nest: this one is inside another");
+    ok = false;
+  } else if (ok && !cx.outlined_core_scope) {
+    const bool kernel = ir::is_kernel(cx.build.function_kind);
+    error(iter.span,
+          std::string("a pl.split_aiv region is CORE_GROUP-level: ") +
+              (kernel ? "it may not open in the " +
+                            std::string(ir::function_kind_name(cx.build.function_kind)) + " function '" +
+                            cx.build.function_name + "'; write it in a @pl.function or @pl.jit body, "
+                      : std::string("open it ")) +
+              "inside a 'with pl.at(level=pl.Level.CORE_GROUP):' scope or a pl.spmd body");
+    ok = false;
+  }
+  loop.split_mode = mode == "pl.SplitMode.UP_DOWN" ? 1 : mode == "pl.SplitMode.LEFT_RIGHT" ? 2 : 0;
+  loop.start = b_->int_imm(0);
+  loop.stop = b_->int_imm(count.value_or(2));
+  loop.step = b_->int_imm(1);
+  return ok;
 }
 
 // `pl.range(stop)`, `pl.range(start, stop[, step])` and the parallel/unroll/pipeline forms (plain

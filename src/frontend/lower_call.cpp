@@ -147,7 +147,33 @@ ir::Expr Parser::lower_path_call(const SynExpr& e, const std::string& path, Lowe
   bool handled = false;
   ir::Expr unified = lower_unified(*op, *args, e.span, cx, handled);
   if (handled) return unified;
+  if (auto boundary = lower_split_boundary(*op, *args, e.span, cx)) return *boundary;
   return b_->op_call(*op, *args, cx.build, e.span);
+}
+
+// PyPTO's pl.aiv_shard(x) / pl.aic_gather(x) take their split mode from the enclosing pl.split_aiv
+// region, as PyPTO's parser fills it: the call becomes pl.tile.aiv_shard(x, split=<mode>). Every
+// spelling belongs inside a region (AivSplitValid rule (c)).
+std::optional<ir::Expr> Parser::lower_split_boundary(const ir::OpInfo& op,
+                                                     const std::vector<ir::CallArg>& args,
+                                                     const SourceSpan& span, LowerCtx& cx) {
+  if (op.id != ir::OpId::AivShard && op.id != ir::OpId::AicGather) return std::nullopt;
+  if (cx.build.split_aiv_mode < 0) {
+    error(span, op.spelling +
+                    ": must be used inside a 'for aiv_id in pl.split_aiv(...)' region, which supplies "
+                    "the split mode (it marks where a tile crosses between the cube and the vector lanes)");
+    return ir::Expr{};
+  }
+  if (op.params.size() != 1) return std::nullopt;
+  if (args.size() != 1 || (!args[0].keyword.empty() && args[0].keyword != "x")) {
+    error(span, op.spelling + "() takes one operand, the tile: " + op.spelling + "(x)");
+    return ir::Expr{};
+  }
+  if (!args[0].value) return ir::Expr{};
+  std::vector<ir::Expr> slots(ir::op_info(op.id).params.size());
+  slots[0] = args[0].value;
+  if (cx.build.split_aiv_mode >= 0) slots[1] = b_->int_imm(cx.build.split_aiv_mode, span);
+  return b_->op_call_slots(op, std::move(slots), {}, cx.build, span);
 }
 
 // PyPTO's Python hands pl.arange / pl.tile.ci a constant start, and pl.tri its diagonal, as an int,

@@ -37,6 +37,7 @@ const std::vector<EnumSpec>& enum_specs() {
       {"pl.Role", ir::EnumKind::Role, {"Orchestrator", "SubWorker"}},
       // What pl.fillpad writes outside a tile's valid region (PyPTO's PadValue; null means none).
       {"pl.PadValue", ir::EnumKind::PadValue, {"null", "zero", "max", "min"}},
+      {"pl.PipeType", ir::EnumKind::PipeType, {"MTE1", "MTE2", "MTE3", "M", "V", "S", "FIX", "ALL"}},
   };
   return specs;
 }

@@ -124,6 +124,9 @@ struct LowerCtx {
   // The type a bare `pl.Tensor` annotation stands for here (a jit function's parameter that Python
   // specialized from the tensor passed to it); null: a bare `pl.Tensor` is an error.
   const BoundSource::JitParamType* bare_tensor = nullptr;
+  // The body of a kernel outlined from a pl.at(level=CORE_GROUP) scope or a pl.spmd body: where a
+  // pl.split_aiv region may open (PyPTO's AivSplitValid rule (h)).
+  bool outlined_core_scope = false;
 };
 
 // The arguments of `pl.at(...)` that shape the outlined function and its call (at_scopes.cpp).
@@ -319,6 +322,9 @@ class Parser {
   void parse_for(ir::Block& out, LowerCtx& cx);
   std::string parse_loop_target(SourceSpan& iv_span,
                                 std::vector<std::pair<std::string, SourceSpan>>& carried);
+  bool lower_split_aiv(const SynExpr& iter, ir::For& loop, LowerCtx& cx);
+  std::optional<ir::Expr> lower_split_boundary(const ir::OpInfo& op, const std::vector<ir::CallArg>& args,
+                                               const SourceSpan& span, LowerCtx& cx);
   bool lower_loop_iterable(const SynExpr& iter, ir::For& loop, LowerCtx& cx,
                            std::optional<std::vector<ir::Expr>>& inits);
   bool lower_init_values(const SynExpr& a, LowerCtx& cx, std::optional<std::vector<ir::Expr>>& inits);

@@ -46,6 +46,7 @@ Type check_op(const ContractContext& cx) {
     for (const std::vector<Expr>* v : {&cx.call.args, &cx.call.varargs})
       for (const Expr& a : *v)
         if (a && !a->type) return nullptr;
+  if (!check_split_aiv_placement(cx)) return nullptr;
   switch (cx.call.op->id) {
 #define PTODIST_OP(Id, spelling, signature, effects, where) \
   case OpId::Id:                                            \

@@ -32,6 +32,8 @@ const char* loop_name(LoopKind k) {
       return "pl.unroll";
     case LoopKind::Pipeline:
       return "pl.pipeline";
+    case LoopKind::SplitAiv:
+      return "pl.split_aiv";
   }
   return "pl.range";
 }
@@ -138,6 +140,10 @@ class StmtPrinter {
       if (!default_step) args += ", " + ep_.expr(f.step, kPrecIfExp);
     }
     if (f.stage) args += ", stage=" + ep_.expr(f.stage, kPrecIfExp);
+    if (f.loop_kind == LoopKind::SplitAiv)
+      args += std::string(", mode=pl.SplitMode.") + (f.split_mode == 1   ? "UP_DOWN"
+                                                     : f.split_mode == 2 ? "LEFT_RIGHT"
+                                                                         : "NONE");
     return std::string(loop_name(f.loop_kind)) + "(" + args + ")";
   }
 

@@ -98,6 +98,8 @@ const char* enum_prefix(EnumKind k) {
       return "pl.Role.";
     case EnumKind::PadValue:
       return "pl.PadValue.";
+    case EnumKind::PipeType:
+      return "pl.PipeType.";
   }
   return "pl.";
 }

@@ -243,6 +243,7 @@ class Comparer {
 
   bool loop(const For& a, const For& b) {
     if (a.loop_kind != b.loop_kind) return fail("loop kind differs");
+    if (a.split_mode != b.split_mode) return fail("split_aiv mode differs");
     if (!expr(a.start, b.start) || !expr(a.stop, b.stop) || !expr(a.step, b.step) || !expr(a.stage, b.stage))
       return false;
     if (!define(a.iv, b.iv, false)) return false;

@@ -174,7 +174,11 @@ void FunctionVerifier::check_for(const For& f, DefSet& defs) {
     diags_.error(where(f.step->span), "loop step must not be zero");
   DefSet body = defs;
   if (f.iv) body.vars.insert(f.iv.get());
+  // A pl.split_aiv region: the contracts of the ops inside see its mode.
+  const int outer_mode = scope_.split_aiv_mode;
+  if (f.loop_kind == LoopKind::SplitAiv) scope_.split_aiv_mode = f.split_mode;
   check_block(f.body, body);
+  scope_.split_aiv_mode = outer_mode;
   // The loop may run zero times unless its bounds say otherwise; Python keeps the loop variable and
   // the body's names after a loop that ran, so they stay defined then.
   if (runs_at_least_once(f)) defs = body;

@@ -3,7 +3,9 @@
 // while every slot is in use), a pop waits for a push, and the consumer's tfree gives its slot back.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -15,6 +17,29 @@
 #include "ptodist/runtime/value.h"
 
 namespace ptodist::runtime {
+
+// The explicit cross-core events (pl.system.sync_set / sync_wait) of one core cluster: per receiving
+// side (0 the cube, 1 the vector lanes) and event id, the sets not yet consumed by a wait, counted in
+// vector lanes: a set toward the cube from one lane of a pl.split_aiv region counts 1, from an AIV kernel
+// or mixed-kernel code outside a region (which ptodist runs once for both lanes) 2; the cube's set
+// counts 2 (it releases both lanes). A wait takes what its executor stands for (2 on the cube, 1 per
+// region lane, 2 otherwise).
+struct CrossCoreEvents {
+  static constexpr int kEvents = 16;
+  std::mutex mu;
+  long long raised[2][kEvents] = {};
+  // Check mode names an event by (serial, side, id): unique per cluster of the run.
+  const uint64_t serial = next_serial();
+  uint64_t key(int side, long long id) const {
+    return (serial * 2 + static_cast<uint64_t>(side)) * kEvents + id;
+  }
+
+ private:
+  static uint64_t next_serial() {
+    static std::atomic<uint64_t> n{0};
+    return n++;
+  }
+};
 
 struct CrossCorePipes {
   // The data of one pushed tile: a copy, so the producer may reuse its buffer at once.
@@ -35,6 +60,14 @@ struct CrossCorePipes {
   // Keyed by (block, pipe id, cube-to-vector): a Group submitted on N blocks runs N core clusters, and
   // block b's AIC kernel talks to block b's AIV kernel only.
   std::map<std::tuple<int, long long, bool>, Fifo> fifos;
+  // Block b's cluster events: its AIC and AIV kernels signal each other through these.
+  CrossCoreEvents& events_of(int block) {
+    std::lock_guard<std::mutex> lock(mu);
+    return events_[block];
+  }
+
+ private:
+  std::map<int, CrossCoreEvents> events_;
 };
 
 }  // namespace ptodist::runtime

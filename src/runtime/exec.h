@@ -224,6 +224,13 @@ struct Frame {
   std::vector<std::shared_ptr<TaskState>>* group_tasks = nullptr;
   long long group_cores = 1;
   std::vector<std::shared_ptr<TaskState>> group_deps;
+  // A kernel block: the explicit cross-core events of its cluster (the Group's when launched by one).
+  CrossCoreEvents* events = nullptr;
+  // Inside a pl.split_aiv region: the vector lane running now and the region's SplitMode; -1 outside.
+  int split_lane = -1;
+  int split_mode = 0;
+  // pl.aic_gather in a region: the cube tile each gather site fills, lane by lane.
+  std::map<const ir::OpCall*, TileValue> gathers;
   bool returned = false;
   std::vector<Value> results;
   // Observed runs: accesses and transfers the frame's ops reported (observed_op checks that an op
@@ -430,6 +437,7 @@ class Interp {
   bool run_steps(uint32_t first, uint32_t count, Scalar& out);
   void exec_assign(const DecodedStmt& s);
   void exec_for(const DecodedStmt& loop, uint32_t at);
+  void exec_split_aiv(const DecodedStmt& loop, uint32_t at, const ir::For& node);
   void exec_while(const DecodedStmt& loop, uint32_t at);
   void exec_manual_scope(const DecodedStmt& scope, uint32_t at);
 };

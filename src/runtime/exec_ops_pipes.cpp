@@ -162,8 +162,9 @@ Value op_ReserveBuffer(Interp& in, const ir::OpCall& c) {
 Value op_ImportPeerBuffer(Interp&, const ir::OpCall&) {
   return Scalar::of_int(0, ir::DType::INT32);
 }
-Value op_GetSubblockIdx(Interp&, const ir::OpCall&) {
-  return Scalar::of_int(0);
+// The running lane of a pl.split_aiv region; elsewhere the one AIV kernel ptodist runs is lane 0.
+Value op_GetSubblockIdx(Interp& in, const ir::OpCall&) {
+  return Scalar::of_int(std::max(in.f.split_lane, 0));
 }
 Value op_TpushToAiv(Interp& in, const ir::OpCall& c) {
   return push(in, c, true);

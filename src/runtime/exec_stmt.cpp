@@ -221,6 +221,8 @@ void Interp::exec_for(const DecodedStmt& loop, uint32_t at) {
   long long stop = int_of(loop.stop);
   long long step = int_of(loop.step);
   if (step == 0) fail(loop.node->span, "loop step is zero");
+  const auto* node = static_cast<const ir::For*>(loop.node);
+  if (node->loop_kind == ir::LoopKind::SplitAiv) return exec_split_aiv(loop, at, *node);
   for (long long i = start; step > 0 ? i < stop : i > stop;) {
     // An iteration is progress for the watchdog: a long loop of scalar statements is not a hang.
     tick();
@@ -308,6 +310,25 @@ void FrameSlots::clear() {
     if (bound_[i]) at(i)->~Value();
     bound_[i] = false;
   }
+}
+
+// A pl.split_aiv region: the vector lanes one after the other, each with its lane index (the loop
+// variable, pl.tile.get_subblock_idx()), which pl.aiv_shard and pl.aic_gather read. The device runs the
+// lanes at once; what one lane reads of the other's work must be ordered by explicit events, whose
+// waits here see the sets of the lanes that ran before.
+void Interp::exec_split_aiv(const DecodedStmt& loop, uint32_t at, const ir::For& node) {
+  const int outer_lane = f.split_lane, outer_mode = f.split_mode;
+  const long long lanes = int_of(loop.stop);
+  f.split_mode = node.split_mode;
+  for (long long lane = 0; lane < lanes; ++lane) {
+    tick();
+    f.split_lane = static_cast<int>(lane);
+    if (loop.iv_slot >= 0) f.vars.set(static_cast<size_t>(loop.iv_slot), Scalar::of_int(lane));
+    exec_range(at + 1, loop.end);
+    if (f.returned) break;
+  }
+  f.split_lane = outer_lane;
+  f.split_mode = outer_mode;
 }
 
 }  // namespace ptodist::runtime

@@ -249,6 +249,9 @@ void run_block_on_core(BlockJob& j, CoreState& core) {
   std::vector<DeferredCondition> deferred;
   frame.deferred = &deferred;
   frame.pipes = j.task->pipes.get();
+  // Each block is one core cluster: its own explicit events, or the Group's its kernels share.
+  CrossCoreEvents own_events;
+  frame.events = j.task->pipes ? &j.task->pipes->events_of(j.block) : &own_events;
   use_core_storage(rx, j.task->cube, id, frame);
   try {
     Interp in(frame);

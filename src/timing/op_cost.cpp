@@ -152,6 +152,9 @@ OpCost op_cost(const Event& e, int rank, const TimingParams& p) {
     case OpId::Store:
       return move(e.n_in ? e.in[0].space : Space::Vec, Space::GM,
                   e.n_in ? static_cast<double>(e.in[0].bytes()) : 0, p);
+    // The split-region boundary is a cross-core transfer: Acc -> UB on the FixPipe, UB -> L1 on MTE3.
+    case OpId::AivShard:
+    case OpId::AicGather:
     case OpId::Move:
     case OpId::Extract:
       return move(e.n_in ? e.in[0].space : Space::Vec, e.result.space, static_cast<double>(e.result.bytes()),
@@ -173,6 +176,12 @@ OpCost op_cost(const Event& e, int rank, const TimingParams& p) {
     case OpId::ReinterpretView:
     case OpId::Slice:
     case OpId::TransposeView:  // a view: no data moves on the device
+      return scalar(p);
+    // Cross-core events: one FFTS message or check each, a scalar instruction's cost (the time a
+    // wait spends blocked is the peer core's, as for the cross-core pipes).
+    case OpId::SetFfts:
+    case OpId::SyncSet:
+    case OpId::SyncWait:
       return scalar(p);
     default:
       break;

@@ -23,6 +23,8 @@ struct BuildScope {
   // variable is a run-time value: contracts that need static shapes (put_async regions) reject it at once.
   // When null, such dims are taken to be symbolic and are checked again after specialize.
   const std::vector<Var>* compile_time_vars = nullptr;
+  // Inside a `pl.split_aiv` region: its SplitMode (0 NONE, 1 UP_DOWN, 2 LEFT_RIGHT); -1 outside.
+  int split_aiv_mode = -1;
 };
 
 // A positional or keyword argument as written at a call site.

@@ -27,6 +27,8 @@ struct ContractContext {
 // Runs the contract of `cx.call.op` (dispatch over ops.def). The verifier re-runs contracts on existing
 // calls through this; contracts are pure functions of the call, the scope and the diagnostics.
 Type check_op(const ContractContext& cx);
+// PyPTO's AivSplitValid rule (a): no cube compute inside a pl.split_aiv region (contracts/split_aiv.cpp).
+bool check_split_aiv_placement(const ContractContext& cx);
 
 }  // namespace ptodist::ir
 

@@ -78,7 +78,18 @@ struct DTypeImm : ExprBase<ExprKind::DTypeImm> {
 };
 
 // The enumerations the language names with attribute paths.
-enum class EnumKind { Memory, NotifyOp, WaitCmp, AtomicType, ReduceOp, FunctionType, Level, Role, PadValue };
+enum class EnumKind {
+  Memory,
+  NotifyOp,
+  WaitCmp,
+  AtomicType,
+  ReduceOp,
+  FunctionType,
+  Level,
+  Role,
+  PadValue,
+  PipeType
+};
 struct EnumImm : ExprBase<ExprKind::EnumImm> {
   EnumKind enum_kind = EnumKind::Memory;
   std::string value;  // the member name as printed: "Acc", "AtomicAdd", "None_"

@@ -50,12 +50,15 @@ struct ExprStmt : StmtBase<StmtKind::ExprStmt> {
 };
 
 // The loop forms of the language; all are counted loops `for iv in <kind>(start, stop, step)`.
-enum class LoopKind { Range, Parallel, Unroll, Pipeline };
+// SplitAiv is PyPTO's manual AIV split region `for aiv_id in pl.split_aiv(2, mode=...)`: its body is the
+// vector lanes' work, one iteration per lane (iv = the lane, as pl.tile.get_subblock_idx()).
+enum class LoopKind { Range, Parallel, Unroll, Pipeline, SplitAiv };
 struct For : StmtBase<StmtKind::For> {
   LoopKind loop_kind = LoopKind::Range;
   Var iv;
   Expr start, stop, step;  // start/step default to 0/1 when written as range(n)
   Expr stage;              // pl.pipeline(n, stage=2); null otherwise
+  int split_mode = 0;      // SplitAiv: PyPTO's SplitMode, 0 NONE, 1 UP_DOWN (rows), 2 LEFT_RIGHT (cols)
   Block body;
 };
 

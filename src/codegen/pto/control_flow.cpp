@@ -78,6 +78,15 @@ void FunctionEmitter::bind_region_results(const std::string& res, const std::vec
 }
 
 void FunctionEmitter::emit_for(const For& f) {
+  // A pl.split_aiv region is the body both vector lanes run (PyPTO binds its variable to
+  // tile.get_subblock_idx and erases the region): emitted in place, the variable the lane index.
+  if (f.loop_kind == LoopKind::SplitAiv) {
+    std::string lane = fresh(f.iv ? f.iv->name : "aiv_id");
+    line(lane + " = pto.get_subblock_idx");
+    if (f.iv) scalars_[f.iv->id] = {lane, "i64"};
+    emit_block(f.body);
+    return;
+  }
   Value lb = f.start ? emit_scalar_as(f.start, "index") : constant_int(0, "index");
   Value ub = emit_scalar_as(f.stop, "index");
   Value st = f.step ? emit_scalar_as(f.step, "index") : constant_int(1, "index");

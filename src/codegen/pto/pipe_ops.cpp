@@ -1,7 +1,8 @@
 // The cross-core pipe ops in PTO, as PyPTO's codegen writes them: the pipe setup
 // (pto.aic_initialize_pipe / pto.aiv_initialize_pipe with the consumer slot buffers), the named slot
 // buffers (pto.reserve_buffer, pto.import_reserved_buffer), and pto.tpush_to_*, pto.tpop_from_* (which
-// defines its result tile: no pto.alloc_tile) and pto.tfree_from_*.
+// defines its result tile: no pto.alloc_tile) and pto.tfree_from_*; the explicit cross-core events
+// (pto.set_ffts, pto.sync.set / pto.sync.wait, PyPTO's MakeCrossCoreSyncCodegenPTO).
 #include "emitter.h"
 
 namespace ptodist::codegen::pto {
@@ -47,6 +48,11 @@ bool is_pipe_op(OpId id) {
     case OpId::TpopFromAiv:
     case OpId::TfreeToAic:
     case OpId::TfreeToAiv:
+    case OpId::SetFfts:
+    case OpId::SyncSet:
+    case OpId::SyncWait:
+    case OpId::AivShard:
+    case OpId::AicGather:
       return true;
     default:
       return false;
@@ -199,6 +205,40 @@ bool FunctionEmitter::emit_pipe_op(const CallSite& site) {
       line(std::string("pto.tfree_from_") + to + " " + pipe_attrs(named, split));
       return true;
     }
+    case OpId::SetFfts: {  // the workspace stays the raw pointer argument
+      if (const TensorRef* t = tensor_of(c.arg("workspace"), c, "workspace"))
+        line("pto.set_ffts " + t->ptr + " : !pto.ptr<i64>");
+      return true;
+    }
+    case OpId::SyncSet:
+    case OpId::SyncWait: {
+      const Expr& id = c.arg("event_id");
+      std::string event;
+      if (auto v = as_const_int(id)) {
+        event = std::to_string(*v);
+      } else {
+        Value dyn = emit_scalar_as(id, "index");
+        if (failed_) return true;
+        event = dyn.ssa;
+      }
+      const auto* pipe = c.arg("pipe") ? c.arg("pipe")->as<EnumImm>() : nullptr;
+      std::string text = std::string("pto.sync.") + (c.op->id == OpId::SyncSet ? "set" : "wait") + " <PIPE_" +
+                         (pipe ? pipe->value : std::string("ALL")) + ">, " + event;
+      if (c.op->id == OpId::SyncSet && c.arg("ffts_mode") && !c.arg("ffts_mode")->isa<NoneImm>())
+        text += " {ffts_mode = " + std::to_string(const_attr(c, "ffts_mode", 0)) + " : i32}";
+      line(text);
+      return true;
+    }
+    // PyPTO's ExpandMixedKernel turns the region boundary into a tpush/tpop pair of an AIC and an AIV
+    // kernel; ptodist does not split a mixed kernel in its PTO yet.
+    case OpId::AivShard:
+    case OpId::AicGather:
+      fail(c.span, c.op->spelling +
+                       ": the pl.split_aiv boundary is a cross-core transfer that PyPTO's ExpandMixedKernel "
+                       "splits into AIC and AIV kernels with a tpush/tpop pair, which ptodist's PTO does not "
+                       "do yet; write the AIC and AIV kernels of a Group with pl.tpush_to_aiv / "
+                       "pl.tpop_from_aic instead");
+      return true;
     default:
       return false;
   }

@@ -293,6 +293,21 @@ void HappensBefore::wait_satisfied(ActorId a, int rank, WindowAddr cell, int32_t
     if (c.round == m.round_) s.acq.join(c.release);
 }
 
+void HappensBefore::cross_core_set(ActorId a, uint64_t event) {
+  ActorState& s = impl_->actor(a);
+  impl_->cross_core_events_[event].join(s.full());
+  s.now++;
+  s.rnow++;
+}
+
+void HappensBefore::cross_core_waited(ActorId a, uint64_t event) {
+  auto it = impl_->cross_core_events_.find(event);
+  if (it == impl_->cross_core_events_.end()) return;
+  ActorState& s = impl_->actor(a);
+  s.acq.join(it->second);
+  s.vis.join(it->second);
+}
+
 int HappensBefore::shadow_intervals(int rank, int segment) const {
   return static_cast<int>(impl_->shadow_.at(rank, segment).intervals());
 }

@@ -21,6 +21,7 @@
 //   ordered in issue order (one channel group), and waiting an event drains the earlier ones too;
 // - a region cacheinvalid counts as a whole-GM one (the acquisitions become visible everywhere);
 // - a signal cell's plain store (pl.write/pl.store over it) starts its notify history afresh;
+// - a cross-core event's sync_set -> sync_wait is release -> acquire, of everything before the set;
 // - a task's start is after its submit; a join (deps, end of a manual scope, kernel call) acquires
 //   every block of the joined task; rounds are ordered one after the other;
 // - a notify writes its cell: an AtomicAdd notify is an atomic add of an INT32, a Set notify a plain
@@ -100,6 +101,13 @@ class HappensBefore {
   void notify(ActorId a, int peer, WindowAddr cell, int32_t value, bool add, const Access& acc);
   void wait_satisfied(ActorId a, int rank, WindowAddr cell, int32_t seen, long long expected, bool ge,
                       const Access& acc);
+
+  // Explicit cross-core events (pl.system.sync_set / sync_wait), `event` naming one event of one core
+  // cluster: a set releases everything the actor did before it (the set waits for its pipe to drain,
+  // so no fence is needed); a satisfied wait acquires every set of the event so far, for its reads too
+  // (tile loads are DMA, not cached).
+  void cross_core_set(ActorId a, uint64_t event);
+  void cross_core_waited(ActorId a, uint64_t event);
 
   // Transfers. Issue: the transfer's clock is the issuer's; its local GM side (window or local GM:
   // `local` names it) and the session's scratch stay in flight until the event is waited. `acc`

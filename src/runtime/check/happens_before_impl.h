@@ -116,6 +116,8 @@ class HappensBeforeImpl {
   std::vector<InFlightWindow> in_flight_windows_;
   std::vector<InFlightWindow> in_flight_dests_;  // the window bytes an unwaited transfer writes
   std::map<const AsyncSessionState*, SourceSpan> sessions_;
+  // What the sets of each cross-core event released (HappensBefore::cross_core_set).
+  std::map<uint64_t, VectorClock> cross_core_events_;
 
   void reset();
   ActorState& actor(ActorId a);
