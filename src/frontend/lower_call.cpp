@@ -164,15 +164,18 @@ std::optional<ir::Expr> Parser::lower_split_boundary(const ir::OpInfo& op,
                     "the split mode (it marks where a tile crosses between the cube and the vector lanes)");
     return ir::Expr{};
   }
-  if (op.params.size() != 1) return std::nullopt;
-  if (args.size() != 1 || (!args[0].keyword.empty() && args[0].keyword != "x")) {
+  // PyPTO's spellings take the operand alone; pl.tile.aiv_shard(x, split=1) is the IR's own form.
+  const bool operand_only =
+      args.size() == 1 && (args[0].keyword.empty() || args[0].keyword == "x" || args[0].keyword == "tile");
+  if (!operand_only && op.params.size() != 1) return std::nullopt;
+  if (!operand_only) {
     error(span, op.spelling + "() takes one operand, the tile: " + op.spelling + "(x)");
     return ir::Expr{};
   }
   if (!args[0].value) return ir::Expr{};
   std::vector<ir::Expr> slots(ir::op_info(op.id).params.size());
   slots[0] = args[0].value;
-  if (cx.build.split_aiv_mode >= 0) slots[1] = b_->int_imm(cx.build.split_aiv_mode, span);
+  slots[1] = b_->int_imm(cx.build.split_aiv_mode, span);
   return b_->op_call_slots(op, std::move(slots), {}, cx.build, span);
 }
 

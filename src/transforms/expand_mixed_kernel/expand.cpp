@@ -1,6 +1,7 @@
 // expand-mixed-kernel (include/ptodist/transforms/expand_mixed_kernel.h): the pass itself. affinity.cpp
 // says which core each statement needs, side_body.cpp builds each half; here the halves get their pipe
 // set-up and the Group that replaces the kernel.
+#include "ptodist/ir/functor.h"
 #include "ptodist/ir/op_table.h"
 #include "ptodist/transforms/expand_mixed_kernel.h"
 #include "side_body.h"
@@ -146,6 +147,29 @@ class Expander {
   detail::VarFactory vars_{p_, kernel_};
 };
 
+// A kernel whose author placed its work on the cores (a pl.split_aiv region, explicit cross-core
+// events with their core_type): this pass does not read those placements yet, so the kernel stays one
+// InCore kernel, which the CPU runtime runs with the regions' lanes and the events' counts.
+class ManualSplit : public Walker {
+ public:
+  bool found = false;
+  void visit_stmt(const Stmt& s) override {
+    if (const auto* f = s->as<For>(); f && f->loop_kind == LoopKind::SplitAiv) found = true;
+    Walker::visit_stmt(s);
+  }
+  void visit_expr(const Expr& e) override {
+    if (const auto* c = e ? e->as<OpCall>() : nullptr)
+      found |= c->op->id == OpId::SyncSet || c->op->id == OpId::SyncWait || c->op->id == OpId::SetFfts;
+    Walker::visit_expr(e);
+  }
+};
+
+bool placed_by_author(const Function& f) {
+  ManualSplit w;
+  w.visit_function(f);
+  return w.found;
+}
+
 }  // namespace
 
 Program expand_mixed_kernel(const Program& p, PassContext& cx) {
@@ -153,7 +177,7 @@ Program expand_mixed_kernel(const Program& p, PassContext& cx) {
   out->functions.clear();
   bool ok = true;
   for (const Function& f : p->functions) {
-    if (f->kind != FunctionKind::InCore || mixed::side_of(f->body) != Side::Mixed) {
+    if (f->kind != FunctionKind::InCore || mixed::side_of(f->body) != Side::Mixed || placed_by_author(f)) {
       out->functions.push_back(f);
       continue;
     }

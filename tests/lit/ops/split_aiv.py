@@ -3,7 +3,8 @@
 # its half at its own offset. A third region adds 1 to its lane's half and hands it back to the cube with
 # pl.aic_gather, which multiplies the joined tile by w. Goldens from numpy: ud = 2 (a @ b),
 # lr = 3 (a @ b), back = (a @ b + 1) @ w (small integers / 4: every float sum is exact). Then check
-# mode, and the IR the front end builds (the region, the mode the boundary ops take from it).
+# mode, and the IR the front end builds (the region, the mode the boundary ops take from it, also when
+# spelled pl.tile.aiv_shard(x) as PyPTO's tile namespace has it).
 # REQUIRES: numpy
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %numpy %S/Inputs/npy.py save %t/a.npy "((np.arange(32*16).reshape(32, 16) * 5) % 9 - 4).astype(np.float32) / 4"
@@ -45,7 +46,8 @@ class SplitAiv:
                 ud = pl.store(pl.mul(rows, 2.0), [lane * HALF, 0], ud)
             # IR: for lane in pl.split_aiv(2, mode=pl.SplitMode.LEFT_RIGHT):
             for lane in pl.split_aiv(2, mode=pl.SplitMode.LEFT_RIGHT):
-                cols = pl.aiv_shard(p)
+                # IR: pl.tile.aiv_shard(p, split=2)
+                cols = pl.tile.aiv_shard(p)
                 lr = pl.store(pl.mul(cols, 3.0), [0, lane * HALF], lr)
             for _ in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
                 plus = pl.adds(pl.aiv_shard(p), 1.0)

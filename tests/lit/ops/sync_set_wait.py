@@ -3,7 +3,7 @@
 # (pl.system.sync_wait) before it loads s and computes z = s @ w. `mixed`: one mixed kernel whose
 # pl.split_aiv(mode=NONE) lanes each write their rows of x + y (lane 0 rows 0-5, lane 1 rows 6-15) and
 # each raise event 5; the cube's wait needs both lanes' sets. Goldens from numpy, fast and check mode,
-# then the PTO of the Group's kernels as PyPTO's codegen writes it.
+# then the PTO as PyPTO's codegen writes it (the region in place, its variable the lane index).
 # REQUIRES: numpy
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %numpy %S/Inputs/npy.py save %t/x.npy "((np.arange(16*16).reshape(16, 16) * 5) % 9 - 4).astype(np.float32) / 4"
@@ -17,6 +17,7 @@
 # RUN: ptodist compile %s --emit=pto -o %t/pto
 # RUN: FileCheck %s --check-prefix=AIV < %t/pto/vector.pto
 # RUN: FileCheck %s --check-prefix=AIC < %t/pto/cube.pto
+# RUN: FileCheck %s --check-prefix=MIXED < %t/pto/mixed.pto
 import pypto.language as pl
 
 N = 16
@@ -87,6 +88,7 @@ class Events:
         s2: pl.Tensor[[N, N], pl.FP32] = pl.create_tensor([N, N], dtype=pl.FP32)
         with pl.at(level=pl.Level.CORE_GROUP, name_hint="mixed"):
             pl.system.set_ffts(ws)
+            # MIXED: %[[LANE:lane[0-9_]*]] = pto.get_subblock_idx
             for lane in pl.split_aiv(2, mode=pl.SplitMode.NONE):
                 if lane == 0:
                     top = pl.add(pl.load(x, [0, 0], [6, N]), pl.load(y, [0, 0], [6, N]))
@@ -94,7 +96,9 @@ class Events:
                 else:
                     rest = pl.add(pl.load(x, [6, 0], [10, N]), pl.load(y, [6, 0], [10, N]))
                     pl.store(rest, [6, 0], s2)
+                # MIXED: pto.sync.set <PIPE_MTE3>, 5 {ffts_mode = 2 : i32}
                 pl.system.sync_set(5, pipe=pl.PipeType.MTE3, ffts_mode=2, core_type="aiv")
+            # MIXED: pto.sync.wait <PIPE_MTE2>, 5
             pl.system.sync_wait(5, pipe=pl.PipeType.MTE2, core_type="aic")
             lhs = pl.move(pl.load(s2, [0, 0], [N, N], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Left)
             rhs = pl.move(pl.load(w, [0, 0], [N, N], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
