@@ -126,8 +126,9 @@ bool Parser::check_carried(const SynExpr& iter,
 
 // PyPTO's manual AIV split region `for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.X):` as a loop over
 // the two vector lanes. It is CORE_GROUP-level (AivSplitValid rule (h)): it opens in the kernel a
-// pl.at(level=CORE_GROUP) scope or a pl.spmd body outlines, never in a function declared a kernel, and
-// regions do not nest.
+// pl.at(level=CORE_GROUP) scope or a pl.spmd body outlines, or in an InCore function (which is how such
+// a kernel prints, so the printed program parses again), never in an AIC or AIV kernel or outside a
+// kernel; regions do not nest.
 bool Parser::lower_split_aiv(const SynExpr& iter, ir::For& loop, LowerCtx& cx) {
   loop.loop_kind = ir::LoopKind::SplitAiv;
   std::optional<long long> count;
@@ -162,7 +163,7 @@ bool Parser::lower_split_aiv(const SynExpr& iter, ir::For& loop, LowerCtx& cx) {
   if (ok && cx.build.split_aiv_mode >= 0) {
     error(iter.span, "pl.split_aiv regions do not nest: this one is inside another");
     ok = false;
-  } else if (ok && !cx.outlined_core_scope) {
+  } else if (ok && !cx.outlined_core_scope && cx.build.function_kind != ir::FunctionKind::InCore) {
     const bool kernel = ir::is_kernel(cx.build.function_kind);
     error(iter.span,
           std::string("a pl.split_aiv region is CORE_GROUP-level: ") +

@@ -1,18 +1,18 @@
 # RUN: ptodist check %s --verify-diagnostics
 # What pl.split_aiv regions, their boundary ops and the explicit cross-core events reject (PyPTO's
-# AivSplitValid rules (a)-(d), (h) and its sync op checks): a region only where a CORE_GROUP
-# scope outlines a kernel, of 2 lanes with a mode, not nested; pl.aiv_shard / pl.aic_gather only inside
-# a region, from Acc and from Vec; no matmul inside a region, no reduction across its split axis; event ids 0-13, ffts_mode 0-2, a
-# core_type that is "aic" or "aiv" and agrees with where the op runs; an FFTS workspace of at least 256
-# INT64 elements.
+# AivSplitValid rules (a)-(d), (h) and its sync op checks): a region only in a kernel a CORE_GROUP
+# scope outlines (or an InCore one), not in an AIC or AIV kernel, of 2 lanes with a mode, not nested;
+# pl.aiv_shard / pl.aic_gather only inside a region, from Acc and from Vec; no matmul inside a region,
+# no reduction across its split axis; event ids 0-13, ffts_mode 0-2, a core_type that is "aic" or
+# "aiv" and agrees with where the op runs; an FFTS workspace of at least 256 INT64 elements.
 import pypto.language as pl
 
 
 @pl.program
 class Errors:
-    @pl.function(type=pl.FunctionType.InCore)
-    def declared_incore(self, x: pl.Tensor[[16, 16], pl.FP32]):
-        # expected-error@+1 {{a pl.split_aiv region is CORE_GROUP-level: it may not open in the InCore function 'declared_incore'}}
+    @pl.function(type=pl.FunctionType.AIV)
+    def declared_aiv(self, x: pl.Tensor[[16, 16], pl.FP32]):
+        # expected-error@+1 {{a pl.split_aiv region is CORE_GROUP-level: it may not open in the AIV function 'declared_aiv'}}
         for lane in pl.split_aiv(2, mode=pl.SplitMode.NONE):
             pl.store(pl.load(x, [0, 0], [16, 16]), [0, 0], x)
 
