@@ -63,6 +63,22 @@ long long lane_valid(long long valid, long long lane, long long half) {
   return std::max(std::min(valid - lane * half, half), 0LL);
 }
 
+// A boundary op's crossing: the region's split mode, the running lane, the split axis (rows for
+// UP_DOWN, columns for LEFT_RIGHT) and the tile's shape on the other side (halved by a shard, doubled
+// by a gather; unchanged with SplitMode.NONE).
+struct Crossing {
+  long long split = 0, lane = 0;
+  size_t axis = 0;
+  Dims shape;
+};
+
+Crossing crossing_of(Interp& in, const ir::OpCall& c, const TileValue& t, bool shard) {
+  Crossing x{in.int_arg(c, "split"), std::max(in.f.split_lane, 0), 0, t.shape};
+  x.axis = x.split == 2 ? 1 : 0;
+  if (x.split != 0) x.shape[x.axis] = shard ? x.shape[x.axis] / 2 : x.shape[x.axis] * 2;
+  return x;
+}
+
 }  // namespace
 
 // The FFTS unit's workspace only matters on the device; here the events live in the cluster.
@@ -132,10 +148,7 @@ Value op_SyncWait(Interp& in, const ir::OpCall& c) {
 Value op_AivShard(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   const TileValue& t = in.tile_arg(c, "tile", h);
-  const long long split = in.int_arg(c, "split"), lane = std::max(in.f.split_lane, 0);
-  Dims shape = t.shape;
-  const size_t axis = split == 2 ? 1 : 0;
-  if (split != 0) shape[axis] /= 2;
+  const auto [split, lane, axis, shape] = crossing_of(in, c, t, true);
   TileValue out = in.new_tile(c, shape, t.dtype, ir::Memory::Vec);
   const long long r0 = split == 1 ? lane * shape[0] : 0, c0 = split == 2 ? lane * shape[1] : 0;
   copy_block(t, r0, c0, out, 0, 0, out.rows(), out.cols());
@@ -150,10 +163,7 @@ Value op_AivShard(Interp& in, const ir::OpCall& c) {
 Value op_AicGather(Interp& in, const ir::OpCall& c) {
   OperandHolder h;
   const TileValue& t = in.tile_arg(c, "tile", h);
-  const long long split = in.int_arg(c, "split"), lane = std::max(in.f.split_lane, 0);
-  Dims shape = t.shape;
-  const size_t axis = split == 2 ? 1 : 0;
-  if (split != 0) shape[axis] *= 2;
+  const auto [split, lane, axis, shape] = crossing_of(in, c, t, false);
   auto it = in.f.gathers.find(&c);
   if (lane == 0 || it == in.f.gathers.end() || it->second.shape != shape) {
     TileValue fresh = in.new_unplaced_tile(c, shape, t.dtype, ir::Memory::Mat);
