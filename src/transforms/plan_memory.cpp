@@ -203,17 +203,15 @@ class Planner {
 
  private:
   std::optional<long long> tile_bytes(const LiveRange& r) {
-    auto dims = r.var->type->static_shape();
-    if (!dims) {
+    std::optional<long long> bytes = detail::static_bytes(r.var->type);
+    if (!bytes) {
       cx_.diags.error(r.var->span, "tile '" + r.var->name + "' of kernel '" + f_->name + "' has shape " +
                                        shape_str(r.var->type->shape) +
                                        ", which is not static, so it cannot be placed in on-chip memory; use "
                                        "constant dims (or bind the factory parameters it uses)");
       return std::nullopt;
     }
-    long long bytes = dtype_bytes(r.var->type->dtype);
-    for (long long d : *dims) bytes *= d;
-    return align_up(bytes, cx_.profile.alignment);
+    return align_up(*bytes, cx_.profile.alignment);
   }
 
   // Joins each copy with its source (union-find over the copies) and sizes every unit.

@@ -316,12 +316,17 @@ std::set<const VarNode*> vars_read(const Stmt& s) {
   return std::move(w.found);
 }
 
-bool fits_in(const Type& t, long long bytes) {
+std::optional<long long> static_bytes(const Type& t) {
   auto dims = t ? t->static_shape() : std::nullopt;
-  if (!dims) return false;
+  if (!dims) return std::nullopt;
   long long n = dtype_bytes(t->dtype);
   for (long long d : *dims) n *= d;
-  return n <= bytes;
+  return n;
+}
+
+bool fits_in(const Type& t, long long bytes) {
+  auto n = static_bytes(t);
+  return n && *n <= bytes;
 }
 
 SourceSpan end_span(const Function& f) {

@@ -39,6 +39,8 @@ bool is_plain_tensor_slice(const ir::OpCall& c);
 // The variables an expression (a statement, its nested blocks included) reads.
 std::set<const ir::VarNode*> vars_read(const ir::Expr& e);
 std::set<const ir::VarNode*> vars_read(const ir::Stmt& s);
+// The bytes a value of type `t` holds when its shape is static; nullopt otherwise.
+std::optional<long long> static_bytes(const ir::Type& t);
 // Whether a value of type `t` has a static shape of at most `bytes` (a tile of it fits that memory).
 bool fits_in(const ir::Type& t, long long bytes);
 

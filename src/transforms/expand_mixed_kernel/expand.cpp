@@ -32,6 +32,17 @@ std::shared_ptr<FunctionNode> half_of(const Function& kernel, FunctionKind kind,
   return f;
 }
 
+// A return anywhere but as the body's last statement.
+class EarlyReturn : public Walker {
+ public:
+  const StmtNode* last = nullptr;
+  const StmtNode* found = nullptr;
+  void visit_stmt(const Stmt& s) override {
+    if (!found && s->isa<Return>() && s.get() != last) found = s.get();
+    Walker::visit_stmt(s);
+  }
+};
+
 class Expander {
  public:
   Expander(const Program& p, const Function& kernel, PassContext& cx)
@@ -39,6 +50,16 @@ class Expander {
 
   // The AIC kernel, the AIV kernel and the Group, or nothing after an error.
   std::vector<Function> run() {
+    // The vector half returns the kernel's results at its end, and the cube half nothing.
+    EarlyReturn early;
+    early.last = kernel_->body.empty() ? nullptr : kernel_->body.back().get();
+    early.visit_block(kernel_->body);
+    if (early.found) {
+      cx_.diags.error(early.found->span,
+                      "expand-mixed-kernel: a mixed kernel may return only at its end, where "
+                      "its vector half returns its results");
+      return {};
+    }
     auto aic = half_of(kernel_, FunctionKind::AIC, unused_name(p_, kernel_->name + "_aic"));
     auto aiv = half_of(kernel_, FunctionKind::AIV, unused_name(p_, kernel_->name + "_aiv"));
     detail::OpMaker cube_ops(cx_.diags, p_, aic), vector_ops(cx_.diags, p_, aiv);

@@ -33,14 +33,6 @@ int reads_of(const Block& b, const Var& v) {
   return c.n;
 }
 
-long long tile_bytes(const Type& t) {
-  auto dims = t ? t->static_shape() : std::nullopt;
-  if (!dims) return -1;
-  long long n = dtype_bytes(t->dtype);
-  for (long long d : *dims) n *= d;
-  return n;
-}
-
 }  // namespace
 
 Expr SideBody::pipe_op(OpId id, std::initializer_list<std::pair<const char*, Expr>> args, SourceSpan span) {
@@ -51,7 +43,7 @@ Expr SideBody::pipe_op(OpId id, std::initializer_list<std::pair<const char*, Exp
 
 void SideBody::note_slot(const Type& tile, bool to_vector) {
   (to_vector ? traffic_.to_vector : traffic_.to_cube) = true;
-  traffic_.slot_bytes = std::max(traffic_.slot_bytes, tile_bytes(tile));
+  traffic_.slot_bytes = std::max(traffic_.slot_bytes, detail::static_bytes(tile).value_or(0));
 }
 
 // `dst = pl.move(src, target_memory=M)` across the cores. The producer pushes `src`; the consumer pops
@@ -67,7 +59,7 @@ void SideBody::boundary(const Stmt& s, const Boundary& crossing, Block& out, std
     ok_ = false;
     return;
   }
-  if (tile_bytes(dst_type) < 0) {
+  if (!detail::static_bytes(dst_type)) {
     diags_.error(s->span,
                  "expand-mixed-kernel: a tile that crosses between the cube and vector cores needs a "
                  "static shape (the cross-core pipe's slots are sized for it)");
@@ -175,31 +167,7 @@ Block SideBody::block(const Block& b) {
   return out;
 }
 
-namespace {
-
-// A return anywhere but as the body's last statement.
-class EarlyReturn : public Walker {
- public:
-  const StmtNode* last = nullptr;
-  const StmtNode* found = nullptr;
-  void visit_stmt(const Stmt& s) override {
-    if (!found && s->isa<Return>() && s.get() != last) found = s.get();
-    Walker::visit_stmt(s);
-  }
-};
-
-}  // namespace
-
 bool SideBody::build(const Function& kernel, Block& out) {
-  EarlyReturn early;
-  early.last = kernel->body.empty() ? nullptr : kernel->body.back().get();
-  early.visit_block(kernel->body);
-  if (early.found) {
-    diags_.error(early.found->span,
-                 "expand-mixed-kernel: a mixed kernel may return only at its end, where "
-                 "its vector half returns its results");
-    return false;
-  }
   out = block(kernel->body);
   // The slot is freed at the end of the pop's block: a read of the tile after that block would read a
   // slot the producer may already have refilled.
