@@ -409,13 +409,7 @@ Value call_value(std::vector<Value> r) {
 // block on each other's pipes; the call returns once all of them finished.
 Value call_group(Interp& in, const ir::FuncCall& call, const ir::FunctionNode& fn, std::vector<Value> args) {
   std::vector<std::shared_ptr<TaskState>> tasks;
-  Value r;
-  try {
-    r = launch_group(in, fn, std::move(args), 1, {}, tasks);
-  } catch (...) {
-    join_tasks(in, tasks, call.span, "Group call");
-    throw;
-  }
+  Value r = launch_group(in, fn, std::move(args), 1, {}, tasks, call.span, "Group call");
   join_tasks(in, tasks, call.span, "Group call");
   return r;
 }
@@ -445,7 +439,7 @@ Value static_result(const ir::FunctionNode& fn, const std::vector<Value>& args) 
 
 Value launch_group(Interp& in, const ir::FunctionNode& fn, std::vector<Value> args, long long cores,
                    std::vector<std::shared_ptr<TaskState>> deps,
-                   std::vector<std::shared_ptr<TaskState>>& tasks) {
+                   std::vector<std::shared_ptr<TaskState>>& tasks, const SourceSpan& span, const char* what) {
   Frame frame;
   frame.env = in.f.env;
   frame.rank = in.f.rank;
@@ -455,7 +449,12 @@ Value launch_group(Interp& in, const ir::FunctionNode& fn, std::vector<Value> ar
   frame.group_tasks = &tasks;
   frame.group_cores = cores;
   frame.group_deps = std::move(deps);
-  return call_value(Interp(frame).run_function(fn, std::move(args)));
+  try {
+    return call_value(Interp(frame).run_function(fn, std::move(args)));
+  } catch (...) {
+    join_tasks(in, tasks, span, what);  // a kernel it launched may still run: never leave one behind
+    throw;
+  }
 }
 
 // `joined_now`: the submitter waits for the task at once. Then, in fast mode, it runs the last block

@@ -56,13 +56,8 @@ namespace {
 Value submit_group(Interp& in, const ir::OpCall& c, const ir::FunctionNode& fn, std::vector<Value> args,
                    long long cores, std::vector<std::shared_ptr<TaskState>> deps) {
   std::vector<std::shared_ptr<TaskState>> tasks;
-  Value result;
-  try {
-    result = launch_group(in, fn, std::move(args), cores, std::move(deps), tasks);
-  } catch (...) {
-    if (!in.f.scope_tasks) join_tasks(in, tasks, c.span, c.op->spelling.c_str());
-    throw;
-  }
+  Value result =
+      launch_group(in, fn, std::move(args), cores, std::move(deps), tasks, c.span, c.op->spelling.c_str());
   auto id = std::make_shared<TaskState>();
   id->span = c.span;
   id->deps = tasks;
