@@ -7,6 +7,7 @@
 #include "check/scheduler.h"
 #include "exec.h"
 #include "ptodist/ir/functor.h"
+#include "task_events.h"
 #include "task_launch.h"
 
 namespace ptodist::runtime {

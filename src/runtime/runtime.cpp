@@ -12,6 +12,7 @@
 #include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/host_io.h"
 #include "ptodist/support/diagnostics.h"
+#include "task_events.h"
 #include "watchdog.h"
 
 namespace ptodist::runtime {

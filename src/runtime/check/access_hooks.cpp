@@ -1,11 +1,12 @@
 // Check mode's observer of memory accesses, transfers and task boundaries: what the executor reports
-// on the op-event stream (report_accesses, report_transfer, report_boundary, ...: exec.h) becomes
-// switch points and happens-before facts here, and every tile an op writes at its planned address is
-// checked against in-flight transfers.
+// on the op-event stream (report_accesses, report_transfer: exec.h; report_boundary, ...:
+// task_events.h) becomes switch points and happens-before facts here, and every tile an op writes at
+// its planned address is checked against in-flight transfers.
 #include <atomic>
 
 #include "../exec.h"
 #include "../remote_io.h"
+#include "../task_events.h"
 #include "happens_before.h"
 #include "scheduler.h"
 

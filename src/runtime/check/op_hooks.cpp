@@ -9,6 +9,7 @@
 // check/access_hooks.cpp consumes them.
 #include "../exec.h"
 #include "../remote_io.h"
+#include "../task_events.h"
 #include "happens_before.h"
 
 namespace ptodist::runtime {

@@ -7,6 +7,7 @@
 
 #include "../exec.h"
 #include "../remote_io.h"
+#include "../task_events.h"
 #include "ptodist/runtime/events.h"
 #include "ptodist/support/diagnostics.h"
 
