@@ -4,6 +4,8 @@
 
 #include <sched.h>
 
+#include <algorithm>
+#include <chrono>
 #include <sstream>
 
 #include "check/happens_before.h"
@@ -60,6 +62,47 @@ namespace {
 // pauses instead made every cell slower (it keeps the CPU from the thread that would notify).
 constexpr int kYieldsBeforeSleep = 32;
 
+// Before the yields, a short spin, only when every rank thread can have a CPU of its own, and only
+// while spinning pays (spin_until): the notify then comes from a thread running on another CPU, and
+// a yield costs a system call per check. 2 ranks on the 2-CPU machine, quiet, 2000 calls a round,
+// alternating runs: barrier 1.6-3.4 -> 0.9-1.0 us a call, allreduce 4 KiB 7.0-7.4 -> 4.5-4.8 us,
+// broadcast 4 KiB 2.9-4.0 -> 1.2-1.6 us; with a busy process on one CPU, the same as without the
+// spin (barrier 3.3-4.4 us either way). A 50 us spin was 20-30% slower there.
+constexpr auto kSpinTime = std::chrono::microseconds(5);
+
+// The CPUs this process may run on, read once.
+int usable_cpus() {
+  static const int count = [] {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    return std::max(1, CPU_COUNT(&set));
+  }();
+  return count;
+}
+
+// Spins up to kSpinTime for `ready`, unless this thread's recent spins ran out: a thread whose peer
+// is not running (it shares a CPU with this one or with another job) gets nothing from spinning but a
+// delay, so after each spin that fails this thread skips the spin for twice as many waits (up to 64).
+bool spin_until(const std::function<bool()>& ready) {
+  thread_local int skip = 0, backoff = 1;
+  if (skip > 0) {
+    --skip;
+    return false;
+  }
+  auto spin_end = std::chrono::steady_clock::now() + kSpinTime;
+  for (int i = 1;; ++i) {
+    __builtin_ia32_pause();
+    if (ready()) {
+      backoff = 1;
+      return true;
+    }
+    if (i % 16 == 0 && std::chrono::steady_clock::now() >= spin_end) break;
+  }
+  skip = backoff;
+  backoff = std::min(backoff * 2, 64);
+  return false;
+}
+
 }  // namespace
 
 // Waits on the rank's generation counter: wake(rank) bumps it after every write that may satisfy a
@@ -72,6 +115,7 @@ void World::block_until(int rank, CoreState* core, const BlockInfo& info,
   std::atomic<uint32_t>& gen = generation_[rank < 0 ? 0 : rank];
   uint32_t seen = gen.load(std::memory_order_seq_cst);
   if (ready()) return;
+  if (ranks_ <= usable_cpus() && spin_until(ready)) return;
   for (int i = 0; i < kYieldsBeforeSleep; ++i) {
     sched_yield();
     if (ready()) return;
