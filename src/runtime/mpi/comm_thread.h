@@ -83,6 +83,10 @@ class CommThread {
   // Called with MPI held whenever the thread is idle, and by polling cores (window sync, async
   // transfers).
   void set_idle_hook(std::function<void()> hook);
+  // The longest an idle thread sleeps between idle steps: short (kMaxIdleSleep) while one-sided
+  // operations may need this process to progress them, long when every window is in shared memory
+  // and the steps only send heartbeats; a sleeper that wakes takes a CPU the ranks may need.
+  void set_progress_needed(bool needed) { progress_needed_.store(needed, std::memory_order_relaxed); }
   // Run on the thread just before MPI_Finalize.
   void set_exit_hook(std::function<void()> hook);
   // From a polling wait: one progress step (MPI_Iprobe, the idle hook) if MPI is free, or, when
@@ -122,6 +126,7 @@ class CommThread {
   uint64_t issued_ = 0;              // under mu_
   std::atomic<uint64_t> served_{0};  // the last request that has run
   std::atomic<uint64_t> pokes_{0};   // polls by waiting cores (queue-only mode)
+  std::atomic<bool> progress_needed_{true};
   bool stop_ = false;
   bool kicked_ = false;  // under mu_
   std::function<void()> idle_hook_, exit_hook_;

@@ -116,7 +116,10 @@ class MpiTransport final : public Transport, public DmaOffload {
     int index = 0;
     std::string failed;
     comm_.call([&] {
-      if (windows_.empty()) shared_.store(comm_.shared_windows().wanted && all_ranks_share_memory());
+      if (windows_.empty()) {
+        shared_.store(comm_.shared_windows().wanted && all_ranks_share_memory());
+        comm_.set_progress_needed(!shared_.load());
+      }
       Window w;
       w.bytes = bytes;
       if (!allocate_window(std::max<long long>(bytes, 8), w, &failed)) return;
