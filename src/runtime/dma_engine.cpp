@@ -3,6 +3,13 @@
 // order, so a core that sees it also sees the data. A core about to wait for a transfer that has not
 // started runs it itself (help). With a transport that offloads transfers (MPI), the engine only
 // forwards to it.
+//
+// Deferred engines: when the rank threads fill the CPUs, the engine thread has no CPU of its own,
+// and waking it at every submit only makes it take turns with the cores (a context switch each way).
+// A deferred engine then leaves transfers queued: a core runs them when it is about to block for any
+// reason (World::block_until) or polls an event, and the engine thread takes what is left at the
+// end of the round. A transfer still lands between its issue and the wait that observes it, as the
+// asynchronous contract allows; only the work moves to a thread that would otherwise wait.
 #include <algorithm>
 
 #include "ptodist/runtime/dma.h"
@@ -11,8 +18,8 @@
 
 namespace ptodist::runtime {
 
-DmaEngine::DmaEngine(World& world, int rank)
-    : world_(world), rank_(rank), offload_(dynamic_cast<DmaOffload*>(&world.transport())) {
+DmaEngine::DmaEngine(World& world, int rank, bool defer)
+    : world_(world), rank_(rank), offload_(dynamic_cast<DmaOffload*>(&world.transport())), defer_(defer && !offload_) {
   if (!offload_) thread_ = std::thread([this] { loop(); });
 }
 
@@ -36,7 +43,7 @@ void DmaEngine::submit(DmaTransfer t) {
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(std::move(t));
   }
-  cv_.notify_one();
+  if (!defer_) cv_.notify_one();
 }
 
 void DmaEngine::clear() {
@@ -48,6 +55,7 @@ void DmaEngine::clear() {
 void DmaEngine::wait_idle() {
   if (offload_) return offload_->drain_transfers();
   std::unique_lock<std::mutex> lock(mu_);
+  if (!queue_.empty()) cv_.notify_one();  // a deferred engine's leftovers
   idle_cv_.wait(lock, [&] { return stop_ || (queue_.empty() && !busy_); });
 }
 
@@ -70,8 +78,8 @@ void DmaEngine::help(const std::function<bool()>& done) {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stop_ && !busy_ && !queue_.empty() && !done()) run_front(lock);
   // What the caller does not wait for stays asynchronous: the engine thread (which may have woken
-  // for it and found a transfer running here) takes it.
-  if (!busy_ && !queue_.empty()) cv_.notify_one();
+  // for it and found a transfer running here) takes it, or, deferred, the next core that blocks.
+  if (!defer_ && !busy_ && !queue_.empty()) cv_.notify_one();
 }
 
 void DmaEngine::run_front(std::unique_lock<std::mutex>& lock) {

@@ -120,7 +120,10 @@ Value wait_event(Interp& in, const ir::OpCall& c) {
 Value test_event(Interp& in, const ir::OpCall& c) {
   OperandHolder he;
   const EventValue& e = event_arg(in, c, he);
-  // A polling loop lets transfers land in check mode: the op is a switch point (check/op_hooks.cpp).
+  // A polling loop lets transfers land in check mode: the op is a switch point (check/op_hooks.cpp);
+  // in fast mode a deferred engine's transfers land when a core of the rank runs them.
+  if (!in.world().scheduler() && in.world().dma(in.f.rank).deferred() && !completed(e))
+    in.world().dma(in.f.rank).help([&e] { return completed(e); });
   return Scalar::of_bool(completed(e));
 }
 

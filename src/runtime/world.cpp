@@ -13,6 +13,19 @@
 #include "ptodist/runtime/dma.h"
 
 namespace ptodist::runtime {
+namespace {
+
+// The CPUs this process may run on, read once.
+int usable_cpus() {
+  static const int count = [] {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    return std::max(1, CPU_COUNT(&set));
+  }();
+  return count;
+}
+
+}  // namespace
 
 World::World(const WorldOptions& options)
     : ranks_(options.ranks),
@@ -20,7 +33,9 @@ World::World(const WorldOptions& options)
       transport_(options.make_transport ? options.make_transport() : make_inproc_transport(options.ranks)),
       generation_(new std::atomic<uint32_t>[options.ranks]) {
   for (int r = 0; r < ranks_; ++r) generation_[r].store(0);
-  for (int r = 0; r < ranks_; ++r) dma_.push_back(std::make_unique<DmaEngine>(*this, r));
+  // Rank threads that fill the CPUs leave the engine threads none: their transfers wait for a core.
+  const bool defer_dma = options.defer_dma.value_or(ranks_ >= usable_cpus());
+  for (int r = 0; r < ranks_; ++r) dma_.push_back(std::make_unique<DmaEngine>(*this, r, defer_dma));
   if (options.check) {
     scheduler_ = std::make_unique<check::Scheduler>(*this, options.seed);
     hb_ = std::make_unique<check::HappensBefore>(*this);
@@ -70,15 +85,6 @@ constexpr int kYieldsBeforeSleep = 32;
 // spin (barrier 3.3-4.4 us either way). A 50 us spin was 20-30% slower there.
 constexpr auto kSpinTime = std::chrono::microseconds(5);
 
-// The CPUs this process may run on, read once.
-int usable_cpus() {
-  static const int count = [] {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-    return std::max(1, CPU_COUNT(&set));
-  }();
-  return count;
-}
 
 // Spins up to kSpinTime for `ready`, unless this thread's recent spins ran out: a thread whose peer
 // is not running (it shares a CPU with this one or with another job) gets nothing from spinning but a
@@ -115,6 +121,11 @@ void World::block_until(int rank, CoreState* core, const BlockInfo& info,
   std::atomic<uint32_t>& gen = generation_[rank < 0 ? 0 : rank];
   uint32_t seen = gen.load(std::memory_order_seq_cst);
   if (ready()) return;
+  // A core about to wait runs its rank's deferred transfers first (dma_engine.cpp).
+  if (rank >= 0 && dma_[rank]->deferred()) {
+    dma_[rank]->help(ready);
+    if (ready()) return;
+  }
   if (ranks_ <= usable_cpus() && spin_until(ready)) return;
   for (int i = 0; i < kYieldsBeforeSleep; ++i) {
     sched_yield();

@@ -22,6 +22,14 @@ WorldOptions two_ranks() {
   return o;
 }
 
+// Two ranks whose DMA engine threads start transfers as soon as they are submitted, whatever the
+// machine's CPU count.
+WorldOptions two_ranks_eager_dma() {
+  WorldOptions o = two_ranks();
+  o.defer_dma = false;
+  return o;
+}
+
 TEST(RuntimeWorld, WindowSegmentsAreSymmetricZeroedAndReusedAcrossRounds) {
   World w(two_ranks());
   WindowBufferValue a = w.alloc_window(64, "a");
@@ -113,7 +121,7 @@ TEST(RuntimeWorld, ConcurrentAccumulateLosesNoUpdate) {
 }
 
 TEST(RuntimeWorld, DmaEngineCopiesThenWritesTheCompletionWord) {
-  World w(two_ranks());
+  World w(two_ranks_eager_dma());
   WindowBufferValue dst = w.alloc_window(1 << 16, "dst");
   std::vector<std::byte> src(1 << 16);
   for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::byte>(i * 7);
@@ -133,7 +141,7 @@ TEST(RuntimeWorld, DmaEngineCopiesThenWritesTheCompletionWord) {
 // for them: whoever runs them, they run one at a time in issue order, so the last write wins and the
 // completion word never goes back.
 TEST(RuntimeWorld, DmaEngineHelpKeepsIssueOrder) {
-  World w(two_ranks());
+  World w(two_ranks_eager_dma());
   constexpr long long kBytes = 1 << 16;
   constexpr uint32_t kTransfers = 16;
   WindowBufferValue dst = w.alloc_window(kBytes, "dst");
@@ -162,6 +170,45 @@ TEST(RuntimeWorld, DmaEngineHelpKeepsIssueOrder) {
   EXPECT_EQ(word.load(), kTransfers);
   const std::byte* out = w.transport().window_ptr(1, {dst.segment, 0});
   EXPECT_EQ(0, std::memcmp(out, srcs.back().data(), kBytes));
+}
+
+// A deferred engine (ranks that fill the CPUs) starts nothing on its own: the transfer waits until a
+// core of its rank is about to block, whatever it blocks on, and what is left when the round ends
+// goes to the engine thread.
+TEST(RuntimeWorld, DeferredDmaEngineRunsTransfersWhenACoreBlocks) {
+  WorldOptions o = two_ranks();
+  o.defer_dma = true;
+  World w(o);
+  ASSERT_TRUE(w.dma(0).deferred());
+  WindowBufferValue dst = w.alloc_window(1 << 12, "dst");
+  std::vector<std::byte> src(1 << 12, std::byte{5});
+  auto session = std::make_shared<AsyncSessionState>();
+  auto scratch = std::make_shared<std::vector<uint32_t>>(64, 0);
+  session->scratch.data = reinterpret_cast<std::byte*>(scratch->data());
+  session->block_bytes = 1024;
+  std::atomic_ref<uint32_t> word(*session->completion_word());
+  auto transfer = [&](uint32_t seq) {
+    return DmaTransfer{true, 1, WindowAddr{dst.segment, 0}, src.data(), static_cast<long long>(src.size()),
+                       session, seq};
+  };
+  w.dma(0).submit(transfer(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(word.load(), 0u) << "a deferred engine's thread started a transfer by itself";
+  // The core blocks on a signal another thread raises: it runs its rank's transfer first.
+  std::atomic<bool> signalled{false};
+  std::thread notifier([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    signalled.store(true);
+    w.wake(0);
+  });
+  w.block_until(0, nullptr, BlockInfo{}, [&] { return signalled.load(); });
+  notifier.join();
+  EXPECT_EQ(word.load(), 1u);
+  EXPECT_EQ(0, std::memcmp(w.transport().window_ptr(1, {dst.segment, 0}), src.data(), src.size()));
+  // Nobody blocks again: the end of the round hands the transfer to the engine thread.
+  w.dma(0).submit(transfer(2));
+  w.dma(0).wait_idle();
+  EXPECT_EQ(word.load(), 2u);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // The DMA engine of one rank: a thread that executes put_async/get_async transfers in issue order,
 // concurrently with the cores, and completes each by writing its sequence number into the
 // completion word of the issuing session's scratch (which wait_async_event reads). A core that waits
-// for a transfer the thread has not started runs it itself (help). A transport with its own
+// for a transfer the thread has not started runs it itself (help). When the rank threads fill the
+// CPUs, the engine defers: it starts nothing until a core of its rank blocks or polls (dma_engine.cpp).
+// A transport with its own
 // asynchronous transfers (MPI_Rput) takes them over instead (DmaOffload): no engine thread.
 #pragma once
 
@@ -51,7 +53,9 @@ class DmaOffload {
 
 class DmaEngine {
  public:
-  DmaEngine(World& world, int rank);
+  // `defer`: leave submitted transfers queued for the rank's cores to run when they block or poll
+  // (and the engine thread at the end of the round), instead of waking the engine thread at once.
+  DmaEngine(World& world, int rank, bool defer);
   ~DmaEngine();
   void submit(DmaTransfer t);
   // Called by a core about to block until `done()`: runs queued transfers on the calling thread, in
@@ -59,6 +63,8 @@ class DmaEngine {
   // `done()` holds or the next transfer is not the caller's to take (the engine runs one, or none is
   // queued); the caller then blocks as usual.
   void help(const std::function<bool()>& done);
+  // Whether submitted transfers wait for a core (see the constructor).
+  bool deferred() const { return defer_; }
   // Drops queued transfers (after an abort) so a new round starts clean.
   void clear();
   // Returns once every submitted transfer has finished (a round never ends with the engine still
@@ -76,6 +82,7 @@ class DmaEngine {
   World& world_;
   int rank_;
   DmaOffload* offload_ = nullptr;  // the transport, when it runs transfers itself
+  bool defer_ = false;
   std::mutex mu_;
   std::condition_variable cv_;
   std::condition_variable idle_cv_;

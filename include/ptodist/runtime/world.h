@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -122,6 +123,9 @@ struct WorldOptions {
   // tracking; inproc transport only.
   bool check = false;
   uint64_t seed = 0;
+  // Whether the DMA engines defer transfers to the rank's cores (dma_engine.cpp); unset: when the
+  // ranks are at least as many as the process's CPUs.
+  std::optional<bool> defer_dma;
 };
 
 class DmaEngine;
