@@ -55,15 +55,18 @@ void DmaEngine::clear() {
 void DmaEngine::wait_idle() {
   if (offload_) return offload_->drain_transfers();
   std::unique_lock<std::mutex> lock(mu_);
-  if (!queue_.empty()) cv_.notify_one();  // a deferred engine's leftovers
+  draining_ = true;  // a deferred engine's thread takes the leftovers
+  if (!queue_.empty()) cv_.notify_one();
   idle_cv_.wait(lock, [&] { return stop_ || (queue_.empty() && !busy_); });
+  draining_ = false;
 }
 
 void DmaEngine::loop() {
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
     // A helping core may run the front transfer: the next one waits for it (issue order).
-    cv_.wait(lock, [&] { return stop_ || (!queue_.empty() && !busy_); });
+    // A deferred engine's thread waits for the end of the round, whatever wakes it.
+    cv_.wait(lock, [&] { return stop_ || (!queue_.empty() && !busy_ && (!defer_ || draining_)); });
     if (stop_) return;
     run_front(lock);
   }

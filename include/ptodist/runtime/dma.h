@@ -83,6 +83,7 @@ class DmaEngine {
   int rank_;
   DmaOffload* offload_ = nullptr;  // the transport, when it runs transfers itself
   bool defer_ = false;
+  bool draining_ = false;  // under mu_: wait_idle() runs, the thread may take deferred transfers
   std::mutex mu_;
   std::condition_variable cv_;
   std::condition_variable idle_cv_;
