@@ -12,6 +12,7 @@
 #include "ptodist/runtime/dma.h"
 #include "ptodist/runtime/host_io.h"
 #include "ptodist/support/diagnostics.h"
+#include "rank_placement.h"
 #include "task_events.h"
 #include "watchdog.h"
 
@@ -90,6 +91,7 @@ Runtime::Runtime(ir::Program program, RunOptions options)
   decoded_ = decode_program(*program_);
   if (const ir::FunctionNode* host = host_function()) rank_dims_ = rank_dims(*host);
   rank_threads_ = std::make_unique<WorkerPool>();
+  placement_ = std::make_unique<RankPlacement>();
   watchdog_ = std::make_unique<Watchdog>(*world_, options_.watchdog_seconds);
   world_->transport().set_peer_timeout(options_.watchdog_seconds);
   env_ = std::make_unique<RunEnv>();
@@ -237,6 +239,7 @@ void Runtime::run_queued(RunEnv& env, bool& transport_begun) {
     env.live_cv.wait(lock, [&] { return env.live_ranks == 0 && env.live_blocks == 0; });
   }
   watchdog_->disarm();
+  placement_->end_round(env.rank_preempted);
   for (int r = 0; r < options_.ranks; ++r) world.dma(r).wait_idle();
   for (auto& calls : env.rank_calls) calls.clear();
 }
@@ -258,14 +261,26 @@ void Runtime::run_ranks(RunEnv& env) {
     return;
   }
   env.live_ranks = options_.ranks - 1;
+  env.rank_preempted = false;
+  const bool spread = placement_->begin_round(options_.ranks);
+  // Runs rank `r` on this thread, first moved to a CPU of its own when the round spreads, and notes
+  // whether another thread took its CPU meanwhile (rank_placement.cpp).
+  auto run_placed = [this, &env, spread](int r) {
+    if (spread) start_on_cpu(r);
+    long switches = involuntary_switches();
+    run_rank(env, r);
+    bool preempted = involuntary_switches() != switches;
+    std::lock_guard<std::mutex> lock(env.live_mu);
+    env.rank_preempted |= preempted;
+  };
   for (int r = 0; r + 1 < options_.ranks; ++r) {
-    rank_threads_->run([this, &env, r] {
-      run_rank(env, r);
+    rank_threads_->run([&env, r, run_placed] {
+      run_placed(r);
       std::lock_guard<std::mutex> lock(env.live_mu);
       if (--env.live_ranks == 0) env.live_cv.notify_all();
     });
   }
-  run_rank(env, options_.ranks - 1);
+  run_placed(options_.ranks - 1);
 }
 
 }  // namespace ptodist::runtime

@@ -11,19 +11,11 @@
 #include "check/happens_before.h"
 #include "check/scheduler.h"
 #include "ptodist/runtime/dma.h"
+#include "rank_placement.h"
 
 namespace ptodist::runtime {
 namespace {
 
-// The CPUs this process may run on, read once.
-int usable_cpus() {
-  static const int count = [] {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-    return std::max(1, CPU_COUNT(&set));
-  }();
-  return count;
-}
 
 }  // namespace
 
