@@ -128,7 +128,7 @@ struct RunEnv {
   std::vector<RankExec*> ranks;
   std::vector<double> rank_seconds;
   int live_ranks = 0;  // fast mode: rank orchestrations still running on other threads (live_mu)
-  bool rank_preempted = false;  // fast mode: a rank thread lost its CPU this round (live_mu)
+  bool rank_contended = false;  // fast mode: a rank thread waited for its CPU this round (live_mu)
   // Chip orchestrations queued by the host's `device=` calls, run one thread per rank afterwards.
   std::vector<std::vector<DeviceCall>> rank_calls;
   int unpinned_calls = 0;  // host calls without device= so far this round (they go round-robin)

@@ -8,6 +8,7 @@
 #include "exec.h"
 #include "ptodist/runtime/host_io.h"
 #include "ptodist/support/diagnostics.h"
+#include "rank_placement.h"
 
 namespace ptodist::runtime {
 
@@ -263,7 +264,10 @@ void WorkerPool::run(std::function<void()> job) {
   w->job = std::move(job);
   Worker* raw = w.get();
   workers_.push_back(std::move(w));
-  raw->thread = std::thread([this, raw] { loop(raw); });
+  raw->thread = std::thread([this, raw] {
+    unbind_from_cpu();  // not the CPU of a rank thread bound for its round (rank_placement.h)
+    loop(raw);
+  });
 }
 
 void WorkerPool::loop(Worker* w) {

@@ -1,20 +1,23 @@
-// Rank threads that start a round on one CPU stay there: Linux wakes a thread on the CPU of the thread
-// that woke it unless an idle CPU shares its cache, and on a VM whose CPUs share none, the rank
-// threads of a round start next to the host thread's. Two that then wait for each other (a barrier)
-// switch the CPU back and forth at every wait, and the load balancer never spreads threads that are
-// never runnable at once: a 2-rank in-process barrier on 2 CPUs took 0.9-1.0 us a call in rounds
-// where the threads ran on CPUs of their own and 3.4-3.5 us in rounds where they shared one. Starting
-// each on a CPU of its own (as mpirun's default binding of 2 ranks does) helps only on free CPUs:
-// one where another job's busy thread runs makes every wait there last a time slice (a barrier took
-// 10-46 us a call next to a busy process). So a round spreads the threads unless a recent spread
-// round saw one of them preempted; after such a round the next try waits kFirstSkip rounds, and
-// four times as many after each further one.
+// Rank threads that share a CPU stay there: Linux wakes a thread on the CPU of the thread that woke
+// it unless an idle CPU shares its cache, and on a VM whose CPUs share none, the rank threads of a
+// round start next to the host thread's, and a rank thread that slept wakes next to its waker. Two
+// that then wait for each other (a barrier) switch the CPU back and forth at every wait, and the
+// load balancer never spreads threads that are never runnable at once: a 2-rank in-process barrier
+// on 2 CPUs took 0.9-1.0 us a call in rounds where the threads ran on CPUs of their own and 3.4-3.9
+// us in rounds where they shared one. Binding each to a CPU of its own for the round (as mpirun
+// binds 2 ranks by default) helps only on free CPUs: one where another job's busy thread runs makes
+// every wait there last a time slice (10-46 us a barrier next to a busy process). So a round binds
+// the threads unless, in a recent bound round, one of them waited for its CPU more than a tenth of
+// the time (a kernel thread's blip is not a busy neighbour); after such a round the next try waits
+// kFirstSkip rounds, and four times as many after each further one.
 #include "rank_placement.h"
 
+#include <fcntl.h>
 #include <sched.h>
-#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace ptodist::runtime {
 namespace {
@@ -41,10 +44,22 @@ int usable_cpus() {
   return count;
 }
 
-long involuntary_switches() {
-  rusage usage{};
-  if (getrusage(RUSAGE_THREAD, &usage) != 0) return 0;
-  return usage.ru_nivcsw;
+long long runqueue_wait_ns() {
+  // "run_ns wait_ns timeslices"; the file stays open per thread (a pread costs a microsecond, an
+  // open several).
+  thread_local int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[96];
+  ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  unsigned long long run = 0, wait = 0;
+  if (std::sscanf(text, "%llu %llu", &run, &wait) != 2) return 0;
+  return static_cast<long long>(wait);
+}
+
+bool cpu_contended(long long waited_ns, long long wall_ns) {
+  return waited_ns * 10 > wall_ns;
 }
 
 bool RankPlacement::begin_round(int ranks) {
@@ -58,9 +73,9 @@ bool RankPlacement::begin_round(int ranks) {
   return true;
 }
 
-void RankPlacement::end_round(bool preempted) {
+void RankPlacement::end_round(bool contended) {
   if (!spread_) return;
-  if (!preempted) {
+  if (!contended) {
     backoff_ = kFirstSkip;
     return;
   }
@@ -68,7 +83,7 @@ void RankPlacement::end_round(bool preempted) {
   backoff_ = std::min(backoff_ * 4, kMaxSkip);
 }
 
-void start_on_cpu(int index) {
+void bind_to_cpu(int index) {
   const cpu_set_t& mask = process_mask();
   int want = index % usable_cpus();
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
@@ -76,10 +91,13 @@ void start_on_cpu(int index) {
     cpu_set_t one;
     CPU_ZERO(&one);
     CPU_SET(cpu, &one);
-    // The first call moves the thread at once; the second only widens where it may run again.
-    if (sched_setaffinity(0, sizeof one, &one) == 0) sched_setaffinity(0, sizeof mask, &mask);
+    sched_setaffinity(0, sizeof one, &one);
     return;
   }
+}
+
+void unbind_from_cpu() {
+  sched_setaffinity(0, sizeof(cpu_set_t), &process_mask());
 }
 
 }  // namespace ptodist::runtime

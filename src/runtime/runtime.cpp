@@ -239,7 +239,7 @@ void Runtime::run_queued(RunEnv& env, bool& transport_begun) {
     env.live_cv.wait(lock, [&] { return env.live_ranks == 0 && env.live_blocks == 0; });
   }
   watchdog_->disarm();
-  placement_->end_round(env.rank_preempted);
+  placement_->end_round(env.rank_contended);
   for (int r = 0; r < options_.ranks; ++r) world.dma(r).wait_idle();
   for (auto& calls : env.rank_calls) calls.clear();
 }
@@ -261,17 +261,21 @@ void Runtime::run_ranks(RunEnv& env) {
     return;
   }
   env.live_ranks = options_.ranks - 1;
-  env.rank_preempted = false;
+  env.rank_contended = false;
   const bool spread = placement_->begin_round(options_.ranks);
-  // Runs rank `r` on this thread, first moved to a CPU of its own when the round spreads, and notes
-  // whether another thread took its CPU meanwhile (rank_placement.cpp).
+  // Runs rank `r` on this thread, bound to a CPU of its own when the round spreads, and notes
+  // whether it had to wait for that CPU (rank_placement.cpp).
   auto run_placed = [this, &env, spread](int r) {
-    if (spread) start_on_cpu(r);
-    long switches = involuntary_switches();
+    if (!spread) return run_rank(env, r);
+    bind_to_cpu(r);
+    auto t0 = std::chrono::steady_clock::now();
+    long long waited = runqueue_wait_ns();
     run_rank(env, r);
-    bool preempted = involuntary_switches() != switches;
+    waited = runqueue_wait_ns() - waited;
+    unbind_from_cpu();
+    auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0);
     std::lock_guard<std::mutex> lock(env.live_mu);
-    env.rank_preempted |= preempted;
+    env.rank_contended |= cpu_contended(waited, wall.count());
   };
   for (int r = 0; r + 1 < options_.ranks; ++r) {
     rank_threads_->run([&env, r, run_placed] {
