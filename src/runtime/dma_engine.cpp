@@ -19,7 +19,10 @@
 namespace ptodist::runtime {
 
 DmaEngine::DmaEngine(World& world, int rank, bool defer)
-    : world_(world), rank_(rank), offload_(dynamic_cast<DmaOffload*>(&world.transport())), defer_(defer && !offload_) {
+    : world_(world),
+      rank_(rank),
+      offload_(dynamic_cast<DmaOffload*>(&world.transport())),
+      defer_(defer && !offload_) {
   if (!offload_) thread_ = std::thread([this] { loop(); });
 }
 

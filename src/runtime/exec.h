@@ -127,8 +127,10 @@ struct RunEnv {
   std::map<std::string, long long> dyn;     // pl.dynamic dims bound from host shapes
   std::vector<RankExec*> ranks;
   std::vector<double> rank_seconds;
-  int live_ranks = 0;  // fast mode: rank orchestrations still running on other threads (live_mu)
-  bool rank_contended = false;  // fast mode: a rank thread waited for its CPU this round (live_mu)
+  // Fast mode, under live_mu: rank orchestrations still running on other threads; whether a rank
+  // thread bound for the round waited for its CPU (rank_placement.h).
+  int live_ranks = 0;
+  bool rank_contended = false;
   // Chip orchestrations queued by the host's `device=` calls, run one thread per rank afterwards.
   std::vector<std::vector<DeviceCall>> rank_calls;
   int unpinned_calls = 0;  // host calls without device= so far this round (they go round-robin)

@@ -22,11 +22,12 @@
 namespace ptodist::runtime {
 namespace {
 
-// A preempted spread round costs far more than a stacked one saves (a time slice of the other job
+// A contended bound round costs far more than an unbound one loses (a time slice of the other job
 // per wait), so the first retry waits kFirstSkip rounds; each further one four times as many.
 constexpr int kFirstSkip = 16;
 constexpr int kMaxSkip = 1024;
 
+// The mask the process had when the runtime first placed a thread: bound threads go back to it.
 const cpu_set_t& process_mask() {
   static const cpu_set_t mask = [] {
     cpu_set_t set;
@@ -37,6 +38,15 @@ const cpu_set_t& process_mask() {
   return mask;
 }
 
+// The calling thread's /proc/thread-self/schedstat, open for the thread's life (a pread costs a
+// microsecond, an open several) and closed when the thread ends.
+struct SchedstatFile {
+  int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  ~SchedstatFile() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
 }  // namespace
 
 int usable_cpus() {
@@ -45,10 +55,10 @@ int usable_cpus() {
 }
 
 long long runqueue_wait_ns() {
-  // "run_ns wait_ns timeslices"; the file stays open per thread (a pread costs a microsecond, an
-  // open several).
-  thread_local int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  thread_local SchedstatFile file;
+  const int fd = file.fd;
   if (fd < 0) return 0;
+  // "run_ns wait_ns timeslices"
   char text[96];
   ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
   if (n <= 0) return 0;

@@ -26,7 +26,7 @@ class RankPlacement {
  private:
   bool spread_ = false;  // this round's choice
   int skip_ = 0;         // rounds left before the next try
-  int backoff_ = 16;     // the skip after the next preempted spread round (kFirstSkip)
+  int backoff_ = 16;     // the skip after the next contended bound round (kFirstSkip)
 };
 
 // Binds the calling thread to the `index`-th CPU of the process's mask (modulo their count), for one

@@ -14,10 +14,6 @@
 #include "rank_placement.h"
 
 namespace ptodist::runtime {
-namespace {
-
-
-}  // namespace
 
 World::World(const WorldOptions& options)
     : ranks_(options.ranks),
@@ -76,7 +72,6 @@ constexpr int kYieldsBeforeSleep = 32;
 // broadcast 4 KiB 2.9-4.0 -> 1.2-1.6 us; with a busy process on one CPU, the same as without the
 // spin (barrier 3.3-4.4 us either way). A 50 us spin was 20-30% slower there.
 constexpr auto kSpinTime = std::chrono::microseconds(5);
-
 
 // Spins up to kSpinTime for `ready`, unless this thread's recent spins ran out: a thread whose peer
 // is not running (it shares a CPU with this one or with another job) gets nothing from spinning but a

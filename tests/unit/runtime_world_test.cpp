@@ -188,8 +188,8 @@ TEST(RuntimeWorld, DeferredDmaEngineRunsTransfersWhenACoreBlocks) {
   session->block_bytes = 1024;
   std::atomic_ref<uint32_t> word(*session->completion_word());
   auto transfer = [&](uint32_t seq) {
-    return DmaTransfer{true, 1, WindowAddr{dst.segment, 0}, src.data(), static_cast<long long>(src.size()),
-                       session, seq};
+    return DmaTransfer{
+        true, 1, WindowAddr{dst.segment, 0}, src.data(), static_cast<long long>(src.size()), session, seq};
   };
   w.dma(0).submit(transfer(1));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));

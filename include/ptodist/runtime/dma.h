@@ -3,8 +3,8 @@
 // completion word of the issuing session's scratch (which wait_async_event reads). A core that waits
 // for a transfer the thread has not started runs it itself (help). When the rank threads fill the
 // CPUs, the engine defers: it starts nothing until a core of its rank blocks or polls (dma_engine.cpp).
-// A transport with its own
-// asynchronous transfers (MPI_Rput) takes them over instead (DmaOffload): no engine thread.
+// A transport with its own asynchronous transfers (MPI_Rput) takes them over instead (DmaOffload): no
+// engine thread.
 #pragma once
 
 #include <atomic>

@@ -146,7 +146,7 @@ class Runtime {
   // What a round shares (exec.h), kept across rounds: its set-up and tear-down would otherwise be
   // a few allocations and a few kilobytes of code that run, from cold caches, once per round.
   std::unique_ptr<RunEnv> env_;
-  std::unique_ptr<RankPlacement> placement_;       // fast mode: where rank threads start a round
+  std::unique_ptr<RankPlacement> placement_;  // fast mode: whether a round binds rank threads
   bool first_round_ = true;
   int round_ = 0;
 };

@@ -250,7 +250,8 @@ void CommThread::loop() {
         std::chrono::microseconds cap = progress_needed_.load(std::memory_order_relaxed)
                                             ? kMaxIdleSleep
                                             : std::chrono::microseconds(kMaxIdleSleepShared);
-        auto sleep = std::min<std::chrono::microseconds>(cap, std::chrono::microseconds(2 * (idle - kIdleSpins + 1)));
+        auto sleep =
+            std::min<std::chrono::microseconds>(cap, std::chrono::microseconds(2 * (idle - kIdleSpins + 1)));
         cv_.wait_for(lock, sleep, [&] { return stop_ || kicked_ || !queue_.empty(); });
       }
       if (kicked_) idle = 0;  // work was handed over outside the queue (async transfers)
