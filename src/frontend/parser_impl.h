@@ -1,7 +1,8 @@
 // The parser's shared state, split by topic over several files: the token cursor (parser.cpp),
 // expression syntax (syntax_expr.cpp), names and import aliases (names.cpp), lowering of expressions
 // to IR (lower_expr.cpp), type annotations and decorators (types.cpp), statements (stmts.cpp),
-// module-level scanning (module.cpp) and program assembly (program.cpp).
+// module-level scanning (module.cpp) and program assembly (program.cpp). What an enclosing loop
+// records while its body is parsed, and the guards that scope such state, are in parse_state.h.
 #pragma once
 
 #include <map>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "parse_state.h"
 #include "ptodist/frontend/bound_source.h"
 #include "ptodist/frontend/lexer.h"
 #include "ptodist/frontend/parser.h"
@@ -310,15 +312,6 @@ class Parser {
   bool is_yield_call(const SynExpr& e) const;
 
   // ---- loops and loop-carried values (loops.cpp) ----
-  // A loop with init_values=: its carried variables, the if-nesting of its body, the names its
-  // loop-level pl.yield_ assigns (bound to the carried values after the loop).
-  struct LoopCarry {
-    std::vector<ir::Var> vars;
-    int if_depth = 0;
-    std::vector<std::pair<std::string, SourceSpan>> yield_names;
-    bool yielded = false;  // a loop-level pl.yield_ was written
-    bool failed = false;   // the loop header was reported: its yields say nothing more
-  };
   void parse_for(ir::Block& out, LowerCtx& cx);
   std::string parse_loop_target(SourceSpan& iv_span,
                                 std::vector<std::pair<std::string, SourceSpan>>& carried);
@@ -338,12 +331,6 @@ class Parser {
                    LowerCtx& cx);
 
   // ---- while loops (while_loops.cpp) ----
-  // A pl.while_ loop being parsed: its condition, set by the pl.cond(...) that opens its body.
-  struct WhileHead {
-    int body_block = 0;
-    ir::Expr cond;
-    bool seen = false;  // a pl.cond was written, even one that failed to lower
-  };
   void parse_while(ir::Block& out, LowerCtx& cx);
   void parse_while_iter(ir::Block& out, const SourceSpan& begin, LowerCtx& cx);
   bool is_cond_call(const SynExpr& e) const;
@@ -352,14 +339,6 @@ class Parser {
   bool lower_while_iterable(const SynExpr& iter, LowerCtx& cx, std::optional<std::vector<ir::Expr>>& inits);
 
   // ---- continue and break (loop_exits.cpp) ----
-  // The loop whose body is being parsed: the flags its `continue` and `break` set (made at the first
-  // one), and how many exits its body has written so far (a block guards what follows a statement
-  // that wrote one).
-  struct LoopExits {
-    ir::Var continue_flag, break_flag;
-    int written = 0;
-    SourceSpan span;
-  };
   void parse_loop_exit(ir::Block& out);
   ir::Expr exit_guard(const LoopExits& exits, const SourceSpan& span);
   void guard_after_exit(ir::Block& out, LowerCtx& cx);
@@ -542,37 +521,6 @@ class Parser {
 
   friend struct DepthGuard;
   friend struct SyntaxDepth;
-};
-
-// Gives `slot` a new value for a scope and puts the old one back when the scope ends, by return or by
-// a SyntaxAbort unwinding through it: a nested body's parser state (the loops it may yield to, its
-// branch depth) must never leak into the statements around it.
-template <typename T>
-class ScopedValue {
- public:
-  ScopedValue(T& slot, T value) : slot_(slot), saved_(std::exchange(slot, std::move(value))) {}
-  ~ScopedValue() { slot_ = std::move(saved_); }
-  ScopedValue(const ScopedValue&) = delete;
-  ScopedValue& operator=(const ScopedValue&) = delete;
-
- private:
-  T& slot_;
-  T saved_;
-};
-
-// Counts one level of if/else nesting while a branch is parsed.
-struct IfDepth {
-  int& depth;
-  explicit IfDepth(int& d) : depth(d) { ++depth; }
-  ~IfDepth() { --depth; }
-};
-
-// Pushes `entry` on a stack of the parser for the lifetime of the scope, also when parsing throws.
-template <typename T>
-struct PushScope {
-  std::vector<T*>& stack;
-  PushScope(std::vector<T*>& s, T* entry) : stack(s) { stack.push_back(entry); }
-  ~PushScope() { stack.pop_back(); }
 };
 
 // Counts one level of recursion; past kMaxNesting reports a located error and aborts the statement.
